@@ -1,0 +1,479 @@
+//! The engine: recognize → (resolve) → gate → ledger → advise, per event.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+
+use dashmap::DashMap;
+use serde_json::Value;
+
+use crate::advisory::Advisory;
+use crate::budget::{BudgetVerdict, CallKey};
+use crate::config::Config;
+use crate::disclosure;
+use crate::environment::{
+    Environment, HostFacts, PolicyNeed, PolicyQuery, PolicySource, PolicyState, SandboxMode,
+    Unresolved,
+};
+use crate::family::{Gate, PreflightVerdict, Seat, WithholdReason};
+use crate::ids::{AgentId, CallId, FamilyId, SessionId, ToolName};
+use crate::ledger::Ledger;
+use crate::observation::{Observation, Outcome};
+use crate::registry::Registry;
+
+/// What the advisor may consult while deciding: the host and the policy service.
+#[derive(Clone, Copy)]
+pub struct Context<'a> {
+    /// Facts about the producing host.
+    pub host: &'a HostFacts,
+    /// The session policy service.
+    pub policy: &'a dyn PolicySource,
+}
+
+/// A call about to be dispatched (the `tools/pre-execute` seat).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PendingCall {
+    /// The calling agent.
+    pub agent: AgentId,
+    /// The call's session, if any.
+    pub session: Option<SessionId>,
+    /// The call's id.
+    pub call: CallId,
+    /// The tool to be called.
+    pub tool: ToolName,
+    /// The canonical arguments.
+    pub arguments: Value,
+}
+
+/// An advisory that was withheld, as disclosed on the host log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Withheld {
+    /// The family that could not speak.
+    pub family: FamilyId,
+    /// The seat it would have spoken in.
+    pub seat: Seat,
+    /// Why.
+    pub reason: WithholdReason,
+}
+
+/// The advisor's answer to a settled call: contexts to append, and disclosures.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PostDecision {
+    /// Advisories to append to the result's `additionalContexts`.
+    pub additional_contexts: Vec<Advisory>,
+    /// Advisories withheld for the first time (each also logged once).
+    pub withheld: Vec<Withheld>,
+}
+
+/// The advisor's answer before dispatch.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PreDecision {
+    /// Set when the call is refused.
+    pub refusal: Option<Refusal>,
+}
+
+/// A refusal before dispatch (materialized by the harness as a `deny`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    /// The family whose budget refused.
+    pub family: FamilyId,
+    /// The reason shown to the model.
+    pub reason: String,
+}
+
+/// One family's view of one observation, for `explain`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Explanation {
+    /// The family's recognizer did not match.
+    NotRecognized,
+    /// It matched, but a family earlier in precedence owns the observation.
+    Outranked(FamilyId),
+    /// It owns the observation and its gate declined.
+    Declined(&'static str),
+    /// It owns the observation and withheld.
+    Withheld(WithholdReason),
+    /// It owns the observation and speaks.
+    Speaks(Advisory),
+}
+
+type Verdicts = Arc<Vec<(FamilyId, PreflightVerdict)>>;
+
+/// The advisor: a registry, a ledger and a configuration.
+pub struct Advisor {
+    registry: Registry,
+    ledger: Ledger,
+    config: Config,
+    sessions: DashMap<SessionId, Verdicts>,
+}
+
+fn guarded<T>(family: FamilyId, stage: &'static str, f: impl FnOnce() -> T) -> Option<T> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(value) => Some(value),
+        Err(_) => {
+            disclosure::family_fault(family, stage);
+            None
+        }
+    }
+}
+
+impl Advisor {
+    /// Builds an advisor over a registry with a validated configuration.
+    pub fn new(registry: Registry, config: Config) -> Self {
+        let ledger = Ledger::new(config.ledger_capacity);
+        Self {
+            registry,
+            ledger,
+            config,
+            sessions: DashMap::new(),
+        }
+    }
+
+    /// The registry.
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// The ledger.
+    pub fn ledger(&self) -> &Ledger {
+        &self.ledger
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    fn environment(&self, host: &HostFacts, policy: PolicyState) -> Environment {
+        Environment {
+            host: host.clone(),
+            policy,
+            href: self.config.href.clone(),
+        }
+    }
+
+    async fn resolve(
+        &self,
+        session: Option<&SessionId>,
+        approved_mode: Option<SandboxMode>,
+        ctx: &Context<'_>,
+    ) -> PolicyState {
+        // An agentless call is never resolved against the deployment default.
+        let Some(session) = session else {
+            return PolicyState::Unresolved(Unresolved::NoSession);
+        };
+        match ctx
+            .policy
+            .resolve(PolicyQuery {
+                session: Some(session),
+                approved_mode,
+            })
+            .await
+        {
+            Ok(policy) => PolicyState::Resolved(policy),
+            Err(unresolved) => PolicyState::Unresolved(unresolved),
+        }
+    }
+
+    /// `tools/post-execute`: the advisories (at most one per family per agent) and disclosures for a settled call.
+    pub async fn post_execute(
+        &self,
+        observation: &Observation,
+        approved_mode: Option<SandboxMode>,
+        ctx: &Context<'_>,
+    ) -> PostDecision {
+        let mut decision = PostDecision::default();
+        if !self.config.tracks(observation.tool.as_str()) {
+            return decision;
+        }
+        if self.config.enforce_after > 0 && self.take_refused(observation) {
+            // The failure the harness materialized from our own refusal: never count or answer it.
+            return decision;
+        }
+        self.preflight_on_call(observation, ctx, &mut decision)
+            .await;
+        let Some(owner) = self.registry.owner(observation) else {
+            if let Outcome::Success(_) = observation.outcome {
+                self.rearm_on_success(observation);
+            }
+            return decision;
+        };
+        let (family, agent) = (owner.family, &observation.agent);
+        if owner.finding.feeds_budget() && self.config.enforce_after > 0 {
+            let key = CallKey::new(observation.tool.as_str(), &observation.arguments);
+            self.ledger
+                .with_agent(agent, |s| s.budget.record_failure(key));
+        }
+        if self
+            .ledger
+            .peek(agent, |s| s.has_spoken(family, Seat::Failure))
+            == Some(true)
+        {
+            return decision;
+        }
+        let Some(need) = guarded(family, "policy_need", || {
+            owner.finding.policy_need(ctx.host)
+        }) else {
+            return decision;
+        };
+        let policy = match need {
+            PolicyNeed::NotNeeded => PolicyState::NotConsulted,
+            PolicyNeed::Required => {
+                self.resolve(observation.session.as_ref(), approved_mode, ctx)
+                    .await
+            }
+        };
+        let env = self.environment(ctx.host, policy);
+        match guarded(family, "gate", || owner.finding.gate(&env)) {
+            Some(Gate::Speak) => {
+                let Some(advisory) = guarded(family, "advise", || owner.finding.advise(&env))
+                else {
+                    return decision;
+                };
+                if self
+                    .ledger
+                    .with_agent(agent, |s| s.claim_seat(family, Seat::Failure))
+                {
+                    disclosure::spoken(agent, family, Seat::Failure, advisory.summary.as_str());
+                    decision.additional_contexts.push(advisory);
+                }
+            }
+            Some(Gate::Withhold(reason)) => {
+                self.disclose(agent, family, Seat::Failure, reason, &mut decision.withheld)
+            }
+            Some(Gate::Decline(code)) => {
+                tracing::debug!(target: "sandbox_advisor::declined", agent = %agent, family = %family, code, "not this family's story");
+            }
+            None => {}
+        }
+        decision
+    }
+
+    fn disclose(
+        &self,
+        agent: &AgentId,
+        family: FamilyId,
+        seat: Seat,
+        reason: WithholdReason,
+        out: &mut Vec<Withheld>,
+    ) {
+        if self
+            .ledger
+            .with_agent(agent, |s| s.claim_disclosure(family, seat, reason.code()))
+        {
+            disclosure::withheld(agent, family, seat, &reason);
+            out.push(Withheld {
+                family,
+                seat,
+                reason,
+            });
+        }
+    }
+
+    fn take_refused(&self, observation: &Observation) -> bool {
+        self.ledger
+            .peek(&observation.agent, |s| {
+                match s.refused_calls.iter().position(|c| *c == observation.call) {
+                    Some(i) => {
+                        s.refused_calls.swap_remove(i);
+                        true
+                    }
+                    None => false,
+                }
+            })
+            .unwrap_or(false)
+    }
+
+    fn rearm_on_success(&self, observation: &Observation) {
+        if self.config.enforce_after == 0 {
+            return;
+        }
+        let watching = self
+            .ledger
+            .peek(&observation.agent, |s| !s.budget.is_idle())
+            .unwrap_or(false);
+        if watching {
+            let key = CallKey::new(observation.tool.as_str(), &observation.arguments);
+            self.ledger
+                .peek(&observation.agent, |s| s.budget.record_success(&key));
+        }
+    }
+
+    /// `tools/pre-execute`: refuses an identical call that already failed provisioning,
+    /// within the fail-fast budget. Off unless `enforceAfter > 0`.
+    pub fn pre_execute(&self, call: &PendingCall) -> PreDecision {
+        if self.config.enforce_after == 0 || !self.config.tracks(call.tool.as_str()) {
+            return PreDecision::default();
+        }
+        let Some(family) = self.registry.fail_fast_family() else {
+            return PreDecision::default();
+        };
+        let key = CallKey::new(call.tool.as_str(), &call.arguments);
+        let (enforce_after, max_denials) = (self.config.enforce_after, self.config.max_denials);
+        let verdict = self.ledger.peek(&call.agent, |s| {
+            let verdict = s.budget.check(&key, enforce_after, max_denials);
+            if matches!(verdict, BudgetVerdict::Refuse { .. }) {
+                s.refused_calls.push(call.call.clone());
+            }
+            verdict
+        });
+        match verdict {
+            Some(BudgetVerdict::Refuse { left }) => {
+                disclosure::refused(&call.agent, &call.tool, family, left);
+                PreDecision {
+                    refusal: Some(Refusal {
+                        family,
+                        reason: refusal_reason(enforce_after, left),
+                    }),
+                }
+            }
+            _ => PreDecision::default(),
+        }
+    }
+
+    /// Session start (pre-flight seat): advisories and disclosures for the agent, before anything failed.
+    pub async fn session_start(
+        &self,
+        agent: &AgentId,
+        session: Option<&SessionId>,
+        ctx: &Context<'_>,
+    ) -> PostDecision {
+        let mut decision = PostDecision::default();
+        if self
+            .registry
+            .families()
+            .any(|f| f.wants_preflight(ctx.host))
+        {
+            let verdicts = self.session_verdicts(session, ctx).await;
+            self.deliver_preflight(agent, &verdicts, &mut decision);
+        }
+        decision
+    }
+
+    async fn preflight_on_call(
+        &self,
+        observation: &Observation,
+        ctx: &Context<'_>,
+        decision: &mut PostDecision,
+    ) {
+        if !self
+            .registry
+            .families()
+            .any(|f| f.wants_preflight(ctx.host))
+        {
+            return;
+        }
+        let verdicts = self
+            .session_verdicts(observation.session.as_ref(), ctx)
+            .await;
+        self.deliver_preflight(&observation.agent, &verdicts, decision);
+    }
+
+    async fn session_verdicts(&self, session: Option<&SessionId>, ctx: &Context<'_>) -> Verdicts {
+        if let Some(verdicts) = session.and_then(|s| self.sessions.get(s)) {
+            return verdicts.clone();
+        }
+        let env = self.environment(ctx.host, self.resolve(session, None, ctx).await);
+        let verdicts: Verdicts = Arc::new(
+            self.registry
+                .families()
+                .filter(|f| f.wants_preflight(ctx.host))
+                .filter_map(|f| guarded(f.id(), "preflight", || (f.id(), f.preflight(&env))))
+                .collect(),
+        );
+        if let Some(session) = session {
+            if self.sessions.len() >= self.config.ledger_capacity {
+                self.sessions.clear();
+            }
+            self.sessions.insert(session.clone(), verdicts.clone());
+        }
+        verdicts
+    }
+
+    fn deliver_preflight(
+        &self,
+        agent: &AgentId,
+        verdicts: &[(FamilyId, PreflightVerdict)],
+        decision: &mut PostDecision,
+    ) {
+        for (family, verdict) in verdicts {
+            match verdict {
+                PreflightVerdict::Clear => {}
+                PreflightVerdict::Advise(advisory) => {
+                    if self
+                        .ledger
+                        .with_agent(agent, |s| s.claim_seat(*family, Seat::Preflight))
+                    {
+                        disclosure::spoken(
+                            agent,
+                            *family,
+                            Seat::Preflight,
+                            advisory.summary.as_str(),
+                        );
+                        decision.additional_contexts.push(advisory.clone());
+                    }
+                }
+                PreflightVerdict::Withhold(reason) => self.disclose(
+                    agent,
+                    *family,
+                    Seat::Preflight,
+                    reason.clone(),
+                    &mut decision.withheld,
+                ),
+            }
+        }
+    }
+
+    /// `agent_end`: forgets everything about the agent.
+    pub fn agent_end(&self, agent: &AgentId) {
+        self.ledger.forget(agent);
+    }
+
+    /// Every family's verdict on one observation, ignoring the ledger (for `explain`).
+    pub async fn explain(
+        &self,
+        observation: &Observation,
+        approved_mode: Option<SandboxMode>,
+        ctx: &Context<'_>,
+    ) -> Vec<(FamilyId, Explanation)> {
+        let mut owner: Option<FamilyId> = None;
+        let mut out = Vec::new();
+        for (family, finding) in self.registry.each_recognition(observation) {
+            let Some(finding) = finding else {
+                out.push((family, Explanation::NotRecognized));
+                continue;
+            };
+            if let Some(first) = owner {
+                out.push((family, Explanation::Outranked(first)));
+                continue;
+            }
+            owner = Some(family);
+            let policy = match finding.policy_need(ctx.host) {
+                PolicyNeed::NotNeeded => PolicyState::NotConsulted,
+                PolicyNeed::Required => {
+                    self.resolve(observation.session.as_ref(), approved_mode, ctx)
+                        .await
+                }
+            };
+            let env = self.environment(ctx.host, policy);
+            out.push((
+                family,
+                match finding.gate(&env) {
+                    Gate::Speak => Explanation::Speaks(finding.advise(&env)),
+                    Gate::Withhold(reason) => Explanation::Withheld(reason),
+                    Gate::Decline(code) => Explanation::Declined(code),
+                },
+            ));
+        }
+        out
+    }
+}
+
+fn refusal_reason(enforce_after: u32, left: u32) -> String {
+    format!(
+        "sandbox-advisor refused this call before it ran. The identical call (same tool, same arguments) \
+         already failed because the sandbox could not provision this workspace, and this agent has seen \
+         at least {enforce_after} such failures; nothing has changed since, so it would fail the same way. \
+         The advisory delivered earlier in this session names the missing right and the command the user \
+         can run while the session continues. Once that is done, run the call again. Refusals left before \
+         identical calls go through regardless: {left}."
+    )
+}

@@ -1,0 +1,101 @@
+//! The advisory a family delivers, and its bounded one-line summary.
+
+use serde::Serialize;
+
+use crate::ids::FamilyId;
+
+/// The producer-owned `source.kind` every advisory carries.
+pub const SOURCE_KIND: &str = "sandbox-grant-advisor";
+
+/// The longest summary, in characters (the harness caps context summaries at 120).
+pub const SUMMARY_MAX_CHARS: usize = 120;
+
+/// One advisory: a bounded summary for the transcript row and the full text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Advisory {
+    /// The family that spoke.
+    #[serde(serialize_with = "serialize_family")]
+    pub family: FamilyId,
+    /// One line, at most [`SUMMARY_MAX_CHARS`] characters.
+    pub summary: Summary,
+    /// The full text, addressed to the model and to the person reading the transcript.
+    pub text: String,
+    /// Always `{ "kind": "sandbox-grant-advisor" }`.
+    pub source: Source,
+}
+
+fn serialize_family<S: serde::Serializer>(id: &FamilyId, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(id.as_str())
+}
+
+impl Advisory {
+    /// Builds an advisory; the summary is bounded and flattened to one line.
+    pub fn new(family: FamilyId, summary: &str, text: String) -> Self {
+        Self {
+            family,
+            summary: Summary::new(summary),
+            text,
+            source: Source::default(),
+        }
+    }
+}
+
+/// Where an advisory came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Source {
+    /// The producer kind.
+    pub kind: &'static str,
+}
+
+impl Default for Source {
+    fn default() -> Self {
+        Self { kind: SOURCE_KIND }
+    }
+}
+
+/// A one-line summary of at most [`SUMMARY_MAX_CHARS`] characters.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct Summary(String);
+
+impl Summary {
+    /// Flattens whitespace runs (newlines included) to single spaces, strips
+    /// control characters, and ellipsizes past the bound.
+    pub fn new(raw: &str) -> Self {
+        let mut flat = String::with_capacity(raw.len().min(SUMMARY_MAX_CHARS * 4));
+        for word in raw
+            .split(|c: char| c.is_whitespace() || c.is_control())
+            .filter(|w| !w.is_empty())
+        {
+            if !flat.is_empty() {
+                flat.push(' ');
+            }
+            flat.push_str(word);
+        }
+        if flat.chars().count() > SUMMARY_MAX_CHARS {
+            let cut: String = flat.chars().take(SUMMARY_MAX_CHARS - 1).collect();
+            flat = format!("{}…", cut.trim_end());
+        }
+        Self(flat)
+    }
+
+    /// The summary text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_is_one_bounded_line() {
+        let s = Summary::new("a\nb\r\n  c\u{1b}[31m");
+        assert_eq!(s.as_str(), "a b c [31m");
+        let long = "x".repeat(500);
+        let s = Summary::new(&long);
+        assert_eq!(s.as_str().chars().count(), SUMMARY_MAX_CHARS);
+        assert!(s.as_str().ends_with('…'));
+    }
+}

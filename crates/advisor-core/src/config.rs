@@ -1,0 +1,250 @@
+//! Configuration, with the original plugin's camelCase keys, validated in one place.
+
+use serde::Deserialize;
+use wildmatch::WildMatch;
+
+/// The default bound on tracked agents before the least recently seen is forgotten.
+pub const DEFAULT_LEDGER_CAPACITY: usize = 100_000;
+
+/// What went wrong with a configuration, naming the key.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    /// The document did not parse, or a key had the wrong type or was unknown.
+    #[error("config key `{key}`: {reason}")]
+    Invalid {
+        /// The offending key path (`.` when the document itself is wrong).
+        key: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+}
+
+impl ConfigError {
+    fn at(key: &str, reason: impl Into<String>) -> Self {
+        ConfigError::Invalid {
+            key: key.to_owned(),
+            reason: reason.into(),
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct RawConfig {
+    #[serde(default)]
+    enforce_after: u32,
+    #[serde(default = "default_max_denials")]
+    max_denials: u32,
+    #[serde(default)]
+    include: Vec<String>,
+    #[serde(default)]
+    exclude: Vec<String>,
+    #[serde(default)]
+    href: Option<String>,
+    #[serde(default = "default_capacity")]
+    ledger_capacity: usize,
+}
+
+fn default_max_denials() -> u32 {
+    2
+}
+
+fn default_capacity() -> usize {
+    DEFAULT_LEDGER_CAPACITY
+}
+
+/// A tool-name wildcard pattern (`*` any run, `?` one character).
+#[derive(Debug, Clone)]
+pub struct ToolPattern {
+    raw: String,
+    matcher: WildMatch,
+}
+
+impl ToolPattern {
+    /// Parses a pattern; empty patterns and whitespace are refused.
+    pub fn new(raw: &str) -> Result<Self, String> {
+        if raw.is_empty() {
+            return Err("a pattern must not be empty".into());
+        }
+        if raw.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return Err(format!(
+                "pattern {raw:?} holds whitespace or a control character"
+            ));
+        }
+        Ok(Self {
+            raw: raw.to_owned(),
+            matcher: WildMatch::new(raw),
+        })
+    }
+
+    /// True when the tool name matches.
+    pub fn matches(&self, tool: &str) -> bool {
+        self.matcher.matches(tool)
+    }
+
+    /// The pattern as written.
+    pub fn as_str(&self) -> &str {
+        &self.raw
+    }
+}
+
+impl PartialEq for ToolPattern {
+    fn eq(&self, other: &Self) -> bool {
+        self.raw == other.raw
+    }
+}
+
+/// The validated configuration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    /// Provisioning failures in one agent after which an identical watched call
+    /// is refused before dispatch; 0 turns the fail-fast half off.
+    pub enforce_after: u32,
+    /// Refusals one agent may spend per episode of brokenness.
+    pub max_denials: u32,
+    /// Tool-name patterns to watch; empty means every tool.
+    pub include: Vec<ToolPattern>,
+    /// Tool-name patterns never watched; exclude wins over include.
+    pub exclude: Vec<ToolPattern>,
+    /// Cited in advisories instead of discussion numbers.
+    pub href: Option<String>,
+    /// Agents tracked before the least recently seen one is forgotten.
+    pub ledger_capacity: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            enforce_after: 0,
+            max_denials: default_max_denials(),
+            include: Vec::new(),
+            exclude: Vec::new(),
+            href: None,
+            ledger_capacity: DEFAULT_LEDGER_CAPACITY,
+        }
+    }
+}
+
+impl Config {
+    /// Reads a configuration from a JSON value (keys: `enforceAfter`, `maxDenials`,
+    /// `include`, `exclude`, `href`, `ledgerCapacity`). Unknown keys and bad values
+    /// are errors that name the key.
+    pub fn from_json(value: serde_json::Value) -> Result<Self, ConfigError> {
+        let raw: RawConfig = serde_path_to_error::deserialize(value).map_err(|e| {
+            let key = e.path().to_string();
+            let inner = e.into_inner().to_string();
+            match unknown_field(&inner) {
+                Some(field) => ConfigError::at(field, format!("unknown key ({inner})")),
+                None => ConfigError::at(&key, inner),
+            }
+        })?;
+        Self::validate(raw)
+    }
+
+    /// Reads a configuration from JSON text.
+    pub fn from_json_str(text: &str) -> Result<Self, ConfigError> {
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| ConfigError::at(".", e.to_string()))?;
+        Self::from_json(value)
+    }
+
+    fn validate(raw: RawConfig) -> Result<Self, ConfigError> {
+        if raw.max_denials == 0 && raw.enforce_after > 0 {
+            return Err(ConfigError::at(
+                "maxDenials",
+                "must be at least 1 when enforceAfter is set (0 would refuse nothing)",
+            ));
+        }
+        let patterns = |key: &str, list: Vec<String>| {
+            list.iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    ToolPattern::new(p).map_err(|r| ConfigError::at(&format!("{key}[{i}]"), r))
+                })
+                .collect::<Result<Vec<_>, _>>()
+        };
+        if let Some(href) = &raw.href {
+            let scheme_ok = href.starts_with("https://") || href.starts_with("http://");
+            if !scheme_ok
+                || href.chars().any(|c| c.is_whitespace() || c.is_control())
+                || href.len() > 2048
+            {
+                return Err(ConfigError::at(
+                    "href",
+                    "must be an http(s) URL without whitespace, at most 2048 bytes",
+                ));
+            }
+        }
+        if raw.ledger_capacity == 0 {
+            return Err(ConfigError::at("ledgerCapacity", "must be at least 1"));
+        }
+        Ok(Self {
+            enforce_after: raw.enforce_after,
+            max_denials: raw.max_denials,
+            include: patterns("include", raw.include)?,
+            exclude: patterns("exclude", raw.exclude)?,
+            href: raw.href,
+            ledger_capacity: raw.ledger_capacity,
+        })
+    }
+
+    /// True when calls to `tool` are watched: included (or no include list) and not excluded.
+    pub fn tracks(&self, tool: &str) -> bool {
+        let included = self.include.is_empty() || self.include.iter().any(|p| p.matches(tool));
+        included && !self.exclude.iter().any(|p| p.matches(tool))
+    }
+}
+
+fn unknown_field(message: &str) -> Option<&str> {
+    let rest = message.strip_prefix("unknown field `")?;
+    rest.split('`').next()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn err(v: serde_json::Value) -> String {
+        Config::from_json(v).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn defaults_match_the_original_plugin() {
+        let c = Config::from_json(json!({})).unwrap();
+        assert_eq!((c.enforce_after, c.max_denials), (0, 2));
+        assert!(c.tracks("anything"));
+    }
+
+    #[test]
+    fn errors_name_the_key() {
+        assert!(
+            err(json!({"enforceAfterr": 1})).starts_with("config key `enforceAfterr`: unknown key")
+        );
+        assert!(err(json!({"maxDenials": "two"})).starts_with("config key `maxDenials`:"));
+        assert!(err(json!({"enforceAfter": -1})).starts_with("config key `enforceAfter`:"));
+        assert!(err(json!({"include": ["bash", ""]})).starts_with("config key `include[1]`:"));
+        assert!(err(json!({"href": "not a url"})).starts_with("config key `href`:"));
+        assert!(
+            err(json!({"enforceAfter": 2, "maxDenials": 0}))
+                .starts_with("config key `maxDenials`:")
+        );
+        assert!(err(json!({"ledgerCapacity": 0})).starts_with("config key `ledgerCapacity`:"));
+        assert!(
+            Config::from_json_str("{")
+                .unwrap_err()
+                .to_string()
+                .starts_with("config key `.`:")
+        );
+    }
+
+    #[test]
+    fn exclude_wins_over_include() {
+        let c =
+            Config::from_json(json!({"include": ["b*", "pwsh"], "exclude": ["bash-?"]})).unwrap();
+        assert!(c.tracks("bash"));
+        assert!(c.tracks("pwsh"));
+        assert!(!c.tracks("bash-1"));
+        assert!(!c.tracks("read_file"));
+    }
+}

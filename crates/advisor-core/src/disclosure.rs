@@ -1,0 +1,44 @@
+//! The host log: `tracing` events on documented targets, never `println!`.
+//!
+//! | target | level | when |
+//! |---|---|---|
+//! | `sandbox_advisor::advisory` | warn | an advisory was delivered (once per agent, family and seat) |
+//! | `sandbox_advisor::withheld` | warn | an advisory was withheld (once per agent, family, seat and reason) |
+//! | `sandbox_advisor::fail_fast` | warn | a call was refused before dispatch |
+//! | `sandbox_advisor::fault` | error | a family panicked; the call passes through untouched |
+
+use crate::family::{Seat, WithholdReason};
+use crate::ids::{AgentId, FamilyId, ToolName};
+
+/// Target of the line logged when an advisory is delivered.
+pub const ADVISORY_TARGET: &str = "sandbox_advisor::advisory";
+/// Target of the disclosure logged when an advisory is withheld.
+pub const WITHHELD_TARGET: &str = "sandbox_advisor::withheld";
+/// Target of the line logged when a call is refused before dispatch.
+pub const FAIL_FAST_TARGET: &str = "sandbox_advisor::fail_fast";
+/// Target of the line logged when a family's code panicked.
+pub const FAULT_TARGET: &str = "sandbox_advisor::fault";
+
+pub(crate) fn spoken(agent: &AgentId, family: FamilyId, seat: Seat, summary: &str) {
+    tracing::warn!(target: ADVISORY_TARGET, agent = %agent, family = %family, seat = ?seat, "{summary}");
+}
+
+pub(crate) fn withheld(agent: &AgentId, family: FamilyId, seat: Seat, reason: &WithholdReason) {
+    tracing::warn!(
+        target: WITHHELD_TARGET,
+        agent = %agent, family = %family, seat = ?seat, reason = reason.code(),
+        "advisory withheld: {reason}"
+    );
+}
+
+pub(crate) fn refused(agent: &AgentId, tool: &ToolName, family: FamilyId, left: u32) {
+    tracing::warn!(
+        target: FAIL_FAST_TARGET,
+        agent = %agent, tool = %tool, family = %family, refusals_left = left,
+        "refused a call that already failed provisioning"
+    );
+}
+
+pub(crate) fn family_fault(family: FamilyId, stage: &'static str) {
+    tracing::error!(target: FAULT_TARGET, family = %family, stage, "family panicked; the call passes through unchanged");
+}

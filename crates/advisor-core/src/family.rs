@@ -1,0 +1,165 @@
+//! The contract every failure family implements: `recognize` → `gate` → `advise`.
+
+use crate::advisory::Advisory;
+use crate::environment::{Environment, HostFacts, Platform, PolicyNeed, SandboxMode, Unresolved};
+use crate::ids::FamilyId;
+use crate::observation::Observation;
+
+/// One failure family: a recognizer for a producer's exact shape, the decision
+/// to speak, and the advisory text.
+///
+/// `recognize` is pure and cheap and must not allocate when nothing matches;
+/// `gate` and `advise` run only after a match. A family's own finding type
+/// travels through the registry without downcasts.
+pub trait Family: Send + Sync + 'static {
+    /// What the recognizer extracted from the observation (code, path, carrier…).
+    type Finding: Send + Sync + 'static;
+
+    /// The stable kebab-case id.
+    fn id(&self) -> FamilyId;
+
+    /// What this family recognizes and refuses, for `families` / `explain`.
+    fn doc(&self) -> FamilyDoc;
+
+    /// The cheap facts an observation must show before `recognize` is worth running.
+    fn anchors(&self) -> Anchors;
+
+    /// Recognizes the producer's shape, or returns `None` without allocating.
+    fn recognize(&self, observation: &Observation) -> Option<Self::Finding>;
+
+    /// Whether the gate needs the session's policy. Asked before any lookup,
+    /// so a family can rule on host facts alone without consulting the resolver.
+    fn policy_need(&self, _finding: &Self::Finding, _host: &HostFacts) -> PolicyNeed {
+        PolicyNeed::Required
+    }
+
+    /// Speak, withhold (disclosed once on the host log), or decline (not this family's story).
+    fn gate(&self, finding: &Self::Finding, env: &Environment) -> Gate;
+
+    /// The advisory, built from the finding's facts.
+    fn advise(&self, finding: &Self::Finding, env: &Environment) -> Advisory;
+
+    /// Whether this family has a pre-flight check on this host (default: none).
+    fn wants_preflight(&self, _host: &HostFacts) -> bool {
+        false
+    }
+
+    /// The pre-flight verdict for a session, before anything has failed.
+    fn preflight(&self, _env: &Environment) -> PreflightVerdict {
+        PreflightVerdict::Clear
+    }
+}
+
+/// A family whose recognized failures may refuse identical calls before dispatch.
+///
+/// Only a family whose remedy the user can apply while the session continues
+/// may implement this; the fail-fast budget accepts nothing else, by type.
+pub trait FailFast: Family {}
+
+/// The decision to speak.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Gate {
+    /// Deliver the advisory.
+    Speak,
+    /// This could be the family's story but the advisor cannot tell; say so once on the host log.
+    Withhold(WithholdReason),
+    /// The failure is a sanctioned outcome, not this family's story; stay silent.
+    Decline(&'static str),
+}
+
+/// Why an advisory was withheld.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WithholdReason {
+    /// The session's policy could not be resolved.
+    Unresolved(Unresolved),
+    /// The policy was resolved but reported no workspace root.
+    NoWorkspaceRoot,
+    /// The call ran under a mode that does not confine.
+    UnconfinedMode(SandboxMode),
+    /// The host is not one the family's mechanism exists on.
+    PlatformOutOfScope(Platform),
+    /// A family-specific reason, as a kebab-case code.
+    Other(&'static str),
+}
+
+impl WithholdReason {
+    /// The stable kebab-case code used on the host log and in the protocol.
+    pub fn code(&self) -> &'static str {
+        match self {
+            WithholdReason::Unresolved(u) => u.code(),
+            WithholdReason::NoWorkspaceRoot => "no-workspace-root",
+            WithholdReason::UnconfinedMode(_) => "unconfined-mode",
+            WithholdReason::PlatformOutOfScope(_) => "platform-out-of-scope",
+            WithholdReason::Other(code) => code,
+        }
+    }
+}
+
+impl std::fmt::Display for WithholdReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WithholdReason::Unresolved(u) => write!(f, "{u}"),
+            WithholdReason::NoWorkspaceRoot => f.write_str("the policy reports no workspace root"),
+            WithholdReason::UnconfinedMode(m) => {
+                write!(f, "the call ran under {m}, which does not confine")
+            }
+            WithholdReason::PlatformOutOfScope(p) => {
+                write!(f, "the host platform is {}", p.as_str())
+            }
+            WithholdReason::Other(code) => f.write_str(code),
+        }
+    }
+}
+
+/// The pre-flight verdict for one session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PreflightVerdict {
+    /// Nothing to say.
+    Clear,
+    /// Tell the agent before its first command fails.
+    Advise(Advisory),
+    /// The session cannot be checked; say so once on the host log.
+    Withhold(WithholdReason),
+}
+
+/// The slot an advisory occupies in the once-per-agent ledger.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Seat {
+    /// Delivered in answer to a recognized failure.
+    Failure,
+    /// Delivered by a pre-flight check, before anything failed.
+    Preflight,
+}
+
+/// What a family recognizes and refuses, in one line each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FamilyDoc {
+    /// What the family recognizes.
+    pub recognizes: &'static str,
+    /// What it refuses, and why.
+    pub refuses: &'static str,
+}
+
+/// The cheap facts that must hold before a family's recognizer runs.
+///
+/// The registry folds every family's anchors into one prefilter, so a result
+/// that matches no anchor costs one pass over its text, not one per family.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Anchors {
+    /// A failure whose message or rendered content contains one of the needles.
+    FailureText {
+        /// Literal strings, at least one of which must occur.
+        needles: &'static [&'static str],
+    },
+    /// A success whose value is the shell tools' finished foreground projection.
+    ForegroundRun {
+        /// Require a non-zero integer exit code.
+        failed_exit: bool,
+        /// Require the executor's `denied: true` stamp.
+        denied_stamp: bool,
+        /// When non-empty, the captured stderr must contain one of these.
+        stderr_needles: &'static [&'static str],
+    },
+    /// No prefilter: the recognizer sees every observation.
+    Always,
+}

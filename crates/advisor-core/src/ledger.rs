@@ -1,0 +1,167 @@
+//! Once per agent, per family, per seat — exactly once even when calls race.
+//!
+//! Each agent's state sits behind one `DashMap` entry; every check-and-set
+//! happens under that entry's lock, so sixteen threads posting the same
+//! failure for one agent produce one advisory. `forget` drops an agent at
+//! `agent_end`. The ledger is bounded: past `capacity` agents, the least
+//! recently seen are forgotten in one batch (down to 15/16 of the capacity),
+//! so a harness that never reports agent ends cannot grow it without limit.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use dashmap::DashMap;
+
+use crate::budget::BudgetState;
+use crate::family::Seat;
+use crate::ids::{AgentId, CallId, FamilyId};
+
+/// What the ledger remembers about one agent.
+#[derive(Debug, Default)]
+pub(crate) struct AgentState {
+    spoken: Vec<(FamilyId, Seat)>,
+    disclosed: Vec<(FamilyId, Seat, &'static str)>,
+    pub(crate) budget: BudgetState,
+    pub(crate) refused_calls: Vec<CallId>,
+    last_seen: u64,
+}
+
+impl AgentState {
+    /// True when this agent already heard from `family` in `seat`.
+    pub(crate) fn has_spoken(&self, family: FamilyId, seat: Seat) -> bool {
+        self.spoken.contains(&(family, seat))
+    }
+
+    /// Claims the seat; false when it was already taken.
+    pub(crate) fn claim_seat(&mut self, family: FamilyId, seat: Seat) -> bool {
+        if self.has_spoken(family, seat) {
+            return false;
+        }
+        self.spoken.push((family, seat));
+        true
+    }
+
+    /// Claims the disclosure of one withhold reason; false when already disclosed.
+    pub(crate) fn claim_disclosure(
+        &mut self,
+        family: FamilyId,
+        seat: Seat,
+        code: &'static str,
+    ) -> bool {
+        if self.disclosed.contains(&(family, seat, code)) {
+            return false;
+        }
+        self.disclosed.push((family, seat, code));
+        true
+    }
+}
+
+/// The per-agent ledger.
+#[derive(Debug)]
+pub struct Ledger {
+    agents: DashMap<AgentId, AgentState>,
+    clock: AtomicU64,
+    capacity: usize,
+    evicting: AtomicBool,
+}
+
+impl Ledger {
+    /// A ledger that tracks at most `capacity` agents (at least 1).
+    pub fn new(capacity: usize) -> Self {
+        Self {
+            agents: DashMap::new(),
+            clock: AtomicU64::new(0),
+            capacity: capacity.max(1),
+            evicting: AtomicBool::new(false),
+        }
+    }
+
+    /// Runs `f` on the agent's state under its entry lock, creating it if needed.
+    pub(crate) fn with_agent<R>(&self, agent: &AgentId, f: impl FnOnce(&mut AgentState) -> R) -> R {
+        let now = self.clock.fetch_add(1, Ordering::Relaxed);
+        let (result, inserted) = {
+            let mut inserted = false;
+            let mut entry = self.agents.entry(agent.clone()).or_insert_with(|| {
+                inserted = true;
+                AgentState::default()
+            });
+            entry.last_seen = now;
+            (f(&mut entry), inserted)
+        };
+        if inserted && self.agents.len() > self.capacity {
+            self.evict();
+        }
+        result
+    }
+
+    /// Runs `f` on the agent's state if the agent is tracked, without creating it.
+    pub(crate) fn peek<R>(
+        &self,
+        agent: &AgentId,
+        f: impl FnOnce(&mut AgentState) -> R,
+    ) -> Option<R> {
+        self.agents.get_mut(agent).map(|mut entry| f(&mut entry))
+    }
+
+    /// Forgets an agent (`agent_end`).
+    pub fn forget(&self, agent: &AgentId) {
+        self.agents.remove(agent);
+    }
+
+    /// How many agents are tracked.
+    pub fn len(&self) -> usize {
+        self.agents.len()
+    }
+
+    /// True when no agent is tracked.
+    pub fn is_empty(&self) -> bool {
+        self.agents.is_empty()
+    }
+
+    /// The bound on tracked agents.
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    fn evict(&self) {
+        if self.evicting.swap(true, Ordering::Acquire) {
+            return;
+        }
+        let target = self.capacity - self.capacity / 16;
+        let excess = self.agents.len().saturating_sub(target);
+        if excess > 0 {
+            let mut ages: Vec<(u64, AgentId)> = self
+                .agents
+                .iter()
+                .map(|e| (e.value().last_seen, e.key().clone()))
+                .collect();
+            if excess < ages.len() {
+                ages.select_nth_unstable_by_key(excess, |(seen, _)| *seen);
+            }
+            for (seen, agent) in ages.into_iter().take(excess) {
+                // Skip an agent touched since the snapshot.
+                self.agents
+                    .remove_if(&agent, |_, state| state.last_seen == seen);
+            }
+        }
+        self.evicting.store(false, Ordering::Release);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn least_recently_seen_agents_are_evicted_past_capacity() {
+        let ledger = Ledger::new(32);
+        for i in 0..32 {
+            ledger.with_agent(&AgentId::new(format!("a{i}")), |_| ());
+        }
+        ledger.with_agent(&AgentId::new("a0"), |_| ()); // a0 is now the most recent
+        ledger.with_agent(&AgentId::new("new"), |_| ());
+        assert!(ledger.len() <= 32);
+        assert!(ledger.peek(&AgentId::new("a0"), |_| ()).is_some());
+        assert!(ledger.peek(&AgentId::new("new"), |_| ()).is_some());
+        assert!(ledger.peek(&AgentId::new("a1"), |_| ()).is_none());
+    }
+}

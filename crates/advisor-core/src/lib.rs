@@ -1,0 +1,51 @@
+//! # advisor-core
+//!
+//! The spine of sandbox-advisor. A harness settles a tool call; the advisor
+//! asks each registered [`Family`] whether it recognizes the producer's exact
+//! shape, lets the first (most specific) one decide whether it may speak
+//! given the host and the session's resolved sandbox policy, and delivers at
+//! most one advisory per agent per family — or withholds, and says why once
+//! on the host log. It repairs nothing.
+//!
+//! - [`Observation`]: the settled call, and all a family may read.
+//! - [`Family`]: `recognize` → `gate` → `advise` (+ optional `preflight`).
+//! - [`Registry`]: the families in precedence order, with one prefilter.
+//! - [`Advisor`]: the ledger, the disclosure log and the fail-fast budget.
+//! - [`Config`]: `enforceAfter`, `maxDenials`, `include`, `exclude`, `href`, `ledgerCapacity`.
+
+mod advisor;
+mod advisory;
+mod budget;
+mod config;
+pub mod disclosure;
+mod environment;
+mod family;
+mod ids;
+mod ledger;
+mod observation;
+mod paths;
+mod prefilter;
+mod registry;
+pub mod shell;
+#[cfg(feature = "testing")]
+pub mod testing;
+pub mod text;
+
+pub use advisor::{
+    Advisor, Context, Explanation, PendingCall, PostDecision, PreDecision, Refusal, Withheld,
+};
+pub use advisory::{Advisory, SOURCE_KIND, SUMMARY_MAX_CHARS, Source, Summary};
+pub use budget::CallKey;
+pub use config::{Config, ConfigError, DEFAULT_LEDGER_CAPACITY, ToolPattern};
+pub use environment::{
+    Environment, HostBinary, HostFacts, NoPolicyService, Platform, PolicyNeed, PolicyQuery,
+    PolicySource, PolicyState, ResolvedPolicy, SandboxMode, UnknownMode, Unresolved, WorkspaceRoot,
+};
+pub use family::{
+    Anchors, FailFast, Family, FamilyDoc, Gate, PreflightVerdict, Seat, WithholdReason,
+};
+pub use ids::{AgentId, CallId, FamilyId, SessionId, ToolName};
+pub use ledger::Ledger;
+pub use observation::{Failure, Observation, Outcome, Success};
+pub use paths::{Containment, HostPath, PathStyle};
+pub use registry::{ErasedFamily, Recognized, Registry, RegistryBuilder, RegistryError};

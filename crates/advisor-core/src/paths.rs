@@ -1,0 +1,169 @@
+//! Host paths with the semantics of the host that produced them.
+//!
+//! A recorded Windows session is replayed correctly by a process running on
+//! Linux: path rules follow the host facts, not the build target. Parsing and
+//! lexical normalization (`.`/`..`, both separators, drive prefixes) come from
+//! `typed-path`; this module adds the comparison rule (case-insensitive on
+//! Windows) and the containment test families ask for.
+
+use std::fmt;
+
+use typed_path::{Utf8Component, Utf8UnixPath, Utf8WindowsPath};
+
+/// Which path grammar applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PathStyle {
+    /// Drive letters, UNC prefixes, `\` and `/` separators, case-insensitive comparison.
+    Windows,
+    /// `/` separator, case-sensitive comparison.
+    Posix,
+}
+
+/// A lexically normalized path together with the grammar it was read with.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct HostPath {
+    style: PathStyle,
+    normalized: String,
+    absolute: bool,
+}
+
+/// How a path relates to a root it is tested against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Containment {
+    /// Strictly below the root.
+    Inside,
+    /// The root itself.
+    Same,
+    /// Neither.
+    Outside,
+}
+
+impl HostPath {
+    /// Normalizes `raw` lexically under `style` (`.` and `..` resolved, separators unified).
+    pub fn lexical(style: PathStyle, raw: &str) -> Self {
+        match style {
+            PathStyle::Windows => {
+                let path = Utf8WindowsPath::new(raw);
+                let normalized = path.normalize();
+                Self {
+                    style,
+                    absolute: normalized.is_absolute(),
+                    normalized: normalized.into_string(),
+                }
+            }
+            PathStyle::Posix => {
+                let path = Utf8UnixPath::new(raw);
+                let normalized = path.normalize();
+                Self {
+                    style,
+                    absolute: normalized.is_absolute(),
+                    normalized: normalized.into_string(),
+                }
+            }
+        }
+    }
+
+    /// The normalized spelling.
+    pub fn as_str(&self) -> &str {
+        &self.normalized
+    }
+
+    /// The grammar this path was read with.
+    pub fn style(&self) -> PathStyle {
+        self.style
+    }
+
+    /// True for a fully qualified path (`C:\…`, `\\server\share\…`, `/…`).
+    pub fn is_absolute(&self) -> bool {
+        self.absolute
+    }
+
+    /// The comparison keys of this path's components (lowercased on Windows).
+    fn keys(&self) -> Vec<String> {
+        match self.style {
+            PathStyle::Windows => Utf8WindowsPath::new(&self.normalized)
+                .components()
+                .map(|c| c.as_str().replace('/', "\\").to_lowercase())
+                .collect(),
+            PathStyle::Posix => Utf8UnixPath::new(&self.normalized)
+                .components()
+                .map(|c| c.as_str().to_owned())
+                .collect(),
+        }
+    }
+
+    /// Where this path lies relative to `root`, component by component. Paths of
+    /// different grammars, and relative paths, are always [`Containment::Outside`].
+    pub fn relation_to(&self, root: &HostPath) -> Containment {
+        if self.style != root.style || !self.absolute || !root.absolute {
+            return Containment::Outside;
+        }
+        let (mine, theirs) = (self.keys(), root.keys());
+        if mine.len() < theirs.len() || mine[..theirs.len()] != theirs[..] {
+            return Containment::Outside;
+        }
+        if mine.len() == theirs.len() {
+            Containment::Same
+        } else {
+            Containment::Inside
+        }
+    }
+}
+
+impl fmt::Debug for HostPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "HostPath({:?}, {:?})", self.style, self.normalized)
+    }
+}
+
+impl fmt::Display for HostPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.normalized)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn win(raw: &str) -> HostPath {
+        HostPath::lexical(PathStyle::Windows, raw)
+    }
+
+    #[test]
+    fn windows_containment_is_component_wise_and_case_insensitive() {
+        let root = win(r"D:\ws");
+        assert_eq!(
+            win(r"d:\WS\src\a.txt").relation_to(&root),
+            Containment::Inside
+        );
+        assert_eq!(win("D:/ws/src").relation_to(&root), Containment::Inside);
+        assert_eq!(win(r"D:\ws2\a").relation_to(&root), Containment::Outside);
+        assert_eq!(
+            win(r"D:\ws\..\other").relation_to(&root),
+            Containment::Outside
+        );
+        assert_eq!(win(r"D:\ws\sub\..").relation_to(&root), Containment::Same);
+        assert_eq!(win(r"C:\ws\a").relation_to(&root), Containment::Outside);
+        assert_eq!(win(r"src\a").relation_to(&root), Containment::Outside);
+    }
+
+    #[test]
+    fn posix_containment_is_case_sensitive() {
+        let root = HostPath::lexical(PathStyle::Posix, "/ws");
+        assert_eq!(
+            HostPath::lexical(PathStyle::Posix, "/ws/a").relation_to(&root),
+            Containment::Inside
+        );
+        assert_eq!(
+            HostPath::lexical(PathStyle::Posix, "/WS/a").relation_to(&root),
+            Containment::Outside
+        );
+    }
+
+    #[test]
+    fn drive_relative_is_not_absolute() {
+        assert!(!win("D:foo").is_absolute());
+        assert!(win(r"\\server\share\x").is_absolute());
+    }
+}

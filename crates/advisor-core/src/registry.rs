@@ -1,0 +1,281 @@
+//! The ordered list of families, erased behind one object-safe interface.
+//!
+//! **Precedence rule.** Families are kept in registration order, most specific
+//! first. When several recognize one observation, the first in that order owns
+//! it and the others stay silent, whatever the owner's gate then decides. The
+//! standard order (host-adapter) puts `acl-provisioning` before
+//! `acl-aggregate-failure` and `cim-wmi-denial` before `workspace-denial`.
+
+use std::marker::PhantomData;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use crate::advisory::Advisory;
+use crate::environment::{Environment, HostFacts, PolicyNeed};
+use crate::family::{Anchors, FailFast, Family, FamilyDoc, Gate, PreflightVerdict};
+use crate::ids::FamilyId;
+use crate::observation::Observation;
+use crate::prefilter::Prefilter;
+
+/// Whether a family's findings feed the fail-fast budget; fixed by the type of registration.
+pub trait BudgetRole: Send + Sync + 'static {
+    /// True for [`FeedsBudget`].
+    const FEEDS_BUDGET: bool;
+}
+
+/// Registered with [`RegistryBuilder::family`]: never touches the budget.
+pub struct NoBudget;
+/// Registered with [`RegistryBuilder::fail_fast_family`]: only for `F: FailFast`.
+pub struct FeedsBudget;
+
+impl BudgetRole for NoBudget {
+    const FEEDS_BUDGET: bool = false;
+}
+impl BudgetRole for FeedsBudget {
+    const FEEDS_BUDGET: bool = true;
+}
+
+/// A finding bound to the family that produced it, with its type erased.
+pub trait Recognized: Send {
+    /// See [`Family::policy_need`].
+    fn policy_need(&self, host: &HostFacts) -> PolicyNeed;
+    /// See [`Family::gate`].
+    fn gate(&self, env: &Environment) -> Gate;
+    /// See [`Family::advise`].
+    fn advise(&self, env: &Environment) -> Advisory;
+    /// True when the family was registered as the fail-fast family.
+    fn feeds_budget(&self) -> bool;
+}
+
+struct Bound<'f, F: Family, B: BudgetRole> {
+    family: &'f F,
+    finding: F::Finding,
+    role: PhantomData<B>,
+}
+
+impl<F: Family, B: BudgetRole> Recognized for Bound<'_, F, B> {
+    fn policy_need(&self, host: &HostFacts) -> PolicyNeed {
+        self.family.policy_need(&self.finding, host)
+    }
+    fn gate(&self, env: &Environment) -> Gate {
+        self.family.gate(&self.finding, env)
+    }
+    fn advise(&self, env: &Environment) -> Advisory {
+        self.family.advise(&self.finding, env)
+    }
+    fn feeds_budget(&self) -> bool {
+        B::FEEDS_BUDGET
+    }
+}
+
+/// The object-safe face of a registered family.
+pub trait ErasedFamily: Send + Sync {
+    /// See [`Family::id`].
+    fn id(&self) -> FamilyId;
+    /// See [`Family::doc`].
+    fn doc(&self) -> FamilyDoc;
+    /// See [`Family::anchors`].
+    fn anchors(&self) -> Anchors;
+    /// See [`Family::recognize`]; the finding comes back bound to its family.
+    fn recognize<'f>(&'f self, observation: &Observation) -> Option<Box<dyn Recognized + 'f>>;
+    /// See [`Family::wants_preflight`].
+    fn wants_preflight(&self, host: &HostFacts) -> bool;
+    /// See [`Family::preflight`].
+    fn preflight(&self, env: &Environment) -> PreflightVerdict;
+}
+
+struct Registered<F: Family, B: BudgetRole> {
+    family: F,
+    role: PhantomData<fn() -> B>,
+}
+
+impl<F: Family, B: BudgetRole> ErasedFamily for Registered<F, B> {
+    fn id(&self) -> FamilyId {
+        self.family.id()
+    }
+    fn doc(&self) -> FamilyDoc {
+        self.family.doc()
+    }
+    fn anchors(&self) -> Anchors {
+        self.family.anchors()
+    }
+    fn recognize<'f>(&'f self, observation: &Observation) -> Option<Box<dyn Recognized + 'f>> {
+        let finding = self.family.recognize(observation)?;
+        Some(Box::new(Bound::<F, B> {
+            family: &self.family,
+            finding,
+            role: PhantomData,
+        }))
+    }
+    fn wants_preflight(&self, host: &HostFacts) -> bool {
+        self.family.wants_preflight(host)
+    }
+    fn preflight(&self, env: &Environment) -> PreflightVerdict {
+        self.family.preflight(env)
+    }
+}
+
+/// Why a registry could not be built.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RegistryError {
+    /// Two families share an id.
+    #[error("family id `{0}` is registered twice")]
+    DuplicateId(FamilyId),
+    /// An id is not kebab-case.
+    #[error("family id `{0}` is not lowercase kebab-case")]
+    MalformedId(FamilyId),
+    /// More than one family was registered as the fail-fast family.
+    #[error("only one family may feed the fail-fast budget; `{0}` is the second")]
+    SecondFailFastFamily(FamilyId),
+    /// More families than the prefilter's bitset holds.
+    #[error("at most 64 families can be registered")]
+    TooManyFamilies,
+}
+
+/// Collects families in precedence order.
+#[derive(Default)]
+pub struct RegistryBuilder {
+    families: Vec<Box<dyn ErasedFamily>>,
+    fail_fast: Option<FamilyId>,
+    error: Option<RegistryError>,
+}
+
+impl RegistryBuilder {
+    /// Appends a family (lower precedence than every family before it).
+    pub fn family<F: Family>(mut self, family: F) -> Self {
+        self.families.push(Box::new(Registered::<F, NoBudget> {
+            family,
+            role: PhantomData,
+        }));
+        self
+    }
+
+    /// Appends the family whose recognized failures feed the fail-fast budget.
+    /// Only a [`FailFast`] family is accepted, and only one.
+    pub fn fail_fast_family<F: FailFast>(mut self, family: F) -> Self {
+        let id = family.id();
+        if self.fail_fast.is_some() && self.error.is_none() {
+            self.error = Some(RegistryError::SecondFailFastFamily(id));
+        }
+        self.fail_fast = Some(id);
+        self.families.push(Box::new(Registered::<F, FeedsBudget> {
+            family,
+            role: PhantomData,
+        }));
+        self
+    }
+
+    /// Validates ids and builds the prefilter.
+    pub fn build(self) -> Result<Registry, RegistryError> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        if self.families.len() > 64 {
+            return Err(RegistryError::TooManyFamilies);
+        }
+        let mut seen = Vec::new();
+        for f in &self.families {
+            let id = f.id();
+            if !id.is_well_formed() {
+                return Err(RegistryError::MalformedId(id));
+            }
+            if seen.contains(&id) {
+                return Err(RegistryError::DuplicateId(id));
+            }
+            seen.push(id);
+        }
+        let prefilter = Prefilter::new(self.families.iter().map(|f| f.anchors()));
+        Ok(Registry {
+            families: self.families,
+            prefilter,
+            prefilter_on: true,
+            fail_fast: self.fail_fast,
+        })
+    }
+}
+
+/// The families, in precedence order, with one prefilter over all their anchors.
+pub struct Registry {
+    families: Vec<Box<dyn ErasedFamily>>,
+    prefilter: Prefilter,
+    prefilter_on: bool,
+    fail_fast: Option<FamilyId>,
+}
+
+/// The family that owns an observation, with its erased finding.
+pub struct Owner<'r> {
+    /// The owning family's id.
+    pub family: FamilyId,
+    /// The finding, bound to its family.
+    pub finding: Box<dyn Recognized + 'r>,
+}
+
+impl Registry {
+    /// Starts a registry.
+    pub fn builder() -> RegistryBuilder {
+        RegistryBuilder::default()
+    }
+
+    /// The families in precedence order.
+    pub fn families(&self) -> impl Iterator<Item = &dyn ErasedFamily> {
+        self.families.iter().map(|f| &**f)
+    }
+
+    /// The family registered as the fail-fast family, if any.
+    pub fn fail_fast_family(&self) -> Option<FamilyId> {
+        self.fail_fast
+    }
+
+    /// Turns the shared prefilter off, so every recognizer scans on its own
+    /// (the naive baseline the benchmarks compare against).
+    pub fn without_prefilter(mut self) -> Self {
+        self.prefilter_on = false;
+        self
+    }
+
+    /// The first family (in precedence order) that recognizes the observation.
+    /// A family that panics is treated as not recognizing and reported on the host log.
+    pub fn owner(&self, observation: &Observation) -> Option<Owner<'_>> {
+        let candidates = if self.prefilter_on {
+            self.prefilter.candidates(observation)
+        } else {
+            u64::MAX
+        };
+        if candidates == 0 {
+            return None;
+        }
+        for (i, family) in self.families.iter().enumerate() {
+            if candidates & (1u64 << i) == 0 {
+                continue;
+            }
+            match catch_unwind(AssertUnwindSafe(|| family.recognize(observation))) {
+                Ok(Some(finding)) => {
+                    return Some(Owner {
+                        family: family.id(),
+                        finding,
+                    });
+                }
+                Ok(None) => {}
+                Err(_) => crate::disclosure::family_fault(family.id(), "recognize"),
+            }
+        }
+        None
+    }
+
+    /// Every family's own recognition of one observation, in order (for `explain`).
+    pub fn each_recognition<'r>(
+        &'r self,
+        observation: &Observation,
+    ) -> Vec<(FamilyId, Option<Box<dyn Recognized + 'r>>)> {
+        self.families
+            .iter()
+            .map(|f| {
+                (
+                    f.id(),
+                    catch_unwind(AssertUnwindSafe(|| f.recognize(observation)))
+                        .ok()
+                        .flatten(),
+                )
+            })
+            .collect()
+    }
+}

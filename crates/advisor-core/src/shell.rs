@@ -1,0 +1,107 @@
+//! A read-only view of the shipped shell tools' canonical value.
+//!
+//! `tool-pwsh` and `tool-bash` return, for a finished foreground command,
+//! `{ kind: "foreground", exitCode, signal, timedOut, aborted, timeoutMs,
+//! stdout: { text, truncated, spillPath? }, stderr: { … }, sandbox?: { mode,
+//! denied, enforcement?, runnerFailed? } }`. Several families read that shape;
+//! this module reads it once, borrowing from the value and allocating nothing.
+
+use serde_json::Value;
+
+/// A finished foreground command, as the shell tools project it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ForegroundRun<'a> {
+    /// The exit code, when the value carries an integer one (null when killed by a signal).
+    pub exit_code: Option<i64>,
+    /// The captured stderr text.
+    pub stderr: Option<&'a str>,
+    /// The captured stdout text.
+    pub stdout: Option<&'a str>,
+    /// The sandbox executor's stamp, when a sandboxing executor ran the command.
+    pub sandbox: Option<SandboxStamp<'a>>,
+}
+
+/// What the sandboxing executor stamped on a finished command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SandboxStamp<'a> {
+    /// The mode the call actually ran under, as written by the executor.
+    pub mode: &'a str,
+    /// Non-zero exit and the backend's refusal dialect in stderr.
+    pub denied: bool,
+    /// `full` or `partial` (`partial` for the Windows ACL backend).
+    pub enforcement: Option<&'a str>,
+    /// Set on background values when the runner itself failed.
+    pub runner_failed: bool,
+}
+
+impl<'a> ForegroundRun<'a> {
+    /// Reads the shell projection; `None` unless `kind` is `"foreground"` and
+    /// `exitCode` is an integer or null.
+    pub fn read(value: &'a Value) -> Option<Self> {
+        let object = value.as_object()?;
+        if object.get("kind")?.as_str()? != "foreground" {
+            return None;
+        }
+        let exit_code = match object.get("exitCode")? {
+            Value::Null => None,
+            Value::Number(n) => Some(n.as_i64().or_else(|| n.as_u64().map(|u| u as i64))?),
+            _ => return None,
+        };
+        let text = |key: &str| object.get(key)?.get("text")?.as_str();
+        let sandbox = object.get("sandbox").and_then(|s| {
+            let s = s.as_object()?;
+            Some(SandboxStamp {
+                mode: s.get("mode")?.as_str()?,
+                denied: s.get("denied")?.as_bool()?,
+                enforcement: s.get("enforcement").and_then(Value::as_str),
+                runner_failed: s
+                    .get("runnerFailed")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false),
+            })
+        });
+        Some(Self {
+            exit_code,
+            stderr: text("stderr"),
+            stdout: text("stdout"),
+            sandbox,
+        })
+    }
+
+    /// True when the command exited with a non-zero code.
+    pub fn failed(&self) -> bool {
+        matches!(self.exit_code, Some(code) if code != 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn reads_the_foreground_projection() {
+        let v = json!({"kind":"foreground","exitCode":1,"stderr":{"text":"e","truncated":false},
+            "stdout":{"text":"o","truncated":false},
+            "sandbox":{"mode":"workspace-write","denied":true,"enforcement":"partial"}});
+        let run = ForegroundRun::read(&v).unwrap();
+        assert_eq!(run.exit_code, Some(1));
+        assert_eq!(run.stderr, Some("e"));
+        assert!(run.sandbox.unwrap().denied);
+        assert!(run.failed());
+    }
+
+    #[test]
+    fn refuses_other_shapes() {
+        assert!(ForegroundRun::read(&json!({"kind":"background","jobId":"j"})).is_none());
+        assert!(ForegroundRun::read(&json!({"kind":"foreground","exitCode":"1"})).is_none());
+        assert!(ForegroundRun::read(&json!({"exitCode":1})).is_none());
+        assert!(ForegroundRun::read(&json!("foreground")).is_none());
+    }
+
+    #[test]
+    fn keeps_the_unsigned_spelling() {
+        let v = json!({"kind":"foreground","exitCode":3221225794u64});
+        assert_eq!(ForegroundRun::read(&v).unwrap().exit_code, Some(3221225794));
+    }
+}

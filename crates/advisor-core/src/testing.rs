@@ -1,0 +1,105 @@
+//! Builders for family crates' own tests (feature `testing`).
+//!
+//! Observations default to agent `a1`, session `s1`, call `c1`, tool `bash`.
+
+use async_trait::async_trait;
+use serde_json::{Value, json};
+
+use crate::environment::{
+    Environment, HostBinary, HostFacts, Platform, PolicyQuery, PolicySource, PolicyState,
+    ResolvedPolicy, SandboxMode, Unresolved, WorkspaceRoot,
+};
+use crate::ids::{AgentId, CallId, SessionId, ToolName};
+use crate::observation::{Failure, Observation, Outcome, Success};
+use crate::paths::HostPath;
+
+/// A failure whose message is `message` and whose content is `Error: <message>`.
+pub fn failure(message: &str) -> Observation {
+    failure_with(message, &format!("Error: {message}"), &[])
+}
+
+/// A failure with an explicit rendered content and aggregate members.
+pub fn failure_with(message: &str, content: &str, members: &[&str]) -> Observation {
+    observation(Outcome::Failure(Failure {
+        message: message.to_owned(),
+        members: members.iter().map(|m| (*m).to_owned()).collect(),
+        content: content.to_owned(),
+    }))
+}
+
+/// A success with a canonical value and its rendering.
+pub fn success(value: Value, content: &str) -> Observation {
+    observation(Outcome::Success(Success {
+        value,
+        content: content.to_owned(),
+    }))
+}
+
+/// The shell tools' foreground projection.
+pub fn foreground(exit_code: i64, stdout: &str, stderr: &str, sandbox: Option<Value>) -> Value {
+    let mut v = json!({
+        "kind": "foreground", "exitCode": exit_code, "signal": null, "timedOut": false, "aborted": false,
+        "timeoutMs": 120000,
+        "stdout": {"text": stdout, "truncated": false},
+        "stderr": {"text": stderr, "truncated": false},
+    });
+    if let (Some(sandbox), Some(map)) = (sandbox, v.as_object_mut()) {
+        map.insert("sandbox".into(), sandbox);
+    }
+    v
+}
+
+/// An observation with the default identities.
+pub fn observation(outcome: Outcome) -> Observation {
+    Observation {
+        agent: AgentId::new("a1"),
+        session: Some(SessionId::new("s1")),
+        call: CallId::new("c1"),
+        tool: ToolName::new("bash"),
+        arguments: json!({"command": "echo hi"}),
+        outcome,
+    }
+}
+
+/// Host facts for a platform (not Electron, no temp dir).
+pub fn host(platform: Platform) -> HostFacts {
+    HostFacts {
+        platform,
+        binary: HostBinary::NotElectron,
+        temp_dir: None,
+    }
+}
+
+/// An environment with a resolved policy (`root` read with the platform's grammar).
+pub fn resolved(platform: Platform, mode: SandboxMode, root: Option<&str>) -> Environment {
+    let workspace_root =
+        root.map(|r| WorkspaceRoot::new(HostPath::lexical(platform.path_style(), r)));
+    Environment {
+        host: host(platform),
+        policy: PolicyState::Resolved(ResolvedPolicy {
+            mode,
+            workspace_root,
+        }),
+        href: None,
+    }
+}
+
+/// An environment whose policy could not be resolved.
+pub fn unresolved(platform: Platform, why: Unresolved) -> Environment {
+    Environment {
+        host: host(platform),
+        policy: PolicyState::Unresolved(why),
+        href: None,
+    }
+}
+
+/// A policy source that always answers the same.
+#[derive(Debug, Clone)]
+pub struct StaticPolicy(pub Result<ResolvedPolicy, Unresolved>);
+
+#[async_trait]
+impl PolicySource for StaticPolicy {
+    async fn resolve(&self, _query: PolicyQuery<'_>) -> Result<ResolvedPolicy, Unresolved> {
+        self.0.clone()
+    }
+}

@@ -1,0 +1,1 @@
+//! family-native-init (placeholder).

@@ -1,0 +1,1 @@
+//! family-pty (placeholder).

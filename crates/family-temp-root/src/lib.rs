@@ -1,0 +1,1 @@
+//! family-temp-root (placeholder).

@@ -1,0 +1,1 @@
+//! family-workspace-denial (placeholder).
