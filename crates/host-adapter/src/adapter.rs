@@ -1,0 +1,221 @@
+//! `HostAdapter`: the harness's four seats mapped onto the core.
+
+use std::future::Future;
+use std::sync::{Arc, RwLock};
+
+use advisor_core::{
+    Advisor, AgentId, Config, Context, Explanation, FamilyId, HostFacts, NoPolicyService,
+    Observation, PendingCall, PolicySource, PostDecision, PreDecision, RegistryBuilder,
+    RegistryError, SandboxMode, SessionId,
+};
+
+use crate::registry::standard_registry;
+
+/// A settled call as `tools/post-execute` sees it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PostExecute {
+    /// The settled call.
+    pub observation: Observation,
+    /// The explicit approved mode for this call (`sandbox_permissions`), if any.
+    pub approved_mode: Option<SandboxMode>,
+}
+
+/// Why an adapter could not be built.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AdapterError {
+    /// The registry was invalid.
+    #[error("registry: {0}")]
+    Registry(#[from] RegistryError),
+}
+
+/// Builds a [`HostAdapter`].
+pub struct HostAdapterBuilder {
+    host: HostFacts,
+    policy: Arc<dyn PolicySource>,
+    config: Config,
+    registry: Option<RegistryBuilder>,
+}
+
+impl HostAdapterBuilder {
+    /// Facts about the host producing the events (default: this process's host).
+    pub fn host(mut self, host: HostFacts) -> Self {
+        self.host = host;
+        self
+    }
+
+    /// The policy service (default: none mounted, so every lookup is unresolvable).
+    pub fn policy(mut self, policy: Arc<dyn PolicySource>) -> Self {
+        self.policy = policy;
+        self
+    }
+
+    /// The validated configuration (default: [`Config::default`]).
+    pub fn config(mut self, config: Config) -> Self {
+        self.config = config;
+        self
+    }
+
+    /// The families (default: [`standard_registry`]).
+    pub fn registry(mut self, registry: RegistryBuilder) -> Self {
+        self.registry = Some(registry);
+        self
+    }
+
+    /// Builds the adapter.
+    pub fn build(self) -> Result<HostAdapter, AdapterError> {
+        let registry = self.registry.unwrap_or_else(standard_registry).build()?;
+        Ok(HostAdapter {
+            advisor: Advisor::new(registry, self.config),
+            host: RwLock::new(Arc::new(self.host)),
+            policy: self.policy,
+        })
+    }
+}
+
+/// The advisor mounted on a harness's tool pipeline.
+pub struct HostAdapter {
+    advisor: Advisor,
+    host: RwLock<Arc<HostFacts>>,
+    policy: Arc<dyn PolicySource>,
+}
+
+impl HostAdapter {
+    /// Starts a builder with the defaults.
+    pub fn builder() -> HostAdapterBuilder {
+        HostAdapterBuilder {
+            host: HostFacts::current(),
+            policy: Arc::new(NoPolicyService),
+            config: Config::default(),
+            registry: None,
+        }
+    }
+
+    /// The core advisor (ledger, registry, config).
+    pub fn advisor(&self) -> &Advisor {
+        &self.advisor
+    }
+
+    /// The current host facts.
+    pub fn host(&self) -> Arc<HostFacts> {
+        match self.host.read() {
+            Ok(guard) => guard.clone(),
+            Err(poisoned) => poisoned.into_inner().clone(),
+        }
+    }
+
+    /// Replaces the host facts (a recorded stream may announce its host late).
+    pub fn set_host(&self, host: HostFacts) {
+        match self.host.write() {
+            Ok(mut guard) => *guard = Arc::new(host),
+            Err(poisoned) => *poisoned.into_inner() = Arc::new(host),
+        }
+    }
+
+    /// `tools/post-execute`: the advisories to append and the disclosures.
+    pub async fn post_execute(&self, event: PostExecute) -> PostDecision {
+        let host = self.host();
+        let ctx = Context {
+            host: &host,
+            policy: &*self.policy,
+        };
+        self.advisor
+            .post_execute(&event.observation, event.approved_mode, &ctx)
+            .await
+    }
+
+    /// `tools/post-execute` as a waterfall listener: decides first, then lets the
+    /// next listener decide, then folds the advisories onto whatever came back —
+    /// so a later listener can still block or replace, and the advisory is not lost.
+    pub async fn post_execute_around<D, Fut>(
+        &self,
+        event: PostExecute,
+        next: impl FnOnce() -> Fut,
+    ) -> D
+    where
+        D: AcceptsContexts,
+        Fut: Future<Output = D>,
+    {
+        let ours = self.post_execute(event).await;
+        let mut downstream = next().await;
+        downstream.append_contexts(ours.additional_contexts);
+        downstream
+    }
+
+    /// `tools/pre-execute`: a refusal when the fail-fast budget applies.
+    pub fn pre_execute(&self, call: &PendingCall) -> PreDecision {
+        self.advisor.pre_execute(call)
+    }
+
+    /// Session start (pre-flight seat).
+    pub async fn session_start(
+        &self,
+        agent: &AgentId,
+        session: Option<&SessionId>,
+    ) -> PostDecision {
+        let host = self.host();
+        let ctx = Context {
+            host: &host,
+            policy: &*self.policy,
+        };
+        self.advisor.session_start(agent, session, &ctx).await
+    }
+
+    /// Agent end: forget the agent.
+    pub fn agent_end(&self, agent: &AgentId) {
+        self.advisor.agent_end(agent);
+    }
+
+    /// Every family's verdict on one observation, ignoring the ledger.
+    pub async fn explain(
+        &self,
+        observation: &Observation,
+        approved_mode: Option<SandboxMode>,
+    ) -> Vec<(FamilyId, Explanation)> {
+        let host = self.host();
+        let ctx = Context {
+            host: &host,
+            policy: &*self.policy,
+        };
+        self.advisor.explain(observation, approved_mode, &ctx).await
+    }
+}
+
+/// A harness decision that can carry appended context messages.
+pub trait AcceptsContexts {
+    /// Appends the advisories after the decision's own contexts.
+    fn append_contexts(&mut self, advisories: Vec<advisor_core::Advisory>);
+}
+
+/// The harness's `PostToolDecision`, reduced to what the advisor touches.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PostToolDecision {
+    /// Keep the result (content possibly replaced by another listener).
+    Accept {
+        /// Replacement content, if a listener gave one.
+        content: Option<String>,
+        /// Contexts appended as user-role messages at the next step.
+        additional_contexts: Vec<advisor_core::Advisory>,
+    },
+    /// Turn the result into a failure with this feedback.
+    Block {
+        /// The feedback shown instead of the result.
+        feedback: String,
+        /// Contexts appended as user-role messages at the next step.
+        additional_contexts: Vec<advisor_core::Advisory>,
+    },
+}
+
+impl AcceptsContexts for PostToolDecision {
+    fn append_contexts(&mut self, advisories: Vec<advisor_core::Advisory>) {
+        match self {
+            PostToolDecision::Accept {
+                additional_contexts,
+                ..
+            }
+            | PostToolDecision::Block {
+                additional_contexts,
+                ..
+            } => additional_contexts.extend(advisories),
+        }
+    }
+}

@@ -1,0 +1,37 @@
+//! The standard registry: the shipped families in precedence order, each behind its feature.
+//!
+//! Order (most specific first; the first family that recognizes an observation owns it):
+//! 1. `acl-provisioning` — before the aggregate family, so an aggregate message that
+//!    also carries a `…NamedSecurityInfoW failed` line is explained by its cause;
+//!    the only fail-fast family.
+//! 2. `acl-aggregate-failure`
+//! 3. `temp-root-inside-workspace`
+//! 4. `pty-startup`
+//! 5. `native-init` — an exact loader status outranks a denial stamp on the same value.
+//! 6. `cim-wmi-denial` — before `workspace-denial`: a refused cmdlet on an English
+//!    host is also stamped `denied: true`, and the CIM code is the more specific fact.
+//! 7. `workspace-denial`
+//!
+//! A harness appends its own families to the returned builder.
+
+use advisor_core::{Registry, RegistryBuilder};
+
+/// The shipped families compiled in by features, in precedence order.
+pub fn standard_registry() -> RegistryBuilder {
+    let builder = Registry::builder();
+    #[cfg(feature = "acl")]
+    let builder = builder.fail_fast_family(family_acl::AclProvisioning);
+    #[cfg(feature = "acl-aggregate")]
+    let builder = builder.family(family_acl_aggregate::AclAggregateFailure);
+    #[cfg(feature = "temp-root")]
+    let builder = builder.family(family_temp_root::TempRootInsideWorkspace);
+    #[cfg(feature = "pty")]
+    let builder = builder.family(family_pty::PtyStartup);
+    #[cfg(feature = "native-init")]
+    let builder = builder.family(family_native_init::NativeInit);
+    #[cfg(feature = "cim")]
+    let builder = builder.family(family_cim::CimWmiDenial);
+    #[cfg(feature = "workspace-denial")]
+    let builder = builder.family(family_workspace_denial::WorkspaceDenial);
+    builder
+}
