@@ -82,9 +82,7 @@ impl Prefilter {
             let bit = 1u64 << i;
             match anchor {
                 Anchors::Always => always |= bit,
-                Anchors::FailureText { needles } if needles.is_empty() => {
-                    failure_without_needles |= bit
-                }
+                Anchors::FailureText { needles: [] } => failure_without_needles |= bit,
                 Anchors::FailureText { needles } => {
                     failure_needles.extend(needles.iter().map(|n| (*n, i)))
                 }

@@ -1,4 +1,5 @@
 //! The resolution table of seed 002 (`dsh-sandbox-policy`), arm by arm.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use advisor_core::{
     Containment, HostPath, PathStyle, Platform, PolicyQuery, PolicySource, SandboxMode, SessionId,

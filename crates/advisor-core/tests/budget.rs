@@ -1,0 +1,209 @@
+//! The fail-fast budget: episodes, re-arming, the bound, the canonical call key,
+//! the self-feeding guard, and that only the fail-fast family feeds it.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod support;
+
+use advisor_core::{
+    Advisor, AgentId, CallId, Config, NoPolicyService, PendingCall, Registry, SessionId,
+};
+use serde_json::{Value, json};
+use support::*;
+
+fn budgeted(config: Value) -> Advisor {
+    advisor(
+        Registry::builder()
+            .fail_fast_family(Provisioning)
+            .family(ALPHA),
+        Config::from_json(config).unwrap(),
+    )
+}
+
+fn pending(call: &str, arguments: Value) -> PendingCall {
+    PendingCall {
+        agent: AgentId::new("a1"),
+        session: Some(SessionId::new("s1")),
+        call: CallId::new(call),
+        tool: "bash".into(),
+        arguments,
+    }
+}
+
+fn failed(call: &str, arguments: Value, message: &str) -> advisor_core::Observation {
+    let mut o = fail("a1", call, message);
+    o.arguments = arguments;
+    o
+}
+
+fn succeeded(call: &str, arguments: Value) -> advisor_core::Observation {
+    let mut o = advisor_core::testing::success(json!({"kind": "foreground", "exitCode": 0}), "ok");
+    o.call = call.into();
+    o.arguments = arguments;
+    o
+}
+
+fn refused(advisor: &Advisor, call: &str, arguments: Value) -> bool {
+    advisor
+        .pre_execute(&pending(call, arguments))
+        .refusal
+        .is_some()
+}
+
+#[test]
+fn refuses_a_watched_call_after_enforce_after_failures_at_most_max_denials_times() {
+    let advisor = budgeted(json!({"enforceAfter": 2, "maxDenials": 2}));
+    let (host, policy) = (linux(), NoPolicyService);
+    let c = ctx(&host, &policy);
+    let x = json!({"command": "npm test", "cwd": "D:\\ws"});
+    run(async {
+        advisor
+            .post_execute(&failed("c1", x.clone(), "PROVISIONING"), None, &c)
+            .await;
+        assert!(
+            !refused(&advisor, "c2", x.clone()),
+            "one failure is below enforceAfter"
+        );
+        advisor
+            .post_execute(&failed("c2", x.clone(), "PROVISIONING"), None, &c)
+            .await;
+        assert!(
+            refused(
+                &advisor,
+                "c3",
+                json!({"cwd": "D:\\ws", "command": "npm test"})
+            ),
+            "key order is irrelevant"
+        );
+        assert!(refused(&advisor, "c4", x.clone()));
+        assert!(
+            !refused(&advisor, "c5", x.clone()),
+            "maxDenials spent: the call goes through"
+        );
+        assert!(
+            !refused(&advisor, "c6", json!({"command": "ls"})),
+            "a call never watched is never refused"
+        );
+    });
+}
+
+#[test]
+fn a_watched_call_that_succeeds_stops_being_a_target_and_rearms_the_budget() {
+    let advisor = budgeted(json!({"enforceAfter": 1, "maxDenials": 1}));
+    let (host, policy) = (linux(), NoPolicyService);
+    let c = ctx(&host, &policy);
+    let x = json!({"command": "npm test"});
+    run(async {
+        advisor
+            .post_execute(&failed("c1", x.clone(), "PROVISIONING"), None, &c)
+            .await;
+        assert!(refused(&advisor, "c2", x.clone()));
+        assert!(!refused(&advisor, "c3", x.clone()), "budget of one spent");
+        advisor
+            .post_execute(&succeeded("c3", x.clone()), None, &c)
+            .await;
+        assert!(
+            !refused(&advisor, "c4", x.clone()),
+            "no longer a target after it succeeded"
+        );
+        // The environment breaks again: a new episode, with a fresh budget.
+        advisor
+            .post_execute(&failed("c4", x.clone(), "PROVISIONING"), None, &c)
+            .await;
+        assert!(
+            refused(&advisor, "c5", x.clone()),
+            "re-armed: refused again"
+        );
+    });
+}
+
+#[test]
+fn the_harness_materialized_refusal_is_not_counted_or_answered() {
+    let advisor = budgeted(json!({"enforceAfter": 1, "maxDenials": 5}));
+    let (host, policy) = (linux(), NoPolicyService);
+    let c = ctx(&host, &policy);
+    let x = json!({"command": "npm test"});
+    run(async {
+        advisor.agent_end(&AgentId::new("a1"));
+        let first = advisor
+            .post_execute(&failed("c1", x.clone(), "PROVISIONING"), None, &c)
+            .await;
+        assert_eq!(first.additional_contexts.len(), 1);
+        advisor.agent_end(&AgentId::new("a1"));
+        advisor
+            .post_execute(&failed("c1", x.clone(), "PROVISIONING"), None, &c)
+            .await;
+        let refusal = advisor
+            .pre_execute(&pending("c2", x.clone()))
+            .refusal
+            .unwrap();
+        assert!(
+            !refusal.reason.contains("PROVISIONING"),
+            "the reason must not re-trigger recognition"
+        );
+        // The harness turns the deny into a failure of call c2 and runs post-execute on it.
+        advisor.agent_end(&AgentId::new("a9")); // unrelated agent
+        let echoed = advisor
+            .post_execute(
+                &failed("c2", x.clone(), &format!("PROVISIONING {}", refusal.reason)),
+                None,
+                &c,
+            )
+            .await;
+        assert!(echoed.additional_contexts.is_empty() && echoed.withheld.is_empty());
+    });
+}
+
+#[test]
+fn enforce_after_zero_never_refuses() {
+    let advisor = budgeted(json!({}));
+    let (host, policy) = (linux(), NoPolicyService);
+    let x = json!({"command": "npm test"});
+    run(async {
+        for i in 0..5 {
+            advisor
+                .post_execute(
+                    &failed(&format!("c{i}"), x.clone(), "PROVISIONING"),
+                    None,
+                    &ctx(&host, &policy),
+                )
+                .await;
+        }
+    });
+    assert!(!refused(&advisor, "c9", x));
+}
+
+#[test]
+fn only_the_fail_fast_family_feeds_the_budget() {
+    let advisor = budgeted(json!({"enforceAfter": 1}));
+    let (host, policy) = (linux(), NoPolicyService);
+    let x = json!({"command": "npm test"});
+    run(async {
+        for i in 0..3 {
+            advisor
+                .post_execute(
+                    &failed(&format!("c{i}"), x.clone(), "ALPHA"),
+                    None,
+                    &ctx(&host, &policy),
+                )
+                .await;
+        }
+    });
+    assert!(!refused(&advisor, "c9", x));
+}
+
+#[test]
+fn an_untracked_tool_is_never_refused() {
+    let advisor = budgeted(json!({"enforceAfter": 1, "exclude": ["bash"]}));
+    let (host, policy) = (linux(), NoPolicyService);
+    let x = json!({"command": "npm test"});
+    run(async {
+        advisor
+            .post_execute(
+                &failed("c1", x.clone(), "PROVISIONING"),
+                None,
+                &ctx(&host, &policy),
+            )
+            .await;
+    });
+    assert!(!refused(&advisor, "c2", x));
+}

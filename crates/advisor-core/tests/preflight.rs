@@ -1,0 +1,117 @@
+//! The pre-flight seat: at session start or on the session's first tracked
+//! call, once per agent, resolver asked once per session, disclosure when the
+//! session cannot be answered, and a separate seat from the failure half.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod support;
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use advisor_core::{
+    AgentId, Config, NoPolicyService, PolicyQuery, PolicySource, Registry, ResolvedPolicy,
+    SandboxMode, SessionId, Unresolved,
+};
+use support::*;
+
+const PRE: Fake = Fake {
+    id: "pre",
+    needle: "PRE-FAIL",
+    rule: Rule::Speak,
+    preflight: Some("checked before anything ran"),
+};
+
+#[derive(Default)]
+struct Counting(AtomicUsize);
+
+#[async_trait::async_trait]
+impl PolicySource for Counting {
+    async fn resolve(&self, _query: PolicyQuery<'_>) -> Result<ResolvedPolicy, Unresolved> {
+        self.0.fetch_add(1, Ordering::SeqCst);
+        Ok(ResolvedPolicy {
+            mode: SandboxMode::WorkspaceWrite,
+            workspace_root: None,
+        })
+    }
+}
+
+#[test]
+fn session_start_advises_each_agent_once_and_resolves_once_per_session() {
+    let advisor = advisor(Registry::builder().family(PRE), Config::default());
+    let (host, policy) = (linux(), Counting::default());
+    let c = ctx(&host, &policy);
+    let s1 = SessionId::new("s1");
+    run(async {
+        let a1 = advisor
+            .session_start(&AgentId::new("a1"), Some(&s1), &c)
+            .await;
+        assert_eq!(a1.additional_contexts.len(), 1);
+        assert_eq!(
+            a1.additional_contexts[0].text,
+            "checked before anything ran"
+        );
+        let again = advisor
+            .post_execute(&fail("a1", "c1", "unrelated"), None, &c)
+            .await;
+        assert!(
+            again.additional_contexts.is_empty(),
+            "the agent already heard the pre-flight"
+        );
+        let a2 = advisor
+            .post_execute(&fail("a2", "c2", "unrelated"), None, &c)
+            .await;
+        assert_eq!(
+            a2.additional_contexts.len(),
+            1,
+            "another agent of the session hears it on its first call"
+        );
+    });
+    assert_eq!(
+        policy.0.load(Ordering::SeqCst),
+        1,
+        "the verdict is remembered per session"
+    );
+}
+
+#[test]
+fn the_failure_half_is_a_second_seat() {
+    let advisor = advisor(Registry::builder().family(PRE), Config::default());
+    let (host, policy) = (linux(), Counting::default());
+    let c = ctx(&host, &policy);
+    run(async {
+        let first = advisor
+            .post_execute(&fail("a1", "c1", "PRE-FAIL"), None, &c)
+            .await;
+        let texts: Vec<_> = first
+            .additional_contexts
+            .iter()
+            .map(|a| a.summary.as_str().to_owned())
+            .collect();
+        assert_eq!(
+            texts,
+            ["pre-flight", "pre summary"],
+            "pre-flight on the first call, then the failure's own advisory"
+        );
+        let second = advisor
+            .post_execute(&fail("a1", "c2", "PRE-FAIL"), None, &c)
+            .await;
+        assert!(second.additional_contexts.is_empty());
+    });
+}
+
+#[test]
+fn an_unanswerable_session_is_disclosed_once_not_passed_off_as_clear() {
+    let advisor = advisor(Registry::builder().family(PRE), Config::default());
+    let (host, policy) = (linux(), NoPolicyService);
+    let c = ctx(&host, &policy);
+    run(async {
+        let d = advisor
+            .session_start(&AgentId::new("a1"), Some(&SessionId::new("s1")), &c)
+            .await;
+        assert_eq!(d.withheld.len(), 1);
+        assert_eq!(d.withheld[0].reason.code(), "no-policy-service");
+        let d = advisor
+            .post_execute(&fail("a1", "c1", "unrelated"), None, &c)
+            .await;
+        assert!(d.withheld.is_empty(), "disclosed once");
+    });
+}
