@@ -1,0 +1,50 @@
+//! Workspace tasks for sandbox-advisor, run as `cargo xtask <task>`.
+//!
+//! - `inject`: defect injection: apply each catalogued mutation
+//!   (`crates/*/mutations.toml`, `examples/*/mutations.toml`, format in
+//!   `docs/mutations.md`), run the tests that claim to catch it, and report
+//!   every arm that stayed SILENT.
+
+mod apply;
+mod catalogue;
+mod inject;
+mod libtest;
+mod report;
+mod run;
+mod tree;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Workspace tasks for sandbox-advisor.
+#[derive(Debug, Parser)]
+#[command(name = "xtask", bin_name = "cargo xtask", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Task,
+}
+
+/// The tasks. Each variant's doc comment is its `--help` line.
+#[derive(Debug, Subcommand)]
+enum Task {
+    /// Apply each catalogued defect, run the tests that claim to catch it,
+    /// and report SILENT arms (exit 1 on any SILENT or BROKEN entry).
+    Inject(inject::InjectArgs),
+    // Further tasks (e.g. `gen-log`) are added here as variants, with an arm
+    // in `main` below.
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Task::Inject(args) => inject::main(args),
+    };
+    match outcome {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("xtask: error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
