@@ -44,7 +44,10 @@ impl<'a> ForegroundRun<'a> {
         }
         let exit_code = match object.get("exitCode")? {
             Value::Null => None,
-            Value::Number(n) => Some(n.as_i64().or_else(|| n.as_u64().map(|u| u as i64))?),
+            Value::Number(n) => Some(
+                n.as_i64()
+                    .or_else(|| n.as_u64().and_then(|u| i64::try_from(u).ok()))?,
+            ),
             _ => return None,
         };
         let text = |key: &str| object.get(key)?.get("text")?.as_str();
@@ -96,6 +99,11 @@ mod tests {
         assert!(ForegroundRun::read(&json!({"kind":"background","jobId":"j"})).is_none());
         assert!(ForegroundRun::read(&json!({"kind":"foreground","exitCode":"1"})).is_none());
         assert!(ForegroundRun::read(&json!({"exitCode":1})).is_none());
+        assert!(ForegroundRun::read(&json!({"kind":"exec","exitCode":1})).is_none());
+        assert!(
+            ForegroundRun::read(&json!({"kind":"foreground","exitCode":18446744072635810114u64}))
+                .is_none()
+        );
         assert!(ForegroundRun::read(&json!("foreground")).is_none());
     }
 

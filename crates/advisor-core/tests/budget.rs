@@ -123,15 +123,10 @@ fn the_harness_materialized_refusal_is_not_counted_or_answered() {
     let c = ctx(&host, &policy);
     let x = json!({"command": "npm test"});
     run(async {
-        advisor.agent_end(&AgentId::new("a1"));
         let first = advisor
             .post_execute(&failed("c1", x.clone(), "PROVISIONING"), None, &c)
             .await;
         assert_eq!(first.additional_contexts.len(), 1);
-        advisor.agent_end(&AgentId::new("a1"));
-        advisor
-            .post_execute(&failed("c1", x.clone(), "PROVISIONING"), None, &c)
-            .await;
         let refusal = advisor
             .pre_execute(&pending("c2", x.clone()))
             .refusal
@@ -141,15 +136,18 @@ fn the_harness_materialized_refusal_is_not_counted_or_answered() {
             "the reason must not re-trigger recognition"
         );
         // The harness turns the deny into a failure of call c2 and runs post-execute on it.
-        advisor.agent_end(&AgentId::new("a9")); // unrelated agent
-        let echoed = advisor
-            .post_execute(
-                &failed("c2", x.clone(), &format!("PROVISIONING {}", refusal.reason)),
-                None,
-                &c,
-            )
+        // Whatever text it carries, the advisor must not answer its own refusal.
+        let echoed = failed("c2", x.clone(), &format!("ALPHA {}", refusal.reason));
+        let d = advisor.post_execute(&echoed, None, &c).await;
+        assert!(
+            d.additional_contexts.is_empty() && d.withheld.is_empty(),
+            "answered its own refusal: {d:?}"
+        );
+        // Only that one echo is swallowed: the same call id failing for real later is seen again.
+        let real = advisor
+            .post_execute(&failed("c2", x.clone(), "ALPHA"), None, &c)
             .await;
-        assert!(echoed.additional_contexts.is_empty() && echoed.withheld.is_empty());
+        assert_eq!(real.additional_contexts.len(), 1);
     });
 }
 

@@ -8,18 +8,28 @@ mod support;
 use std::collections::{HashMap, HashSet};
 
 use advisor_core::{
-    AgentId, Config, PendingCall, PolicyQuery, PolicySource, Registry, ResolvedPolicy, SandboxMode, SessionId,
-    Unresolved,
+    AgentId, Config, PendingCall, PolicyQuery, PolicySource, Registry, ResolvedPolicy, SandboxMode,
+    SessionId, Unresolved,
 };
 use proptest::prelude::*;
 use serde_json::json;
 use support::*;
 
 const GATED: Fake = Fake::new("gated", "GATED", Rule::Confining);
-const PRE: Fake = Fake { id: "pre", needle: "PRE-FAIL", rule: Rule::Speak, preflight: Some("pre-flight") };
-const ORDER: [(&str, &str); 4] = [("provisioning", "PROVISIONING"), ("alpha", "ALPHA"), ("gated", "GATED"), ("pre", "PRE-FAIL")];
+const PRE: Fake = Fake {
+    id: "pre",
+    needle: "PRE-FAIL",
+    rule: Rule::Speak,
+    preflight: Some("pre-flight"),
+};
+const ORDER: [(&str, &str); 4] = [
+    ("provisioning", "PROVISIONING"),
+    ("alpha", "ALPHA"),
+    ("gated", "GATED"),
+    ("pre", "PRE-FAIL"),
+];
 const ENFORCE_AFTER: u32 = 2;
-const MAX_DENIALS: u32 = 2;
+const MAX_DENIALS: u32 = 1;
 
 /// s1 confines; s2's resolver fails; any other session is read-only.
 struct Sessions;
@@ -28,38 +38,68 @@ struct Sessions;
 impl PolicySource for Sessions {
     async fn resolve(&self, query: PolicyQuery<'_>) -> Result<ResolvedPolicy, Unresolved> {
         match query.session.map(SessionId::as_str) {
-            Some("s1") => Ok(ResolvedPolicy { mode: SandboxMode::WorkspaceWrite, workspace_root: None }),
+            Some("s1") => Ok(ResolvedPolicy {
+                mode: SandboxMode::WorkspaceWrite,
+                workspace_root: None,
+            }),
             Some("s2") => Err(Unresolved::ResolverError("down".into())),
-            _ => Ok(ResolvedPolicy { mode: SandboxMode::ReadOnly, workspace_root: None }),
+            _ => Ok(ResolvedPolicy {
+                mode: SandboxMode::ReadOnly,
+                workspace_root: None,
+            }),
         }
     }
 }
 
 #[derive(Debug, Clone)]
 enum Event {
-    Post { agent: u8, session: Option<u8>, tool: u8, args: u8, outcome: u8 },
-    EchoRefused { agent: u8 },
-    Pre { agent: u8, tool: u8, args: u8 },
-    SessionStart { agent: u8, session: Option<u8> },
-    AgentEnd { agent: u8 },
+    Post {
+        agent: u8,
+        session: Option<u8>,
+        tool: u8,
+        args: u8,
+        outcome: u8,
+    },
+    EchoRefused {
+        agent: u8,
+    },
+    Pre {
+        agent: u8,
+        tool: u8,
+        args: u8,
+    },
+    SessionStart {
+        agent: u8,
+        session: Option<u8>,
+    },
+    AgentEnd {
+        agent: u8,
+    },
 }
 
 fn event() -> impl Strategy<Value = Event> {
-    let agent = 0u8..3;
+    let agent = prop_oneof![3 => Just(0u8), 1 => 1u8..3];
     let session = prop::option::weighted(0.85, 1u8..3);
     prop_oneof![
-        6 => (agent.clone(), session.clone(), 0u8..3, 0u8..2, 0u8..7)
+        6 => (agent.clone(), session.clone(), prop_oneof![4 => Just(0u8), 1 => 1u8..3], prop_oneof![4 => Just(0u8), 1 => Just(1u8)], prop_oneof![3 => Just(0u8), 2 => Just(6u8), 3 => 1u8..6])
             .prop_map(|(agent, session, tool, args, outcome)| Event::Post { agent, session, tool, args, outcome }),
         1 => agent.clone().prop_map(|agent| Event::EchoRefused { agent }),
-        3 => (agent.clone(), 0u8..3, 0u8..2).prop_map(|(agent, tool, args)| Event::Pre { agent, tool, args }),
+        3 => (agent.clone(), prop_oneof![4 => Just(0u8), 1 => 1u8..3], prop_oneof![4 => Just(0u8), 1 => Just(1u8)]).prop_map(|(agent, tool, args)| Event::Pre { agent, tool, args }),
         1 => (agent.clone(), session).prop_map(|(agent, session)| Event::SessionStart { agent, session }),
         1 => agent.prop_map(|agent| Event::AgentEnd { agent }),
     ]
 }
 
 const TOOLS: [&str; 3] = ["bash", "pwsh", "excluded"];
-const OUTCOMES: [Option<&str>; 7] =
-    [Some("PROVISIONING"), Some("ALPHA"), Some("GATED"), Some("PRE-FAIL"), Some("nothing"), Some("ALPHA GATED"), None];
+const OUTCOMES: [Option<&str>; 7] = [
+    Some("PROVISIONING"),
+    Some("ALPHA"),
+    Some("GATED"),
+    Some("PRE-FAIL"),
+    Some("nothing"),
+    Some("ALPHA GATED"),
+    None,
+];
 
 /// What a decision looked like, reduced to comparable facts.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -95,13 +135,28 @@ impl Model {
         }
     }
 
-    fn disclose(&mut self, agent: u8, family: &'static str, seat: &'static str, code: &'static str, seen: &mut Seen) {
+    fn disclose(
+        &mut self,
+        agent: u8,
+        family: &'static str,
+        seat: &'static str,
+        code: &'static str,
+        seen: &mut Seen,
+    ) {
         if self.disclosed.insert((agent, family, seat, code)) {
             seen.withheld.push(format!("{family}/{seat}/{code}"));
         }
     }
 
-    fn post(&mut self, agent: u8, session: Option<u8>, call: &str, tool: u8, args: u8, outcome: Option<&str>) -> Seen {
+    fn post(
+        &mut self,
+        agent: u8,
+        session: Option<u8>,
+        call: &str,
+        tool: u8,
+        args: u8,
+        outcome: Option<&str>,
+    ) -> Seen {
         let mut seen = Seen::default();
         if TOOLS[tool as usize] == "excluded" {
             return seen;
@@ -123,7 +178,9 @@ impl Model {
             }
             return seen;
         };
-        let Some(&(family, _)) = ORDER.iter().find(|(_, needle)| message.contains(needle)) else { return seen };
+        let Some(&(family, _)) = ORDER.iter().find(|(_, needle)| message.contains(needle)) else {
+            return seen;
+        };
         if family == "provisioning" {
             let (failures, watched, _) = self.budget.entry(agent).or_default();
             *failures += 1;
@@ -180,13 +237,27 @@ fn reduce(decision: &advisor_core::PostDecision) -> Seen {
         spoken: decision
             .additional_contexts
             .iter()
-            .map(|a| format!("{}/{}", a.family, if a.summary.as_str() == "pre-flight" { "preflight" } else { "failure" }))
+            .map(|a| {
+                format!(
+                    "{}/{}",
+                    a.family,
+                    if a.summary.as_str() == "pre-flight" {
+                        "preflight"
+                    } else {
+                        "failure"
+                    }
+                )
+            })
             .collect(),
         withheld: decision
             .withheld
             .iter()
             .map(|w| {
-                let seat = if w.seat == advisor_core::Seat::Preflight { "preflight" } else { "failure" };
+                let seat = if w.seat == advisor_core::Seat::Preflight {
+                    "preflight"
+                } else {
+                    "failure"
+                };
                 format!("{}/{seat}/{}", w.family, w.reason.code())
             })
             .collect(),
@@ -194,7 +265,14 @@ fn reduce(decision: &advisor_core::PostDecision) -> Seen {
     }
 }
 
-fn observation(agent: u8, session: Option<u8>, call: &str, tool: u8, args: u8, outcome: Option<&str>) -> advisor_core::Observation {
+fn observation(
+    agent: u8,
+    session: Option<u8>,
+    call: &str,
+    tool: u8,
+    args: u8,
+    outcome: Option<&str>,
+) -> advisor_core::Observation {
     let mut o = match outcome {
         Some(message) => fail(&format!("a{agent}"), call, message),
         None => advisor_core::testing::success(json!({"kind": "foreground", "exitCode": 0}), "ok"),
@@ -208,7 +286,7 @@ fn observation(agent: u8, session: Option<u8>, call: &str, tool: u8, args: u8, o
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
     #[test]
     fn the_advisor_agrees_with_the_reference_model(events in prop::collection::vec(event(), 1..80)) {
         let config = Config::from_json(json!({"enforceAfter": ENFORCE_AFTER, "maxDenials": MAX_DENIALS, "exclude": ["excluded"]})).unwrap();
@@ -228,8 +306,8 @@ proptest! {
                     }
                     Event::EchoRefused { agent } => {
                         let Some((refused_call, tool, args)) = last_refused.remove(&agent) else { continue };
-                        let obs = observation(agent, Some(1), &refused_call, tool, args, Some("PROVISIONING"));
-                        (model.post(agent, Some(1), &refused_call, tool, args, Some("PROVISIONING")), reduce(&real.post_execute(&obs, None, &c).await))
+                        let obs = observation(agent, Some(1), &refused_call, tool, args, Some("ALPHA"));
+                        (model.post(agent, Some(1), &refused_call, tool, args, Some("ALPHA")), reduce(&real.post_execute(&obs, None, &c).await))
                     }
                     Event::Pre { agent, tool, args } => {
                         let pending = PendingCall {

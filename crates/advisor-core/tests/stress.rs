@@ -18,7 +18,10 @@ const AGENTS: usize = 1_000;
 #[test]
 fn eight_threads_a_hundred_thousand_events_each() {
     let gated = Fake::new("gated", "GATED", Rule::Confining);
-    let advisor = Arc::new(advisor(Registry::builder().family(ALPHA).family(BETA).family(gated), Config::default()));
+    let advisor = Arc::new(advisor(
+        Registry::builder().family(ALPHA).family(BETA).family(gated),
+        Config::default(),
+    ));
     let barrier = Arc::new(Barrier::new(THREADS));
     let messages = ["ALPHA", "BETA", "GATED", "nothing to see", "ALPHA again"];
     let handles: Vec<_> = (0..THREADS)
@@ -33,14 +36,24 @@ fn eight_threads_a_hundred_thousand_events_each() {
                     for i in 0..EVENTS_PER_THREAD {
                         let n = t * EVENTS_PER_THREAD + i;
                         let agent = format!("agent-{}", n % AGENTS);
-                        let mut call = fail(&agent, &format!("c{n}"), messages[(n / AGENTS) % messages.len()]);
+                        let mut call = fail(
+                            &agent,
+                            &format!("c{n}"),
+                            messages[(n / AGENTS) % messages.len()],
+                        );
                         call.session = Some(SessionId::new("s"));
-                        let d = advisor.post_execute(&call, None, &ctx(&host, &policy)).await;
+                        let d = advisor
+                            .post_execute(&call, None, &ctx(&host, &policy))
+                            .await;
                         for a in d.additional_contexts {
-                            *tally.entry((agent.clone(), a.family.to_string(), "spoken")).or_default() += 1;
+                            *tally
+                                .entry((agent.clone(), a.family.to_string(), "spoken"))
+                                .or_default() += 1;
                         }
                         for w in d.withheld {
-                            *tally.entry((agent.clone(), w.family.to_string(), "withheld")).or_default() += 1;
+                            *tally
+                                .entry((agent.clone(), w.family.to_string(), "withheld"))
+                                .or_default() += 1;
                         }
                     }
                 });
@@ -54,9 +67,20 @@ fn eight_threads_a_hundred_thousand_events_each() {
             *total.entry(k).or_default() += v;
         }
     }
-    assert!(total.values().all(|&v| v == 1), "a duplicate: {:?}", total.iter().find(|(_, v)| **v != 1));
-    for kind in [("alpha", "spoken"), ("beta", "spoken"), ("gated", "withheld")] {
-        let agents = total.keys().filter(|(_, f, k)| f == kind.0 && *k == kind.1).count();
+    assert!(
+        total.values().all(|&v| v == 1),
+        "a duplicate: {:?}",
+        total.iter().find(|(_, v)| **v != 1)
+    );
+    for kind in [
+        ("alpha", "spoken"),
+        ("beta", "spoken"),
+        ("gated", "withheld"),
+    ] {
+        let agents = total
+            .keys()
+            .filter(|(_, f, k)| f == kind.0 && *k == kind.1)
+            .count();
         assert_eq!(agents, AGENTS, "every agent heard {} exactly once", kind.0);
     }
     assert_eq!(advisor.ledger().len(), AGENTS);
