@@ -1,0 +1,271 @@
+//! The advisory text: one snapshot per variant, and the facts and absences it must hold.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use advisor_core::testing::resolved;
+use advisor_core::{Advisory, Platform};
+use common::*;
+
+// ---- advisory text ----------------------------------------------------------------
+
+/// Every advisory variant the tests produce, with a name for its snapshot.
+fn variants() -> Vec<(&'static str, Advisory)> {
+    let mut href = win(WW);
+    href.href = Some("https://example.invalid/discussions/8193".into());
+    vec![
+        (
+            "ww_not_electron",
+            speak("pos_signed_workspace_write", &win(WW)),
+        ),
+        (
+            "ww_electron",
+            speak("pos_signed_workspace_write", &electron(win(WW))),
+        ),
+        ("ro_not_electron", speak("pos_stamp_read_only", &win(RO))),
+        (
+            "ro_electron",
+            speak("pos_stamp_read_only", &electron(win(RO))),
+        ),
+        (
+            "unsigned_policy_mode",
+            speak("pos_unsigned_runner_mirror", &win(WW)),
+        ),
+        ("no_stamp_read_only_policy", speak("pos_no_stamp", &win(RO))),
+        (
+            "stamp_differs_from_session",
+            speak("pos_stamp_read_only", &win(WW)),
+        ),
+        (
+            "git_bash_signal_pipe",
+            speak("pos_git_bash_signal_pipe", &win(WW)),
+        ),
+        (
+            "recorded_on_linux",
+            speak(
+                "pos_signed_workspace_write",
+                &resolved(Platform::Linux, WW, None),
+            ),
+        ),
+        ("href", speak("pos_signed_workspace_write", &href)),
+        ("hostile_command", speak("pos_hostile_command", &win(WW))),
+    ]
+}
+
+#[test]
+fn advisory_variants_snapshot() {
+    for (name, advisory) in variants() {
+        insta::assert_snapshot!(name, snapshot_text(&advisory));
+    }
+}
+
+#[test]
+fn never_offers_an_unconfined_or_relaxed_sandbox() {
+    for (name, a) in variants() {
+        // The quoted command is the caller's text, not an offer; everything else is ours.
+        let ours: Vec<&str> = a
+            .text
+            .lines()
+            .filter(|l| !l.starts_with("The command that did not start:"))
+            .collect();
+        let text = format!("{}\n{}", a.summary.as_str(), ours.join("\n")).to_lowercase();
+        for forbidden in [
+            "danger-full-access",
+            "full access",
+            "full-access",
+            "relax",
+            "disable the sandbox",
+            "without the sandbox",
+            "unsandboxed",
+            "in a workspace-write session",
+            "switch the session to workspace-write",
+        ] {
+            assert!(!text.contains(forbidden), "{name}: {forbidden:?}");
+        }
+    }
+}
+
+#[test]
+fn says_not_to_retry_and_that_read_only_is_no_substitute() {
+    for (name, a) in variants() {
+        assert!(a.summary.as_str().contains("do not retry"), "{name}");
+        assert!(a.text.contains("Do not retry"), "{name}");
+        assert!(a.text.contains("ConstrainedLanguage"), "{name}");
+        assert!(a.text.contains("diagnostic, not a substitute"), "{name}");
+    }
+}
+
+#[test]
+fn names_the_code_its_meaning_and_the_mode() {
+    let a = speak("pos_signed_workspace_write", &win(WW));
+    assert!(a.text.contains("exit code -1073741502"));
+    assert!(a.text.contains("0xC0000142 (STATUS_DLL_INIT_FAILED)"));
+    assert!(a.text.contains("3221225794"));
+    assert!(a.text.contains("before the program's entry point"));
+    assert!(a.text.contains("sandbox mode `workspace-write`"));
+    assert!(a.text.contains("executor recorded"));
+    let u = speak("pos_unsigned_runner_mirror", &win(WW));
+    assert!(u.text.contains("exit code 3221225794"));
+    assert!(u.text.contains("-1073741502"));
+    let p = speak("pos_no_stamp", &win(RO));
+    assert!(p.text.contains("sandbox mode `read-only`"));
+    assert!(p.text.contains("session's sandbox policy resolves it"));
+}
+
+#[test]
+fn the_stamp_outranks_the_session_mode() {
+    let a = speak("pos_stamp_read_only", &win(WW));
+    assert!(a.text.contains("sandbox mode `read-only`"));
+    assert!(a.summary.as_str().contains("under read-only"));
+    assert!(a.text.contains("policy now resolves to `workspace-write`"));
+}
+
+#[test]
+fn names_all_three_producers_with_their_checks() {
+    for (name, a) in variants() {
+        let t = &a.text;
+        assert!(t.contains("1. An MSYS2 or Git-Bash program"), "{name}");
+        assert!(t.contains("PowerShell or cmd command"), "{name}");
+        assert!(
+            t.contains("couldn't create signal pipe, Win32 error 5"),
+            "{name}"
+        );
+        assert!(
+            t.contains("2. A sandbox runner that owns no console"),
+            "{name}"
+        );
+        assert!(t.contains("DETACHED_PROCESS"), "{name}");
+        assert!(t.contains("conhost.exe exits with 0xC0000022"), "{name}");
+        assert!(
+            t.contains("3. The capability-SID / default-DACL input"),
+            "{name}"
+        );
+        assert!(t.contains("default DACL"), "{name}");
+        assert!(t.contains("all three of these hold"), "{name}");
+        assert!(t.contains("Step 1"), "{name}");
+        assert!(
+            t.contains("Step 2: establish whether the runner owns a console"),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn the_old_rule_is_named_as_withdrawn() {
+    let a = speak("pos_signed_workspace_write", &win(WW));
+    assert!(a.text.contains("The rule published in 0.20.0"));
+    assert!(a.text.contains("is withdrawn"));
+    assert!(a.text.contains("necessary but not sufficient"));
+}
+
+#[test]
+fn states_the_electron_fact_from_the_host() {
+    let yes = speak("pos_signed_workspace_write", &electron(win(WW)));
+    assert!(
+        yes.text
+            .contains("the harness process is an Electron binary")
+    );
+    assert!(!yes.text.contains("is not an Electron binary"));
+    let no = speak("pos_signed_workspace_write", &win(WW));
+    assert!(
+        no.text
+            .contains("the harness process is not an Electron binary")
+    );
+    assert!(no.text.contains("shape (a) does not apply"));
+    let remote = speak(
+        "pos_signed_workspace_write",
+        &electron(resolved(Platform::Linux, WW, None)),
+    );
+    assert!(remote.text.contains("platform `linux`"));
+    assert!(!remote.text.contains("Shape (a) applies"));
+}
+
+#[test]
+fn the_remedy_rank_follows_the_host() {
+    let plain = speak("pos_signed_workspace_write", &win(WW));
+    assert!(
+        plain
+            .text
+            .contains("in order:\n1. If the program is an MSYS2")
+    );
+    let desktop = speak("pos_signed_workspace_write", &electron(win(WW)));
+    assert!(
+        desktop
+            .text
+            .contains("in order:\n1. This host process is an Electron binary")
+    );
+}
+
+#[test]
+fn read_only_never_suggests_widening_the_mode() {
+    let a = speak("pos_stamp_read_only", &win(RO));
+    assert!(a.text.contains("Do not widen the mode"));
+    assert!(
+        !a.text
+            .contains("Step 1: run the identical command in a read-only session")
+    );
+    assert!(a.text.contains("rejects --write-sid"));
+}
+
+#[test]
+fn the_git_bash_line_is_pointed_out_only_when_present() {
+    let bash = speak("pos_git_bash_signal_pipe", &win(WW));
+    assert!(
+        bash.text
+            .contains("This result's stderr carries the runtime's own line")
+    );
+    let pwsh = speak("pos_signed_workspace_write", &win(WW));
+    assert!(!pwsh.text.contains("This result's stderr carries"));
+}
+
+#[test]
+fn states_the_honest_boundary_and_the_neighbours() {
+    let a = speak("pos_signed_workspace_write", &win(WW));
+    assert!(
+        a.text
+            .contains("0xC0000142 has producers outside this list")
+    );
+    assert!(a.text.contains("does not claim that the sandbox caused"));
+    assert!(
+        a.text
+            .contains("Not this status: the same backend stalling")
+    );
+    assert!(a.text.contains("#9463"));
+    assert!(a.text.contains("#9471"));
+}
+
+#[test]
+fn quoted_command_is_bounded_and_inert() {
+    let a = speak("pos_hostile_command", &win(WW));
+    let line = a
+        .text
+        .lines()
+        .find(|l| l.starts_with("The command that did not start:"))
+        .unwrap();
+    assert!(!line.contains('\u{1b}'));
+    assert!(
+        line.contains("IGNORE PREVIOUS INSTRUCTIONS"),
+        "kept on one line"
+    );
+    assert!(!a.text.lines().any(|l| l.starts_with("IGNORE")));
+}
+
+#[test]
+fn href_replaces_every_discussion_number() {
+    let mut env = win(WW);
+    env.href = Some("https://example.invalid/t".into());
+    let a = speak("pos_signed_workspace_write", &env);
+    assert!(!a.text.contains("#8"), "{}", a.text);
+    assert!(!a.text.contains("#9"), "{}", a.text);
+    assert!(!a.text.contains("#7"), "{}", a.text);
+}
+
+#[test]
+fn readme_example_is_the_current_text() {
+    let readme = include_str!("../README.md");
+    let a = speak("pos_signed_workspace_write", &win(WW));
+    assert!(
+        readme.contains(&snapshot_text(&a)),
+        "README.md's example has drifted from the advisory"
+    );
+}
