@@ -1,0 +1,145 @@
+//! The pre-flight seat: the backend's containment check, computed before the
+//! first command fails.
+//!
+//! The backend resolves both directories with `realpathSync.native` and then
+//! asks `path.relative(root, temp)`: an empty relation (the same directory) or
+//! one that does not climb out with `..` means the temp root is inside. Here,
+//! when both directories exist on this machine they are resolved with
+//! [`std::fs::canonicalize`] and compared with this machine's path grammar;
+//! otherwise (a recorded Windows session replayed elsewhere) they are compared
+//! by spelling with the host's grammar, and the advisory says which it was.
+//! This is the only place the family does I/O.
+
+use std::path::Path;
+
+use advisor_core::{
+    Containment, Environment, HostPath, Platform, PreflightVerdict, SandboxMode, WithholdReason,
+};
+
+use crate::advise;
+
+/// The withhold code for a Windows host that reports no temp directory.
+pub const NO_TEMP_DIR: &str = "no-temp-dir";
+
+/// The withhold code for directories that could be compared neither on disk nor by spelling.
+pub const NOT_COMPARABLE: &str = "temp-root-not-comparable";
+
+/// How the two directories were compared.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Comparison {
+    /// Both exist on this machine and were resolved first (symlinks and junctions followed).
+    Canonical {
+        /// The resolved workspace root.
+        workspace: String,
+        /// The resolved temp directory.
+        temp: String,
+    },
+    /// At least one does not exist here; compared by spelling with the host's grammar.
+    Lexical,
+}
+
+/// Everything the pre-flight computed, printed so the claim can be audited.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PreflightFacts {
+    /// The host platform.
+    pub host: Platform,
+    /// The session's resolved mode.
+    pub mode: SandboxMode,
+    /// The session's workspace root, as the policy reported it.
+    pub workspace: String,
+    /// The host's temp directory, as the host reported it.
+    pub temp: String,
+    /// How they were compared.
+    pub comparison: Comparison,
+    /// Where the temp directory lies relative to the root: `Inside` or `Same`.
+    pub relation: Containment,
+}
+
+/// The verdict for one session: withhold when the host cannot answer, clear
+/// outside `workspace-write` or when the temp root is outside, advise otherwise.
+pub fn verdict(env: &Environment) -> PreflightVerdict {
+    if !env.host.is_windows() {
+        return PreflightVerdict::Clear;
+    }
+    let policy = match env.policy() {
+        Ok(policy) => policy,
+        Err(unresolved) => {
+            return PreflightVerdict::Withhold(WithholdReason::Unresolved(unresolved));
+        }
+    };
+    match policy.mode {
+        SandboxMode::WorkspaceWrite => {}
+        // read-only materializes no private temp capability; danger-full-access confines nothing.
+        SandboxMode::ReadOnly | SandboxMode::DangerFullAccess => return PreflightVerdict::Clear,
+    }
+    let Some(root) = policy.workspace_root.as_ref() else {
+        return PreflightVerdict::Withhold(WithholdReason::NoWorkspaceRoot);
+    };
+    let Some(temp) = env.host.temp_dir.as_deref() else {
+        return PreflightVerdict::Withhold(WithholdReason::Other(NO_TEMP_DIR));
+    };
+    let workspace = root.path().as_str();
+    let Some((comparison, relation)) = compare(env.host.platform, workspace, temp) else {
+        return PreflightVerdict::Withhold(WithholdReason::Other(NOT_COMPARABLE));
+    };
+    match relation {
+        Containment::Outside => PreflightVerdict::Clear,
+        Containment::Inside | Containment::Same => PreflightVerdict::Advise(advise::preflight(
+            &PreflightFacts {
+                host: env.host.platform,
+                mode: policy.mode,
+                workspace: workspace.to_owned(),
+                temp: temp.to_owned(),
+                comparison,
+                relation,
+            },
+            env,
+        )),
+    }
+}
+
+/// Where `temp` lies relative to `workspace`, and how that was decided;
+/// `None` when the spellings are not absolute paths of the host's grammar.
+pub fn compare(host: Platform, workspace: &str, temp: &str) -> Option<(Comparison, Containment)> {
+    let resolved = (
+        std::fs::canonicalize(workspace),
+        std::fs::canonicalize(temp),
+    );
+    if let (Ok(root), Ok(tmp)) = resolved {
+        let relation = local_relation(&tmp, &root);
+        let comparison = Comparison::Canonical {
+            workspace: display(&root),
+            temp: display(&tmp),
+        };
+        return Some((comparison, relation));
+    }
+    let style = host.path_style();
+    let (root, tmp) = (
+        HostPath::lexical(style, workspace),
+        HostPath::lexical(style, temp),
+    );
+    if !root.is_absolute() || !tmp.is_absolute() {
+        return None;
+    }
+    Some((Comparison::Lexical, tmp.relation_to(&root)))
+}
+
+/// `path.relative(root, temp)` on resolved local paths: empty is the same
+/// directory, a relation that does not climb out is inside.
+fn local_relation(temp: &Path, root: &Path) -> Containment {
+    match temp.strip_prefix(root) {
+        Ok(rest) if rest.as_os_str().is_empty() => Containment::Same,
+        Ok(_) => Containment::Inside,
+        Err(_) => Containment::Outside,
+    }
+}
+
+/// A resolved path as the user would spell it: Windows' verbatim `\\?\C:\…`
+/// prefix, which `canonicalize` adds and the harness's realpath does not, is dropped.
+fn display(path: &Path) -> String {
+    let text = path.to_string_lossy();
+    match text.strip_prefix(r"\\?\") {
+        Some(rest) if rest.as_bytes().get(1) == Some(&b':') => rest.to_owned(),
+        _ => text.into_owned(),
+    }
+}

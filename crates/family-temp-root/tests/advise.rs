@@ -1,0 +1,193 @@
+//! The failure half's text, per carrier: snapshots, and what must never be in it.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use advisor_core::testing::{resolved, unresolved};
+use advisor_core::{Advisory, Family, Platform, SUMMARY_MAX_CHARS, SandboxMode, Unresolved};
+use family_temp_root::{ID, TempRootInsideWorkspace};
+
+/// The only place the family is called: recognize the fixture and advise.
+fn check(fixture: &str, href: Option<&str>) -> Advisory {
+    let family = TempRootInsideWorkspace;
+    let finding = family
+        .recognize(&common::load(fixture))
+        .unwrap_or_else(|| panic!("{fixture} must be recognized"));
+    let mut env = unresolved(Platform::Win32, Unresolved::NoPolicyService);
+    env.href = href.map(str::to_owned);
+    let advisory = family.advise(&finding, &env);
+    assert_eq!(advisory.family, ID);
+    assert!(advisory.summary.as_str().chars().count() <= SUMMARY_MAX_CHARS);
+    assert!(!advisory.summary.as_str().contains('\n'));
+    advisory
+}
+
+const CARRIERS: [&str; 2] = ["failure-provider.txt", "failure-runner.txt"];
+
+#[test]
+fn snapshot_provider_carrier() {
+    let a = check("failure-provider.txt", None);
+    insta::assert_snapshot!(
+        "failure_provider",
+        format!("summary: {}\n\n{}", a.summary.as_str(), a.text)
+    );
+}
+
+#[test]
+fn snapshot_runner_carrier() {
+    let a = check("failure-runner.txt", None);
+    insta::assert_snapshot!(
+        "failure_runner",
+        format!("summary: {}\n\n{}", a.summary.as_str(), a.text)
+    );
+}
+
+#[test]
+fn carrier_is_named() {
+    let provider = check("failure-provider.txt", None).text;
+    let runner = check("failure-runner.txt", None).text;
+    assert!(provider.contains("session-scoped sandbox provider (sandbox-local)"));
+    assert!(!provider.contains("SandboxUnavailableError"));
+    assert!(!provider.contains("windows-acl-run:"));
+    assert!(runner.contains("Windows ACL runner (sandbox-windows-acl)"));
+    assert!(runner.contains("SandboxUnavailableError for mode \"workspace-write\""));
+    assert!(runner.contains("`windows-acl-run:` marker and exited 127"));
+    assert!(!runner.contains("sandbox-local"));
+}
+
+#[test]
+fn both_operands_are_quoted() {
+    for fixture in CARRIERS {
+        let text = check(fixture, None).text;
+        assert!(text.contains(r"- workspace: `C:\Users\u`"), "{fixture}");
+        assert!(
+            text.contains(r"- temp: `C:\Users\u\AppData\Local\Temp`"),
+            "{fixture}"
+        );
+    }
+}
+
+#[test]
+fn escapes_in_operands_never_reach_the_text() {
+    let text = check("failure-provider-escapes.txt", None).text;
+    assert!(!text.contains('\u{1b}'));
+    assert!(!text.contains('\u{7}'));
+    assert!(text.contains(r"- workspace: `C:\Users\u`"));
+}
+
+#[test]
+fn users_paths_never_enter_a_command_line() {
+    for fixture in [
+        "failure-provider.txt",
+        "failure-runner.txt",
+        "failure-provider-spaces.txt",
+    ] {
+        let text = check(fixture, None).text;
+        for line in text.lines() {
+            let commandish = ["mkdir ", "set TMP", "set TEMP", "$env:", "icacls"]
+                .iter()
+                .any(|c| line.contains(c));
+            if commandish {
+                assert!(!line.contains(r"C:\Users"), "{fixture}: {line}");
+            }
+        }
+        assert!(
+            !text.contains("icacls \""),
+            "{fixture}: ships a repair command"
+        );
+    }
+}
+
+#[test]
+fn both_tmp_and_temp_are_set_with_their_reasons() {
+    for fixture in CARRIERS {
+        let text = check(fixture, None).text;
+        assert!(text.contains("   set TMP=C:\\dsh-temp\n"), "{fixture}");
+        assert!(text.contains("   set TEMP=C:\\dsh-temp\n"), "{fixture}");
+        assert!(text.contains("$env:TMP = 'C:\\dsh-temp'; $env:TEMP = 'C:\\dsh-temp'"));
+        assert!(
+            text.contains("GetTempPathW, which reads TMP before TEMP"),
+            "{fixture}"
+        );
+        assert!(text.contains("reads TEMP before TMP"), "{fixture}");
+        assert!(
+            text.contains("   mkdir C:\\dsh-temp\n"),
+            "{fixture}: create it first"
+        );
+    }
+}
+
+#[test]
+fn second_remedy_is_another_workspace() {
+    for fixture in CARRIERS {
+        let text = check(fixture, None).text;
+        assert!(
+            text.contains(
+                "2. Or open the session on a workspace that does not contain the temp root"
+            )
+        );
+    }
+}
+
+#[test]
+fn never_recommends_relaxing_the_sandbox() {
+    for fixture in CARRIERS {
+        let text = check(fixture, None).text;
+        for line in text.lines().filter(|l| l.contains("danger-full-access")) {
+            assert!(line.contains("not"), "{fixture}: {line}");
+        }
+        assert!(text.contains("not a workaround"), "{fixture}");
+        assert!(
+            text.contains("Do not switch to it to get past this."),
+            "{fixture}"
+        );
+        for relax in [
+            "Switch to it",
+            "switch to danger-full-access",
+            "use danger-full-access",
+        ] {
+            assert!(!text.contains(relax), "{fixture}: {relax}");
+        }
+        assert!(
+            text.contains("read-only is not affected by this check"),
+            "{fixture}"
+        );
+    }
+}
+
+#[test]
+fn retry_is_ruled_out_first() {
+    for fixture in CARRIERS {
+        let text = check(fixture, None).text;
+        let first = text.lines().next().unwrap_or_default();
+        assert!(first.contains("Retrying cannot help"), "{fixture}");
+    }
+}
+
+#[test]
+fn discussion_is_cited_or_replaced_by_href() {
+    let plain = check("failure-provider.txt", None).text;
+    assert!(plain.contains("reported in #9175"));
+    let href = check("failure-provider.txt", Some("https://example.test/t/1")).text;
+    assert!(href.contains("reported in https://example.test/t/1"));
+    assert!(!href.contains("#9175"));
+}
+
+#[test]
+fn advice_does_not_depend_on_the_environment() {
+    // No gate on the failure half, and the text reads no policy either.
+    let family = TempRootInsideWorkspace;
+    let finding = family
+        .recognize(&common::load("failure-provider.txt"))
+        .expect("recognized");
+    let a = family.advise(
+        &finding,
+        &resolved(Platform::Linux, SandboxMode::ReadOnly, None),
+    );
+    let b = family.advise(
+        &finding,
+        &unresolved(Platform::Win32, Unresolved::NoSession),
+    );
+    assert_eq!(a, b);
+}

@@ -1,0 +1,405 @@
+//! The pre-flight seat: containment computed on real directories (and a real
+//! symlink), the lexical fallback for a recorded Windows session, and every
+//! withhold and clear arm. Host facts are injected as the harness supplies them.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use advisor_core::testing::{host, resolved, unresolved};
+use advisor_core::{
+    Environment, Family, HostFacts, HostPath, PathStyle, Platform, PolicyState, PreflightVerdict,
+    ResolvedPolicy, SandboxMode, Unresolved, WithholdReason, WorkspaceRoot,
+};
+use family_temp_root::{NO_TEMP_DIR, NOT_COMPARABLE, TempRootInsideWorkspace};
+
+/// A scratch directory under this machine's temp dir, removed on drop.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new() -> Self {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("family-temp-root-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("scratch dir");
+        Self(std::fs::canonicalize(&dir).expect("canonical scratch"))
+    }
+
+    fn dir(&self, rel: &str) -> String {
+        let path = self.0.join(rel);
+        std::fs::create_dir_all(&path).expect("mkdir");
+        path.to_str().expect("utf-8 scratch path").to_owned()
+    }
+
+    fn base(&self) -> &str {
+        self.0.to_str().expect("utf-8 scratch path")
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A session as the harness describes it: a Windows host reporting `temp`, a
+/// resolved mode, and a root spelled in `style` (this machine's grammar for
+/// real directories, Windows' for a recorded session).
+fn session(
+    style: PathStyle,
+    mode: SandboxMode,
+    root: Option<&str>,
+    temp: Option<&str>,
+) -> Environment {
+    Environment {
+        host: HostFacts {
+            temp_dir: temp.map(str::to_owned),
+            ..host(Platform::Win32)
+        },
+        policy: PolicyState::Resolved(ResolvedPolicy {
+            mode,
+            workspace_root: root.map(|r| WorkspaceRoot::new(HostPath::lexical(style, r))),
+        }),
+        href: None,
+    }
+}
+
+fn local() -> PathStyle {
+    Platform::current().path_style()
+}
+
+#[derive(Debug, PartialEq)]
+enum Expect {
+    Clear,
+    Withhold(&'static str),
+    /// Advise, with how the directories were compared and the relation found.
+    Advise {
+        canonical: bool,
+        same: bool,
+    },
+}
+
+/// The only place the family's pre-flight is called.
+fn check(env: &Environment, expected: Expect) -> Option<String> {
+    let family = TempRootInsideWorkspace;
+    assert!(family.wants_preflight(&env.host) || expected == Expect::Clear);
+    match (family.preflight(env), expected) {
+        (PreflightVerdict::Clear, Expect::Clear) => None,
+        (PreflightVerdict::Withhold(reason), Expect::Withhold(code)) => {
+            assert_eq!(reason.code(), code);
+            None
+        }
+        (PreflightVerdict::Advise(a), Expect::Advise { canonical, same }) => {
+            assert_eq!(
+                a.text.contains("were resolved first"),
+                canonical,
+                "{}",
+                a.text
+            );
+            assert_eq!(
+                a.text.contains("compared by spelling"),
+                !canonical,
+                "{}",
+                a.text
+            );
+            assert_eq!(
+                a.text.contains("temp directory IS the workspace root"),
+                same,
+                "{}",
+                a.text
+            );
+            assert_eq!(a.family, family_temp_root::ID);
+            Some(a.text)
+        }
+        (got, expected) => panic!("expected {expected:?}, got {got:?}"),
+    }
+}
+
+#[test]
+fn only_a_windows_host_wants_the_preflight() {
+    let family = TempRootInsideWorkspace;
+    assert!(family.wants_preflight(&host(Platform::Win32)));
+    assert!(!family.wants_preflight(&host(Platform::Linux)));
+    assert!(!family.wants_preflight(&host(Platform::Macos)));
+}
+
+#[test]
+fn non_windows_host_is_clear_even_when_inside() {
+    let mut env = session(
+        PathStyle::Windows,
+        SandboxMode::WorkspaceWrite,
+        Some(r"C:\Users\u"),
+        Some(r"C:\Users\u\AppData\Local\Temp"),
+    );
+    env.host.platform = Platform::Linux;
+    check(&env, Expect::Clear);
+}
+
+#[test]
+fn real_temp_inside_real_root_advises() {
+    let s = Scratch::new();
+    let (root, temp) = (s.dir("ws"), s.dir("ws/AppData/Local/Temp"));
+    let env = session(
+        local(),
+        SandboxMode::WorkspaceWrite,
+        Some(&root),
+        Some(&temp),
+    );
+    check(
+        &env,
+        Expect::Advise {
+            canonical: true,
+            same: false,
+        },
+    );
+}
+
+#[test]
+fn real_temp_equal_to_root_counts_as_inside() {
+    let s = Scratch::new();
+    let root = s.dir("ws");
+    let env = session(
+        local(),
+        SandboxMode::WorkspaceWrite,
+        Some(&root),
+        Some(&root),
+    );
+    check(
+        &env,
+        Expect::Advise {
+            canonical: true,
+            same: true,
+        },
+    );
+}
+
+#[test]
+fn real_temp_outside_real_root_is_clear() {
+    let s = Scratch::new();
+    let (root, temp) = (s.dir("ws"), s.dir("tmp"));
+    check(
+        &session(
+            local(),
+            SandboxMode::WorkspaceWrite,
+            Some(&root),
+            Some(&temp),
+        ),
+        Expect::Clear,
+    );
+    // A sibling whose name merely starts with the root's is outside too.
+    let sibling = s.dir("ws2/tmp");
+    check(
+        &session(
+            local(),
+            SandboxMode::WorkspaceWrite,
+            Some(&root),
+            Some(&sibling),
+        ),
+        Expect::Clear,
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn root_through_a_symlink_is_resolved_before_comparing() {
+    let s = Scratch::new();
+    let temp = s.dir("real/tmp");
+    let link = s.0.join("link");
+    std::os::unix::fs::symlink(s.0.join("real"), &link).expect("symlink");
+    let root = link.to_str().expect("utf-8").to_owned();
+    // By spelling the temp dir is not under `link`; only resolution shows it is.
+    assert!(!Path::new(&temp).starts_with(&root));
+    let env = session(
+        local(),
+        SandboxMode::WorkspaceWrite,
+        Some(&root),
+        Some(&temp),
+    );
+    let text = check(
+        &env,
+        Expect::Advise {
+            canonical: true,
+            same: false,
+        },
+    )
+    .unwrap_or_default();
+    let text = text.replace(s.base(), "<scratch>");
+    insta::assert_snapshot!("preflight_canonical_symlink", text);
+}
+
+#[cfg(unix)]
+#[test]
+fn temp_through_a_symlink_out_of_the_root_is_clear() {
+    let s = Scratch::new();
+    let (root, outside) = (s.dir("ws"), s.dir("elsewhere"));
+    let link = s.0.join("ws/tmp-link");
+    std::os::unix::fs::symlink(&outside, &link).expect("symlink");
+    let temp = link.to_str().expect("utf-8").to_owned();
+    assert!(Path::new(&temp).starts_with(&root));
+    check(
+        &session(
+            local(),
+            SandboxMode::WorkspaceWrite,
+            Some(&root),
+            Some(&temp),
+        ),
+        Expect::Clear,
+    );
+}
+
+#[test]
+fn recorded_windows_session_is_compared_lexically_and_case_insensitively() {
+    let env = session(
+        PathStyle::Windows,
+        SandboxMode::WorkspaceWrite,
+        Some(r"C:\Users\u"),
+        Some(r"c:\users\U\AppData\Local\Temp"),
+    );
+    let text = check(
+        &env,
+        Expect::Advise {
+            canonical: false,
+            same: false,
+        },
+    )
+    .unwrap_or_default();
+    insta::assert_snapshot!("preflight_lexical_windows", text);
+}
+
+#[test]
+fn recorded_windows_session_outside_is_clear() {
+    for temp in [
+        r"C:\Users\u2\AppData\Local\Temp",
+        r"D:\Users\u\AppData\Local\Temp",
+        r"C:\Users\u\..\v\Temp",
+    ] {
+        let env = session(
+            PathStyle::Windows,
+            SandboxMode::WorkspaceWrite,
+            Some(r"C:\Users\u"),
+            Some(temp),
+        );
+        check(&env, Expect::Clear);
+    }
+}
+
+#[test]
+fn recorded_windows_session_same_directory_advises() {
+    let env = session(
+        PathStyle::Windows,
+        SandboxMode::WorkspaceWrite,
+        Some(r"D:\ws"),
+        Some(r"d:\WS\"),
+    );
+    check(
+        &env,
+        Expect::Advise {
+            canonical: false,
+            same: true,
+        },
+    );
+}
+
+#[test]
+fn read_only_and_danger_full_access_are_clear() {
+    for mode in [SandboxMode::ReadOnly, SandboxMode::DangerFullAccess] {
+        let env = session(
+            PathStyle::Windows,
+            mode,
+            Some(r"C:\Users\u"),
+            Some(r"C:\Users\u\AppData\Local\Temp"),
+        );
+        check(&env, Expect::Clear);
+    }
+}
+
+#[test]
+fn unresolvable_policy_is_withheld_not_cleared() {
+    for (why, code) in [
+        (Unresolved::NoPolicyService, "no-policy-service"),
+        (Unresolved::NoSession, "no-session"),
+        (Unresolved::ResolverError("boom".into()), "resolver-error"),
+    ] {
+        let mut env = unresolved(Platform::Win32, why);
+        env.host.temp_dir = Some(r"C:\Users\u\AppData\Local\Temp".into());
+        check(&env, Expect::Withhold(code));
+    }
+}
+
+#[test]
+fn policy_without_root_is_withheld() {
+    let env = session(
+        PathStyle::Windows,
+        SandboxMode::WorkspaceWrite,
+        None,
+        Some(r"C:\t"),
+    );
+    check(&env, Expect::Withhold("no-workspace-root"));
+}
+
+#[test]
+fn host_without_temp_dir_is_withheld() {
+    let env = session(
+        PathStyle::Windows,
+        SandboxMode::WorkspaceWrite,
+        Some(r"C:\Users\u"),
+        None,
+    );
+    check(&env, Expect::Withhold(NO_TEMP_DIR));
+    assert_eq!(WithholdReason::Other(NO_TEMP_DIR).code(), "no-temp-dir");
+}
+
+#[test]
+fn uncomparable_spellings_are_withheld() {
+    let env = session(
+        PathStyle::Windows,
+        SandboxMode::WorkspaceWrite,
+        Some(r"C:\Users\u"),
+        Some(r"AppData\Local\Temp"),
+    );
+    check(&env, Expect::Withhold(NOT_COMPARABLE));
+}
+
+#[test]
+fn preflight_text_prints_the_facts_and_the_verification() {
+    let env = session(
+        PathStyle::Windows,
+        SandboxMode::WorkspaceWrite,
+        Some(r"C:\Users\u"),
+        Some(r"C:\Users\u\AppData\Local\Temp"),
+    );
+    let text = check(
+        &env,
+        Expect::Advise {
+            canonical: false,
+            same: false,
+        },
+    )
+    .unwrap_or_default();
+    assert!(text.contains("- host: win32\n"));
+    assert!(text.contains("- sandbox mode: workspace-write\n"));
+    assert!(text.contains(r"- workspace root: `C:\Users\u`"));
+    assert!(text.contains(r"(the host's temp lookup): `C:\Users\u\AppData\Local\Temp`"));
+    assert!(
+        text.contains("if any command does run in this session, this condition does not apply")
+    );
+    assert!(text.contains("   set TMP=C:\\dsh-temp\n   set TEMP=C:\\dsh-temp\n"));
+    for line in text
+        .lines()
+        .filter(|l| l.contains("set T") || l.contains("$env:"))
+    {
+        assert!(!line.contains(r"C:\Users"), "{line}");
+    }
+    for line in text.lines().filter(|l| l.contains("danger-full-access")) {
+        assert!(line.contains("not"), "{line}");
+    }
+    let verdict = resolved(
+        Platform::Win32,
+        SandboxMode::WorkspaceWrite,
+        Some(r"C:\Users\u"),
+    );
+    // `resolved` reports no temp dir: the same session without one is withheld, never cleared.
+    check(&verdict, Expect::Withhold(NO_TEMP_DIR));
+}

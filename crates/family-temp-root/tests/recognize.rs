@@ -1,0 +1,202 @@
+//! The failure half, fixture by fixture: every producer shape and every look-alike.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use advisor_core::testing::{host, resolved, unresolved};
+use advisor_core::{Anchors, Family, Gate, Platform, PolicyNeed, SandboxMode, Unresolved};
+use family_temp_root::{Carrier, TempRootInsideWorkspace, TempRootRefusal};
+
+const WS: &str = r"C:\Users\u";
+const TEMP: &str = r"C:\Users\u\AppData\Local\Temp";
+
+enum Expect {
+    Recognized(Carrier, &'static str, &'static str),
+    Refused,
+}
+
+/// The only place the family is called: recognition, the anchor being a
+/// necessary condition, and — for a match — no policy need and no gate.
+fn check(fixture: &str, expected: Expect) {
+    let family = TempRootInsideWorkspace;
+    let observation = common::load(fixture);
+    let found = family.recognize(&observation);
+    match expected {
+        Expect::Refused => assert_eq!(found, None, "{fixture} must not be recognized"),
+        Expect::Recognized(carrier, workspace, temp) => {
+            let found = found.unwrap_or_else(|| panic!("{fixture} must be recognized"));
+            assert_eq!(
+                found,
+                TempRootRefusal {
+                    carrier,
+                    workspace: workspace.into(),
+                    temp: temp.into()
+                },
+                "{fixture}"
+            );
+            let Anchors::FailureText { needles } = family.anchors() else {
+                panic!("the anchors must be failure text");
+            };
+            let message = &observation
+                .failure()
+                .map(|f| f.message.clone())
+                .unwrap_or_default();
+            assert!(
+                needles.iter().any(|n| message.contains(n)),
+                "{fixture}: anchor is not necessary"
+            );
+            for platform in [Platform::Win32, Platform::Linux, Platform::Macos] {
+                assert_eq!(
+                    family.policy_need(&found, &host(platform)),
+                    PolicyNeed::NotNeeded
+                );
+            }
+            // No platform gate and no mode gate: every environment speaks.
+            let envs = [
+                resolved(Platform::Win32, SandboxMode::WorkspaceWrite, Some(WS)),
+                resolved(Platform::Win32, SandboxMode::ReadOnly, Some(WS)),
+                resolved(Platform::Win32, SandboxMode::DangerFullAccess, None),
+                resolved(Platform::Linux, SandboxMode::WorkspaceWrite, Some("/ws")),
+                unresolved(Platform::Win32, Unresolved::NoPolicyService),
+                unresolved(Platform::Macos, Unresolved::NoSession),
+            ];
+            for env in &envs {
+                assert_eq!(
+                    family.gate(&found, env),
+                    Gate::Speak,
+                    "{fixture} under {env:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn provider_carrier_is_recognized() {
+    check(
+        "failure-provider.txt",
+        Expect::Recognized(Carrier::Provider, WS, TEMP),
+    );
+}
+
+#[test]
+fn provider_same_directory_is_recognized() {
+    check(
+        "failure-provider-same-directory.txt",
+        Expect::Recognized(Carrier::Provider, r"D:\ws", r"D:\ws"),
+    );
+}
+
+#[test]
+fn operands_with_spaces_are_kept_whole() {
+    check(
+        "failure-provider-spaces.txt",
+        Expect::Recognized(
+            Carrier::Provider,
+            r"C:\Users\Jane Doe",
+            r"C:\Users\Jane Doe\AppData\Local\Temp",
+        ),
+    );
+}
+
+#[test]
+fn operands_with_escapes_are_recognized_raw() {
+    check(
+        "failure-provider-escapes.txt",
+        Expect::Recognized(
+            Carrier::Provider,
+            "C:\\Users\\u\u{1b}[31m",
+            "C:\\Users\\u\\AppData\\Local\\Temp\u{1b}]0;owned\u{7}",
+        ),
+    );
+}
+
+#[test]
+fn runner_carrier_is_recognized() {
+    let runner = Carrier::Runner {
+        mode: SandboxMode::WorkspaceWrite,
+    };
+    check("failure-runner.txt", Expect::Recognized(runner, WS, TEMP));
+}
+
+#[test]
+fn runner_carrier_has_no_mode_gate() {
+    let runner = Carrier::Runner {
+        mode: SandboxMode::ReadOnly,
+    };
+    check(
+        "failure-runner-read-only-mode.txt",
+        Expect::Recognized(runner, r"D:\ws", r"D:\ws\tmp"),
+    );
+}
+
+#[test]
+fn sentence_in_successful_output_is_refused() {
+    check("success-output-is-sentence.txt", Expect::Refused);
+    check("success-output-quotes-sentence.txt", Expect::Refused);
+}
+
+#[test]
+fn sentence_in_rendered_content_only_is_refused() {
+    check("content-only-quotes-sentence.txt", Expect::Refused);
+}
+
+#[test]
+fn sentence_quoted_mid_line_is_refused() {
+    check("failure-quoted-mid-line.txt", Expect::Refused);
+}
+
+#[test]
+fn sentence_followed_by_another_line_is_refused() {
+    check("failure-sentence-then-stack.txt", Expect::Refused);
+}
+
+#[test]
+fn sibling_sentence_is_refused() {
+    check("failure-sibling-provider.txt", Expect::Refused);
+    check("failure-sibling-runner.txt", Expect::Refused);
+}
+
+#[test]
+fn missing_operands_are_refused() {
+    check("failure-missing-temp-operand.txt", Expect::Refused);
+    check("failure-empty-workspace-operand.txt", Expect::Refused);
+    check("failure-empty-temp-operand.txt", Expect::Refused);
+}
+
+#[test]
+fn runner_cleanup_line_is_refused() {
+    check("failure-runner-cleanup-line.txt", Expect::Refused);
+}
+
+#[test]
+fn runner_detail_without_marker_is_refused() {
+    check("failure-runner-without-marker.txt", Expect::Refused);
+}
+
+#[test]
+fn runner_with_unknown_mode_is_refused() {
+    check("failure-runner-unknown-mode.txt", Expect::Refused);
+}
+
+#[test]
+fn other_runner_details_are_refused() {
+    check("failure-runner-other-detail.txt", Expect::Refused);
+    check("failure-realpath-enoent.txt", Expect::Refused);
+}
+
+#[test]
+fn every_fixture_is_exercised() {
+    let source = include_str!("recognize.rs");
+    let dir = format!("{}/tests/fixtures", env!("CARGO_MANIFEST_DIR"));
+    let entries = std::fs::read_dir(&dir).expect("fixtures dir");
+    for entry in entries {
+        let name = entry.expect("entry").file_name();
+        let name = name.to_string_lossy();
+        assert!(
+            source.contains(&format!("\"{name}\"")),
+            "fixture {name} is not checked by any test"
+        );
+    }
+}
