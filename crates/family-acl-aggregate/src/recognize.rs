@@ -1,0 +1,102 @@
+//! The predicate: a failure whose message is one of sandbox-local's two
+//! AggregateError sentences.
+//!
+//! The message's first line must be exactly the sentence, optionally behind one
+//! `Error: ` or `AggregateError: ` envelope. Later lines are allowed (a host
+//! that renders an aggregate's members into its message) and are never read:
+//! the members — and anything after the sentence — are the inner errors the
+//! session cannot see, so they may not shape the advice.
+
+use advisor_core::Observation;
+
+/// The temp half, thrown when the per-session private grant and its cleanup both failed.
+pub const TEMP_SENTENCE: &str =
+    "sandbox-local windows-acl temp grant materialization failed and its cleanup also failed";
+
+/// The workspace half, thrown when the standing root grant and its cleanup both
+/// failed (no word "materialization" in this one).
+pub const WORKSPACE_SENTENCE: &str =
+    "sandbox-local windows-acl workspace grant failed and its cleanup also failed";
+
+/// The envelopes a host may leave in front of the message: the rendered
+/// content's `Error: `, or the error's own `name: message` form.
+const ENVELOPES: [&str; 2] = ["Error: ", "AggregateError: "];
+
+/// Which of the two grants failed together with its cleanup.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Half {
+    /// The standing workspace-root grant; its cleanup only frees the grant's SIDs.
+    Workspace,
+    /// The per-session private temp grant; its cleanup revokes it and removes the directory.
+    Temp,
+}
+
+/// What the recognizer read: which sentence it was. Nothing else in the message
+/// is the producer's, so nothing else is kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AggregateFailure {
+    /// The half the sentence names.
+    pub half: Half,
+    /// The producer's sentence, as this crate's constant — never the message's
+    /// own text, whose other lines may be member text.
+    pub sentence: &'static str,
+}
+
+/// Recognizes either sentence from a failure's message, or returns `None`
+/// without allocating.
+pub fn recognize(observation: &Observation) -> Option<AggregateFailure> {
+    let failure = observation.failure()?;
+    let first = failure.message.split('\n').next().unwrap_or_default();
+    let first = first.strip_suffix('\r').unwrap_or(first);
+    let line = ENVELOPES
+        .iter()
+        .find_map(|envelope| first.strip_prefix(envelope))
+        .unwrap_or(first);
+    let (half, sentence) = match line {
+        TEMP_SENTENCE => (Half::Temp, TEMP_SENTENCE),
+        WORKSPACE_SENTENCE => (Half::Workspace, WORKSPACE_SENTENCE),
+        _ => return None,
+    };
+    Some(AggregateFailure { half, sentence })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use advisor_core::testing::failure;
+
+    fn half(message: &str) -> Option<Half> {
+        recognize(&failure(message)).map(|f| f.half)
+    }
+
+    #[test]
+    fn each_sentence_names_its_half() {
+        assert_eq!(half(TEMP_SENTENCE), Some(Half::Temp));
+        assert_eq!(half(WORKSPACE_SENTENCE), Some(Half::Workspace));
+    }
+
+    #[test]
+    fn one_envelope_is_allowed() {
+        assert_eq!(half(&format!("Error: {TEMP_SENTENCE}")), Some(Half::Temp));
+        assert_eq!(
+            half(&format!("AggregateError: {WORKSPACE_SENTENCE}")),
+            Some(Half::Workspace)
+        );
+        assert_eq!(half(&format!("Error: Error: {TEMP_SENTENCE}")), None);
+        assert_eq!(half(&format!("TypeError: {TEMP_SENTENCE}")), None);
+    }
+
+    #[test]
+    fn the_first_line_must_be_exactly_the_sentence() {
+        assert_eq!(half(&format!("{TEMP_SENTENCE}\r\nmore")), Some(Half::Temp));
+        assert_eq!(half(&format!("{TEMP_SENTENCE}.")), None);
+        assert_eq!(half(&format!(" {TEMP_SENTENCE}")), None);
+        assert_eq!(half(&format!("note\n{TEMP_SENTENCE}")), None);
+        assert_eq!(
+            half(
+                "sandbox-local windows-acl workspace grant materialization failed and its cleanup also failed"
+            ),
+            None
+        );
+    }
+}

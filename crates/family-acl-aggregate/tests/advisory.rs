@@ -1,0 +1,240 @@
+//! The advisory text: one snapshot per half, and the facts (and forbidden
+//! things) that must hold in both.
+
+#![allow(clippy::unwrap_used, clippy::panic)] // test helpers outside #[test] fns
+
+mod common;
+
+use advisor_core::SUMMARY_MAX_CHARS;
+use common::{Expect, check, members, render, windows};
+
+fn text(fixture: &str) -> String {
+    check(fixture, windows(), Expect::Speaks).unwrap().text
+}
+
+fn both() -> [String; 2] {
+    [text("temp_half"), text("workspace_half")]
+}
+
+#[test]
+fn snapshot_temp_half() {
+    let advisory = check("temp_half", windows(), Expect::Speaks).unwrap();
+    insta::assert_snapshot!("temp_half", render(&advisory));
+}
+
+#[test]
+fn snapshot_workspace_half() {
+    let advisory = check("workspace_half", windows(), Expect::Speaks).unwrap();
+    insta::assert_snapshot!("workspace_half", render(&advisory));
+}
+
+#[test]
+fn member_text_never_reaches_the_advisory() {
+    for fixture in [
+        "temp_half",
+        "workspace_half",
+        "temp_half_lock_root",
+        "temp_half_with_acl_line",
+        "temp_half_error_envelope",
+        "workspace_half_aggregate_name",
+    ] {
+        let advisory = check(fixture, windows(), Expect::Speaks).unwrap();
+        let all = format!("{}\n{}", advisory.summary.as_str(), advisory.text);
+        let members = members(fixture);
+        assert!(
+            !members.is_empty(),
+            "{fixture}: the fixture must carry members"
+        );
+        for member in &members {
+            assert!(
+                !all.contains(member.as_str()),
+                "{fixture}: member {member:?} leaked"
+            );
+        }
+        for fragment in [
+            "SetNamedSecurityInfoW",
+            "Win32 5",
+            "grantWrite",
+            r"C:\Users\u",
+            "AppData",
+            "dsh-Ab12Cd",
+            r"E:\data",
+            "ws-7f3e",
+            "EPERM",
+            "EACCES",
+            "rmdir",
+            "cleanup failure(s)",
+        ] {
+            assert!(!all.contains(fragment), "{fixture}: {fragment:?} leaked");
+        }
+    }
+}
+
+#[test]
+fn the_advisory_depends_on_the_half_alone() {
+    let temp = text("temp_half");
+    for fixture in [
+        "temp_half_no_members",
+        "temp_half_lock_root",
+        "temp_half_with_acl_line",
+        "temp_half_error_envelope",
+    ] {
+        assert_eq!(text(fixture), temp, "{fixture}");
+    }
+    assert_eq!(
+        text("workspace_half_aggregate_name"),
+        text("workspace_half")
+    );
+    assert_ne!(temp, text("workspace_half"));
+}
+
+#[test]
+fn summaries_are_one_bounded_line() {
+    for fixture in ["temp_half", "workspace_half"] {
+        let advisory = check(fixture, windows(), Expect::Speaks).unwrap();
+        let summary = advisory.summary.as_str();
+        assert!(summary.chars().count() <= SUMMARY_MAX_CHARS);
+        assert!(!summary.ends_with('…'), "the summary was cut: {summary}");
+    }
+}
+
+#[test]
+fn it_says_the_cause_is_withheld_and_invents_none() {
+    for text in both() {
+        assert!(text.contains("the harness hands the session only the message"));
+        assert!(text.contains("this note does not guess it"));
+        assert!(text.contains("retrying does not help"));
+    }
+}
+
+#[test]
+fn the_line_is_quoted_from_the_constant() {
+    assert!(text("temp_half_with_acl_line").contains(
+        "\nThe line: `sandbox-local windows-acl temp grant materialization failed and its cleanup also failed`\n"
+    ));
+    assert!(text("workspace_half_aggregate_name").contains(
+        "\nThe line: `sandbox-local windows-acl workspace grant failed and its cleanup also failed`\n"
+    ));
+}
+
+#[test]
+fn it_says_what_the_line_does_tell() {
+    let [temp, workspace] = both();
+    for text in [&temp, &workspace] {
+        assert!(text.contains("two throws happened — the grant, then its cleanup"));
+    }
+    assert!(workspace.contains("This is the workspace half"));
+    assert!(workspace.contains("it only frees the security identifiers"));
+    assert!(!workspace.contains("This is the temp half"));
+    assert!(temp.contains("This is the temp half"));
+    assert!(temp.contains("revokes that directory's access entry, frees the grant's identifiers and removes the directory"));
+    assert!(!temp.contains("This is the workspace half"));
+}
+
+#[test]
+fn the_lock_root_leads_and_the_listing_settles_it() {
+    for text in both() {
+        let lock = text.find("1. The lock root").unwrap();
+        let prerequisite = text.find("2. The documented prerequisite").unwrap();
+        let directory = text.find("3. The directory itself").unwrap();
+        assert!(
+            lock < prerequisite && prerequisite < directory,
+            "candidate order"
+        );
+        assert!(text.contains(r"`<temp root>\dsh-acl-locks\<16 hex>.lock`"));
+        assert!(text.contains("GetTempPathW()"));
+        assert!(text.contains("SHA-256 of the lowercased protected path"));
+        assert!(text.contains("before any security descriptor is read or written"));
+        assert!(text.contains("OPEN_ALWAYS and never deleted"));
+        assert!(
+            text.contains("an absent or empty `dsh-acl-locks` directory is itself the finding")
+        );
+        assert!(text.contains(r#"`dir "%TMP%\dsh-acl-locks"`"#));
+        assert!(text.contains("needs no privileges"));
+    }
+}
+
+#[test]
+fn the_prerequisite_names_both_rights_and_not_elevation() {
+    for text in both() {
+        assert!(text.contains("WRITE_OWNER"));
+        assert!(text.contains("changing the DACL needs WRITE_DAC as well"));
+        assert!(text.contains("not SeSecurityPrivilege"));
+    }
+}
+
+#[test]
+fn the_temp_half_points_at_the_private_directory_and_both_temp_roots() {
+    let temp = text("temp_half");
+    assert!(temp.contains(r#"`dir "%TEMP%\dsh-*"`"#));
+    assert!(temp.contains("os.tmpdir() (TEMP first, then TMP) places the private directory"));
+    assert!(temp.contains("GetTempPathW() (TMP first, then TEMP) places `dsh-acl-locks`"));
+    let workspace = text("workspace_half");
+    assert!(workspace.contains("there is no `dsh-XXXXXX` trace"));
+}
+
+#[test]
+fn the_skill_is_named_with_its_version_boundary() {
+    for text in both() {
+        assert!(text.contains("`diagnose-windows-sandbox-acl`"));
+        assert!(text.contains("ships with the 0.2.0 line; no 0.1.7 build carries it"));
+        assert!(text.contains("(#8272)"));
+    }
+}
+
+#[test]
+fn the_measured_non_repairs_come_with_their_reasons() {
+    for text in both() {
+        assert!(text.contains("`takeown /A` makes the Administrators group the owner"));
+        assert!(text.contains("only READ_CONTROL and WRITE_DAC, not WRITE_OWNER"));
+        assert!(text.contains(
+            "`icacls /reset /T /C` restores the inherited `Authenticated Users:(M)` entry"
+        ));
+        assert!(text.contains("neither WRITE_OWNER nor WRITE_DAC"));
+    }
+}
+
+#[test]
+fn probe_timeout_is_not_the_mechanism() {
+    for text in both() {
+        assert!(text.contains("`probeTimeoutMs` is not the mechanism"));
+        assert!(text.contains("This backend has no capability probe"));
+    }
+}
+
+#[test]
+fn no_repair_command_is_given() {
+    for text in both() {
+        assert!(text.contains("No repair command is given here"));
+        for forbidden in [
+            "/grant",
+            "/setowner",
+            "/setintegritylevel",
+            "takeown /F",
+            "Set-Acl",
+            "sandbox_permissions",
+            "danger-full-access",
+        ] {
+            assert!(
+                !text.contains(forbidden),
+                "the advisory must not carry {forbidden:?}"
+            );
+        }
+        for line in text.lines().filter(|l| l.contains("icacls")) {
+            assert!(
+                line.contains(r#"`icacls "<directory>"`"#)
+                    || line.contains("`icacls /reset /T /C` restores"),
+                "unexpected icacls line: {line}"
+            );
+        }
+    }
+}
+
+#[test]
+fn href_replaces_the_discussion_numbers() {
+    let env = windows().with_href("https://example.org/acl");
+    let text = check("workspace_half", env, Expect::Speaks).unwrap().text;
+    assert!(text.contains("https://example.org/acl"));
+    assert!(!text.contains("#9460"));
+    assert!(!text.contains("#8272"));
+}

@@ -1,0 +1,198 @@
+//! The advisory text: one snapshot per variant, and the facts (and forbidden
+//! things) that must hold in every variant.
+
+#![allow(clippy::unwrap_used, clippy::panic)] // test helpers outside #[test] fns
+
+mod common;
+
+use advisor_core::SUMMARY_MAX_CHARS;
+use advisor_core::SandboxMode::{ReadOnly, WorkspaceWrite};
+use common::{Expect, check, render, windows};
+use family_cim::UPSTREAM_STATEMENT;
+
+fn english() -> String {
+    check("en_record", windows(WorkspaceWrite), Expect::Speaks)
+        .unwrap()
+        .text
+}
+
+fn chinese() -> String {
+    check("zh_record", windows(ReadOnly), Expect::Speaks)
+        .unwrap()
+        .text
+}
+
+fn both() -> [String; 2] {
+    [english(), chinese()]
+}
+
+#[test]
+fn snapshot_english_stamped_workspace_write() {
+    let advisory = check("en_record", windows(WorkspaceWrite), Expect::Speaks).unwrap();
+    insta::assert_snapshot!("english_stamped_workspace_write", render(&advisory));
+}
+
+#[test]
+fn snapshot_chinese_unstamped_read_only() {
+    let advisory = check("zh_record", windows(ReadOnly), Expect::Speaks).unwrap();
+    insta::assert_snapshot!("chinese_unstamped_read_only", render(&advisory));
+}
+
+#[test]
+fn href_replaces_the_discussion_number() {
+    let env = windows(WorkspaceWrite).with_href("https://example.org/cim");
+    let text = check("zh_record", env, Expect::Speaks).unwrap().text;
+    assert!(text.contains("https://example.org/cim"));
+    assert!(!text.contains("#9272"));
+    assert!(english().contains("#9272"));
+}
+
+#[test]
+fn summary_is_one_bounded_line() {
+    let advisory = check("en_record", windows(WorkspaceWrite), Expect::Speaks).unwrap();
+    let summary = advisory.summary.as_str();
+    assert!(summary.chars().count() <= SUMMARY_MAX_CHARS);
+    assert!(!summary.ends_with('…'), "the summary was cut: {summary}");
+    assert!(summary.contains("0x80041003"));
+}
+
+#[test]
+fn upstream_statement_is_quoted_as_upstream_s() {
+    for text in both() {
+        assert!(text.contains(&format!("\"{UPSTREAM_STATEMENT}\"")));
+        assert!(text.contains("sandbox-windows-acl, 0.2.0-rc.1"));
+    }
+    assert!(UPSTREAM_STATEMENT.starts_with("Authenticated Users is absent from both lists"));
+}
+
+#[test]
+fn the_reported_line_and_name_are_quoted() {
+    let text = english();
+    assert!(text.contains(
+        "The line that carries the code: + FullyQualifiedErrorId : HRESULT 0x80041003,Microsoft.Management.Infrastructure.CimCmdlets.GetCimInstanceCommand"
+    ));
+    assert!(text.contains(
+        "matched together with `HRESULT 0x80041003`, a name no display language translates"
+    ));
+}
+
+#[test]
+fn the_resolved_mode_is_named() {
+    assert!(english().contains("under the workspace-write mode"));
+    assert!(chinese().contains("under the read-only mode"));
+}
+
+#[test]
+fn the_key_is_the_code_not_the_sentence() {
+    for text in both() {
+        assert!(text.contains("`拒绝访问`"));
+        assert!(text.contains("FullyQualifiedErrorId in every display language"));
+    }
+}
+
+#[test]
+fn measured_substitutes_are_handed_over() {
+    for text in both() {
+        for needle in [
+            "`netstat -ano`",
+            "`Get-NetTCPConnection -State Listen`",
+            "`[System.IO.DriveInfo]::new('C').AvailableFreeSpace`",
+            r"`Get-Counter '\Memory\Available MBytes'`",
+            r"`HKLM:\SOFTWARE\Microsoft\Windows NT\CurrentVersion`",
+            "`Get-Process` and `Get-Service` keep working",
+        ] {
+            assert!(text.contains(needle), "missing {needle}");
+        }
+    }
+}
+
+#[test]
+fn the_gap_is_named_and_ipconfig_is_only_a_candidate() {
+    for text in both() {
+        assert!(
+            text.contains("No measured substitute exists for Get-NetIPAddress or Get-NetAdapter")
+        );
+        assert!(
+            text.contains("`ipconfig /all` is a likely candidate, but it has never been measured")
+        );
+    }
+}
+
+#[test]
+fn both_silent_shapes_are_stated() {
+    for text in both() {
+        assert!(text.contains("`-ErrorAction SilentlyContinue`"));
+        assert!(text.contains(
+            "`(Get-NetTCPConnection -State Listen -ErrorAction SilentlyContinue).Count` prints 0"
+        ));
+        assert!(text.contains("`Get-PSDrive -PSProvider FileSystem` reports Used and Free as 0"));
+        assert!(text.contains("no classifier — this one included — can flag them"));
+    }
+}
+
+#[test]
+fn no_repair_is_offered() {
+    for text in both() {
+        for forbidden in [
+            "icacls",
+            "takeown",
+            "Set-Acl",
+            "/grant",
+            "runas",
+            "Start-Process -Verb",
+            "sandbox_permissions",
+        ] {
+            assert!(
+                !text.contains(forbidden),
+                "the advisory must not carry {forbidden:?}"
+            );
+        }
+        assert!(text.contains("No repair is offered"));
+    }
+}
+
+#[test]
+fn danger_full_access_confirms_and_is_not_a_fix() {
+    for text in both() {
+        assert!(text.contains(
+            "succeeding under danger-full-access confirms this diagnosis. It is not a fix"
+        ));
+    }
+}
+
+#[test]
+fn the_namespace_allowance_is_priced_and_unmeasured() {
+    for text in both() {
+        assert!(text.contains("read access to the root/cimv2 namespace"));
+        assert!(text.contains("closing the C:\\-root tree-creation escape"));
+        assert!(
+            text.contains("Nobody has measured which of the token's checks refuses the namespace")
+        );
+    }
+}
+
+#[test]
+fn the_stamp_is_explained_only_when_present() {
+    assert!(english().contains("also marked as a sandbox file-access denial"));
+    assert!(!chinese().contains("file-access denial"));
+}
+
+#[test]
+fn the_quoted_line_loses_escapes_and_stays_bounded() {
+    let text = check(
+        "en_record_ansi_crlf",
+        windows(WorkspaceWrite),
+        Expect::Speaks,
+    )
+    .unwrap()
+    .text;
+    assert!(!text.contains('\u{1b}'));
+    assert!(!text.contains('\r'));
+    let quoted = text
+        .lines()
+        .find(|l| l.starts_with("The line that carries the code: "))
+        .unwrap();
+    assert!(quoted.contains("+ FullyQualifiedErrorId : HRESULT 0x80041003,"));
+    assert!(quoted.ends_with('…'));
+    assert!(quoted.chars().count() <= "The line that carries the code: ".len() + 400);
+}
