@@ -79,13 +79,19 @@ fn as_agent(mut obs: Observation, agent: &str) -> Observation {
     obs
 }
 
+/// This family's part of the decision (other compiled-in families, such as the
+/// temp-root pre-flight on a Windows host, may add their own).
 async fn post(rig: &Rig, observation: Observation, approved: Option<SandboxMode>) -> PostDecision {
-    rig.adapter
+    let mut d = rig
+        .adapter
         .post_execute(PostExecute {
             observation,
             approved_mode: approved,
         })
-        .await
+        .await;
+    d.additional_contexts.retain(|a| a.family == family_native_init::ID);
+    d.withheld.retain(|w| w.family == family_native_init::ID);
+    d
 }
 
 fn spoke(d: &PostDecision) -> &advisor_core::Advisory {
@@ -246,12 +252,13 @@ async fn an_unresolvable_mode_withholds_and_never_falls_back_to_the_default() {
         .host(host(Platform::Win32))
         .build()
         .unwrap();
-    let d = unmounted
+    let mut d = unmounted
         .post_execute(PostExecute {
             observation: ran(SIGNED, "", stamp("workspace-write")),
             approved_mode: None,
         })
         .await;
+    d.withheld.retain(|w| w.family == family_native_init::ID);
     withheld(&d, "no-policy-service");
 }
 
