@@ -1,1 +1,22 @@
-//! placeholder.
+//! # sandbox-advisor (the CLI)
+//!
+//! The advisor for harnesses that are not written in Rust, for a person holding
+//! a recorded session, and for a newcomer: a line protocol (`docs/protocol.md`)
+//! over [`host_adapter::HostAdapter`] with every shipped family compiled in.
+//!
+//! - [`protocol`]: the versioned input events and output lines.
+//! - [`engine`]: drives the adapter and the session policy from events.
+//! - [`stream`]: the read → decide → write loop of `replay` and `serve`.
+//! - [`render`]: JSON lines, or text for a terminal with a closing tally.
+//! - [`config`]: the configuration file (TOML or JSON).
+//! - [`explain`] and [`families`]: the two one-shot commands.
+
+pub mod config;
+pub mod engine;
+pub mod explain;
+pub mod families;
+pub mod lines;
+pub mod policy;
+pub mod protocol;
+pub mod render;
+pub mod stream;

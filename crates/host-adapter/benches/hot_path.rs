@@ -1,0 +1,128 @@
+//! The advisor sits on every tool call: these benches measure the path that
+//! matches nothing (it must cost next to nothing), large inputs (throughput),
+//! and the ACL match path, each also through a naive registry in which every
+//! family scans on its own, so the prefilter's gain is a ratio from one run.
+//!
+//! `cargo bench -p host-adapter --bench hot_path`
+#![allow(clippy::expect_used)]
+
+use std::future::Future;
+use std::pin::pin;
+use std::task::{Context as TaskContext, Poll, Waker};
+
+use advisor_core::testing::{failure, foreground, host, success};
+use advisor_core::{Advisor, Config, Context, Family, NoPolicyService, Observation, Platform, Registry};
+use divan::{Bencher, black_box, counter::BytesCount};
+use host_adapter::standard_registry;
+
+fn main() {
+    divan::main();
+}
+
+/// Polls a future that completes without waiting (every no-match path does).
+fn ready<F: Future>(f: F) -> F::Output {
+    let mut f = pin!(f);
+    loop {
+        if let Poll::Ready(out) = f.as_mut().poll(&mut TaskContext::from_waker(Waker::noop())) {
+            return out;
+        }
+    }
+}
+
+fn registry(prefilter: bool) -> Registry {
+    let r = standard_registry().build().expect("the standard registry builds");
+    if prefilter { r } else { r.without_prefilter() }
+}
+
+fn filler(bytes: usize) -> String {
+    let line = "   Compiling serde v1.0.219 (registry+https://example.invalid/index)  warning: unused import\n";
+    line.repeat(bytes / line.len() + 1)[..bytes].to_owned()
+}
+
+fn success_nomatch(bytes: usize) -> Observation {
+    let out = filler(bytes);
+    success(foreground(0, &out, "", None), &out)
+}
+
+fn failure_nomatch(bytes: usize) -> Observation {
+    let message = filler(bytes);
+    let content = format!("Error: {message}");
+    advisor_core::testing::failure_with(&message, &content, &[])
+}
+
+fn failed_stderr(bytes: usize) -> Observation {
+    success(foreground(1, "", &filler(bytes), None), "(see stderr)")
+}
+
+const ACL_LINE: &str = r"SetNamedSecurityInfoW failed (Win32 5): grantWrite(D:\ws)";
+
+mod nomatch {
+    use super::*;
+
+    #[divan::bench(args = [true, false])]
+    fn success_4k(bencher: Bencher, prefilter: bool) {
+        let (r, obs) = (registry(prefilter), success_nomatch(4096));
+        bencher.bench(|| black_box(&r).owner(black_box(&obs)).is_none());
+    }
+
+    #[divan::bench(args = [true, false])]
+    fn failure_4k(bencher: Bencher, prefilter: bool) {
+        let (r, obs) = (registry(prefilter), failure_nomatch(4096));
+        bencher.bench(|| black_box(&r).owner(black_box(&obs)).is_none());
+    }
+
+    #[divan::bench]
+    fn success_4k_through_post_execute(bencher: Bencher) {
+        let advisor = Advisor::new(registry(true), Config::default());
+        let (h, policy, obs) = (host(Platform::Win32), NoPolicyService, success_nomatch(4096));
+        let ctx = Context { host: &h, policy: &policy };
+        bencher.bench(|| ready(advisor.post_execute(black_box(&obs), None, &ctx)));
+    }
+}
+
+mod throughput {
+    use super::*;
+
+    const MIB: usize = 1 << 20;
+
+    #[divan::bench(args = [true, false])]
+    fn failure_message_1mib(bencher: Bencher, prefilter: bool) {
+        let (r, obs) = (registry(prefilter), failure_nomatch(MIB));
+        bencher.counter(BytesCount::new(2 * MIB)).bench(|| black_box(&r).owner(black_box(&obs)).is_none());
+    }
+
+    #[divan::bench(args = [true, false])]
+    fn stderr_1mib(bencher: Bencher, prefilter: bool) {
+        let (r, obs) = (registry(prefilter), failed_stderr(MIB));
+        bencher.counter(BytesCount::new(MIB)).bench(|| black_box(&r).owner(black_box(&obs)).is_none());
+    }
+}
+
+mod acl {
+    use super::*;
+
+    #[divan::bench]
+    fn recognize_line_alone(bencher: Bencher) {
+        let obs = failure(ACL_LINE);
+        bencher.bench(|| family_acl::AclProvisioning.recognize(black_box(&obs)).is_some());
+    }
+
+    #[divan::bench(args = [true, false])]
+    fn owner_through_registry(bencher: Bencher, prefilter: bool) {
+        let (r, obs) = (registry(prefilter), failure(ACL_LINE));
+        bencher.bench(|| black_box(&r).owner(black_box(&obs)).is_some());
+    }
+
+    /// Recognition, gate, advisory rendering, ledger claim and release.
+    #[divan::bench]
+    fn match_path_with_rendering(bencher: Bencher) {
+        let advisor = Advisor::new(registry(true), Config::default());
+        let (h, policy, obs) = (host(Platform::Win32), NoPolicyService, failure(ACL_LINE));
+        let ctx = Context { host: &h, policy: &policy };
+        bencher.bench(|| {
+            let d = ready(advisor.post_execute(black_box(&obs), None, &ctx));
+            advisor.agent_end(&obs.agent);
+            d.additional_contexts.len()
+        });
+    }
+}

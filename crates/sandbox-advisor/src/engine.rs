@@ -1,0 +1,193 @@
+//! Drives a [`HostAdapter`] and its session policy from protocol events.
+
+use std::sync::Arc;
+
+use advisor_core::{
+    Advisory, AgentId, CallId, HostBinary, HostFacts, Observation, PendingCall, Refusal, ToolName,
+    Withheld,
+};
+use host_adapter::{AdapterError, HostAdapter, PolicyDefaults, PostExecute};
+
+use crate::config::FileConfig;
+use crate::policy::ReplayPolicy;
+use crate::protocol::{Event, PROTOCOL_VERSION};
+
+/// Which harness hook a decision answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hook {
+    /// A `session-start` line.
+    SessionStart,
+    /// A `post` line.
+    Post,
+    /// A `pre` line.
+    Pre,
+}
+
+impl Hook {
+    /// The `type` the input line carried.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Hook::SessionStart => "session-start",
+            Hook::Post => "post",
+            Hook::Pre => "pre",
+        }
+    }
+}
+
+/// The advisor's answer to one `session-start`, `post` or `pre` line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decision {
+    /// The hook.
+    pub hook: Hook,
+    /// The agent.
+    pub agent: AgentId,
+    /// The call and its tool (absent on `session-start`).
+    pub call: Option<(CallId, ToolName)>,
+    /// Advisories to deliver.
+    pub advisories: Vec<Advisory>,
+    /// Advisories withheld for the first time.
+    pub withheld: Vec<Withheld>,
+    /// The refusal of a `pre` line.
+    pub refusal: Option<Refusal>,
+}
+
+/// What one valid line produced.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Handled {
+    /// A fact was recorded; nothing is written for it.
+    Recorded,
+    /// A `hello` line with a version this build speaks.
+    Hello,
+    /// A decision to write.
+    Decision(Decision),
+}
+
+/// The advisor and the session facts a stream has described so far.
+pub struct Engine {
+    adapter: HostAdapter,
+    policy: Arc<ReplayPolicy>,
+}
+
+impl Engine {
+    /// An engine configured by `config`, on this process's host until a `host` line says otherwise.
+    pub fn new(config: &FileConfig) -> Result<Self, AdapterError> {
+        let host = HostFacts::current();
+        let policy = Arc::new(ReplayPolicy::new(PolicyDefaults {
+            default_mode: config.default_mode,
+            fallback_root: config.fallback_root.clone(),
+            platform: host.platform,
+        }));
+        let adapter = HostAdapter::builder()
+            .host(host)
+            .policy(policy.clone())
+            .config(config.core.clone())
+            .build()?;
+        Ok(Self { adapter, policy })
+    }
+
+    /// The adapter (its registry names the compiled-in families).
+    pub fn adapter(&self) -> &HostAdapter {
+        &self.adapter
+    }
+
+    /// Applies one event; a line that is valid JSON but cannot be honoured is an `Err`.
+    pub async fn handle(&self, event: Event) -> Result<Handled, String> {
+        let decision = match event {
+            Event::Hello { protocol } if protocol == PROTOCOL_VERSION => return Ok(Handled::Hello),
+            Event::Hello { protocol } => {
+                return Err(format!(
+                    "`hello` line: field `protocol`: version {protocol} is not supported \
+                     (this build speaks {PROTOCOL_VERSION})"
+                ));
+            }
+            Event::Host {
+                platform,
+                electron,
+                tmpdir,
+            } => {
+                self.policy.set_platform(platform);
+                self.adapter.set_host(HostFacts {
+                    platform,
+                    binary: if electron {
+                        HostBinary::Electron
+                    } else {
+                        HostBinary::NotElectron
+                    },
+                    temp_dir: tmpdir,
+                });
+                return Ok(Handled::Recorded);
+            }
+            Event::Session { session, cwd } => {
+                self.policy.open_session(&session, cwd.as_deref());
+                return Ok(Handled::Recorded);
+            }
+            Event::SandboxMode { session, mode } => {
+                self.policy.set_mode(&session, mode);
+                return Ok(Handled::Recorded);
+            }
+            Event::PolicyUnavailable { session, why } => {
+                self.policy.fail(session.as_ref(), why);
+                return Ok(Handled::Recorded);
+            }
+            Event::AgentEnd { agent } => {
+                self.adapter.agent_end(&agent);
+                return Ok(Handled::Recorded);
+            }
+            Event::SessionStart { agent, session } => {
+                let decision = self.adapter.session_start(&agent, session.as_ref()).await;
+                Decision {
+                    hook: Hook::SessionStart,
+                    agent,
+                    call: None,
+                    advisories: decision.additional_contexts,
+                    withheld: decision.withheld,
+                    refusal: None,
+                }
+            }
+            Event::Post(call, post) => {
+                let observation = Observation {
+                    agent: call.agent.clone(),
+                    session: call.session,
+                    call: call.call.clone(),
+                    tool: call.tool.clone(),
+                    arguments: call.args,
+                    outcome: post.outcome,
+                };
+                let decision = self
+                    .adapter
+                    .post_execute(PostExecute {
+                        observation,
+                        approved_mode: post.mode,
+                    })
+                    .await;
+                Decision {
+                    hook: Hook::Post,
+                    agent: call.agent,
+                    call: Some((call.call, call.tool)),
+                    advisories: decision.additional_contexts,
+                    withheld: decision.withheld,
+                    refusal: None,
+                }
+            }
+            Event::Pre(call) => {
+                let pending = PendingCall {
+                    agent: call.agent,
+                    session: call.session,
+                    call: call.call,
+                    tool: call.tool,
+                    arguments: call.args,
+                };
+                let decision = self.adapter.pre_execute(&pending);
+                Decision {
+                    hook: Hook::Pre,
+                    agent: pending.agent,
+                    call: Some((pending.call, pending.tool)),
+                    advisories: Vec::new(),
+                    withheld: Vec::new(),
+                    refusal: decision.refusal,
+                }
+            }
+        };
+        Ok(Handled::Decision(decision))
+    }
+}

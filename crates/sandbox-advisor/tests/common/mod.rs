@@ -1,0 +1,92 @@
+//! Runs the built binary: one helper every CLI test goes through.
+
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+/// What one run of the binary produced.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    /// The stdout lines parsed as JSON.
+    pub fn json(&self) -> Vec<serde_json::Value> {
+        self.stdout
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+            .collect()
+    }
+}
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_sandbox-advisor");
+
+/// The bundled sessions.
+pub fn sessions_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/sessions")
+}
+
+/// Runs `sandbox-advisor <args>` with `stdin` written from another thread.
+pub fn run(args: &[&str], stdin: impl Into<Vec<u8>>) -> Run {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.into();
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+/// The JSON output with every advisory's text and summary replaced by a marker, so a
+/// snapshot pins the protocol's shape and decisions, not the families' prose.
+pub fn shape(run: &Run) -> String {
+    run.json()
+        .into_iter()
+        .map(|mut line| {
+            if let Some(list) = line.get_mut("advisories").and_then(|a| a.as_array_mut()) {
+                for advisory in list {
+                    for key in ["text", "summary"] {
+                        assert!(!advisory[key].as_str().unwrap().is_empty(), "empty {key}");
+                        advisory[key] = serde_json::json!(format!("<{key}>"));
+                    }
+                }
+            }
+            if let Some(reason) = line.pointer_mut("/refusal/reason") {
+                *reason = serde_json::json!("<reason>");
+            }
+            serde_json::to_string(&line).unwrap()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// One protocol line per call; `r"..."` keeps Windows paths readable.
+pub fn lines(items: &[&str]) -> String {
+    let mut out = items.join("\n");
+    out.push('\n');
+    out
+}
+
+pub const HOST: &str = r#"{"type":"host","platform":"win32","electron":false,"tmpdir":"C:\\Users\\dev\\AppData\\Local\\Temp"}"#;
+pub const SESSION: &str = r#"{"type":"session","session":"s1","cwd":"D:\\ws"}"#;
+pub const MODE: &str = r#"{"type":"sandbox-mode","session":"s1","mode":"workspace-write"}"#;
+pub const ACL_A1: &str = r#"{"type":"post","agent":"a1","session":"s1","call":"c1","tool":"pwsh","args":{"command":"Get-Date"},"error":{"message":"SetNamedSecurityInfoW failed (Win32 5): grantWrite(D:\\ws)"}}"#;
+pub const ACL_A1_AGAIN: &str = r#"{"type":"post","agent":"a1","session":"s1","call":"c2","tool":"pwsh","args":{"command":"Get-Date"},"error":{"message":"SetNamedSecurityInfoW failed (Win32 5): grantWrite(D:\\ws)"}}"#;
+pub const PTY_A2: &str = r#"{"type":"post","agent":"a2","session":"s1","call":"c3","tool":"pwsh","args":{"command":"Get-Location"},"error":{"message":"PTY shell exited during startup"}}"#;
+pub const PRE_A1: &str = r#"{"type":"pre","agent":"a1","session":"s1","call":"c4","tool":"pwsh","args":{"command":"Get-Date"}}"#;

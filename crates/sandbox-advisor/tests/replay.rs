@@ -1,0 +1,351 @@
+//! `replay`: the bundled sessions, the JSON shape, and every way a stream can be broken.
+
+// Helpers outside #[test] functions are test code too.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+// The decisions asserted here are the shipped families'.
+#![cfg(feature = "all-families")]
+
+mod common;
+
+use common::*;
+
+/// Every bundled session and the tally it must replay to. A session added to
+/// `examples/sessions/` without a row here fails `every_bundled_session_is_listed`.
+const BUNDLED: &[(&str, &str)] = &[
+    (
+        "acl-aggregate.jsonl",
+        "events 12 | advisories 2 (acl-aggregate-failure 2) | withheld 0 | refused 0 | invalid 0",
+    ),
+    (
+        "cim-wmi.jsonl",
+        "events 16 | advisories 2 (cim-wmi-denial 2) | withheld 2 (cim-wmi-denial 1, temp-root-inside-workspace 1) | refused 0 | invalid 0",
+    ),
+    (
+        "mixed.jsonl",
+        "events 19 | advisories 6 (acl-provisioning 2, cim-wmi-denial 1, native-init 1, pty-startup 1, workspace-denial 1) | withheld 1 (pty-startup 1) | refused 0 | invalid 0",
+    ),
+    (
+        "native-init.jsonl",
+        "events 16 | advisories 2 (native-init 2) | withheld 1 (native-init 1) | refused 0 | invalid 0",
+    ),
+    (
+        "pty-startup.jsonl",
+        "events 15 | advisories 2 (pty-startup 2) | withheld 2 (pty-startup 1, temp-root-inside-workspace 1) | refused 0 | invalid 0",
+    ),
+    (
+        "temp-root.jsonl",
+        "events 13 | advisories 5 (temp-root-inside-workspace 5) | withheld 1 (temp-root-inside-workspace 1) | refused 0 | invalid 0",
+    ),
+    (
+        "windows-acl.jsonl",
+        "events 19 | advisories 3 (acl-provisioning 3) | withheld 1 (temp-root-inside-workspace 1) | refused 2 | invalid 0",
+    ),
+    (
+        "workspace-denial.jsonl",
+        "events 14 | advisories 2 (workspace-denial 2) | withheld 2 (temp-root-inside-workspace 1, workspace-denial 1) | refused 0 | invalid 0",
+    ),
+];
+
+fn tally(text: &str) -> String {
+    let block = text
+        .split("── tally ──\n")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no tally in:\n{text}"));
+    block
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
+#[test]
+fn every_bundled_session_replays_with_its_expected_tally() {
+    for (file, expected) in BUNDLED {
+        let path = sessions_dir().join(file);
+        let text = run(&["replay", path.to_str().unwrap(), "--format", "text"], "");
+        assert_eq!(text.code, 0, "{file}: {}", text.stderr);
+        assert_eq!(tally(&text.stdout), *expected, "{file}");
+        let json = run(&["replay", path.to_str().unwrap(), "--format", "json"], "");
+        assert_eq!(json.code, 0, "{file}: {}", json.stderr);
+        assert!(
+            json.json().iter().all(|l| l.get("error").is_none()),
+            "{file}"
+        );
+    }
+}
+
+#[test]
+fn every_bundled_session_is_listed() {
+    let mut on_disk: Vec<String> = std::fs::read_dir(sessions_dir())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".jsonl"))
+        .collect();
+    on_disk.sort();
+    let listed: Vec<&str> = BUNDLED.iter().map(|(f, _)| *f).collect();
+    assert_eq!(on_disk, listed);
+    for file in &on_disk {
+        let text = std::fs::read_to_string(sessions_dir().join(file)).unwrap();
+        let mut lines = text.lines();
+        assert_eq!(
+            lines.next(),
+            Some(r#"{"type":"hello","protocol":1}"#),
+            "{file}"
+        );
+        assert!(
+            lines.next().unwrap().starts_with(r#"{"type":"host","#),
+            "{file}"
+        );
+    }
+    for family in [
+        "acl-provisioning",
+        "acl-aggregate-failure",
+        "temp-root-inside-workspace",
+        "pty-startup",
+        "native-init",
+        "cim-wmi-denial",
+        "workspace-denial",
+    ] {
+        assert!(
+            BUNDLED
+                .iter()
+                .filter_map(|(_, t)| t.split(" | ").find(|part| part.starts_with("advisories")))
+                .any(|advisories| advisories.contains(&format!("{family} "))),
+            "no bundled session makes {family} speak"
+        );
+    }
+}
+
+#[test]
+fn the_readme_session_shows_advisories_once_per_agent_and_a_refusal_in_text() {
+    let path = sessions_dir().join("windows-acl.jsonl");
+    let out = run(&["replay", path.to_str().unwrap(), "--format", "text"], "");
+    let first = out.stdout.lines().next().unwrap();
+    assert!(first.contains("windows-acl.config.json"), "{first}");
+    assert!(first.contains("enforceAfter 2"), "{first}");
+    assert!(
+        out.stdout
+            .contains("━━ #6 a1 · call c1 (pwsh) → acl-provisioning\n")
+    );
+    assert!(
+        out.stdout
+            .contains("━━ #10 a1 · call c4 (pwsh) refused before dispatch by acl-provisioning\n")
+    );
+    assert!(out.stdout.contains(
+        "#19 withheld temp-root-inside-workspace for a3 (pre-flight): no-session — the call has no session\n"
+    ));
+    assert!(
+        !out.stdout.contains("#7 "),
+        "a1's second failure is not answered again"
+    );
+}
+
+#[test]
+fn json_lines_carry_the_protocol_shape() {
+    let input = lines(&[
+        r#"{"type":"hello","protocol":1}"#,
+        HOST,
+        SESSION,
+        MODE,
+        r#"{"type":"session-start","agent":"a1","session":"s1"}"#,
+        ACL_A1,
+        ACL_A1_AGAIN,
+        PTY_A2,
+        PRE_A1,
+        r#"{"type":"agent-end","agent":"a1"}"#,
+        ACL_A1,
+    ]);
+    let out = run(&["replay", "-", "--format", "json"], input);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    insta::assert_snapshot!(shape(&out), @r#"
+    {"seq":1,"type":"hello","protocol":1,"families":["acl-provisioning","acl-aggregate-failure","temp-root-inside-workspace","pty-startup","native-init","cim-wmi-denial","workspace-denial"]}
+    {"seq":5,"type":"session-start","agent":"a1","advisories":[],"withheld":[],"refusal":null}
+    {"seq":6,"type":"post","agent":"a1","call":"c1","advisories":[{"family":"acl-provisioning","summary":"<summary>","text":"<text>","source":{"kind":"sandbox-grant-advisor"}}],"withheld":[],"refusal":null}
+    {"seq":7,"type":"post","agent":"a1","call":"c2","advisories":[],"withheld":[],"refusal":null}
+    {"seq":8,"type":"post","agent":"a2","call":"c3","advisories":[{"family":"pty-startup","summary":"<summary>","text":"<text>","source":{"kind":"sandbox-grant-advisor"}}],"withheld":[],"refusal":null}
+    {"seq":9,"type":"pre","agent":"a1","call":"c4","advisories":[],"withheld":[],"refusal":null}
+    {"seq":11,"type":"post","agent":"a1","call":"c1","advisories":[{"family":"acl-provisioning","summary":"<summary>","text":"<text>","source":{"kind":"sandbox-grant-advisor"}}],"withheld":[],"refusal":null}
+    "#);
+}
+
+#[test]
+fn malformed_lines_mid_stream_are_reported_and_nothing_decided_is_lost() {
+    let input = lines(&[
+        HOST,
+        SESSION,
+        MODE,
+        ACL_A1,
+        "this is not json",
+        r#"{"type":"telemetry","agent":"a1"}"#,
+        r#"{"type":"sandbox-mode","session":"s1","mode":"full-access"}"#,
+        r#"{"type":"post","agent":"a1","session":"s1","call":"c9","tool":"pwsh"}"#,
+        "[1,2]",
+        r#"{"type":"post","agent":"a1","session":"s1","call":"c1","tool":"pwsh","args":{"command":"Get-Date"},"error":{"message":"SetNamedSecurityInfoW failed (Win32 5): grantWrite(D:\\ws)"}"#,
+        "",
+        ACL_A1_AGAIN,
+        PTY_A2,
+    ]);
+    let out = run(&["replay", "-", "--format", "json"], input);
+    assert_eq!(out.code, 1, "invalid lines make replay exit 1");
+    let json = out.json();
+    let errors: Vec<String> = json
+        .iter()
+        .filter_map(|l| Some(format!("{} {}", l["seq"], l.get("error")?.as_str()?)))
+        .collect();
+    insta::assert_snapshot!(errors.join("\n"), @r#"
+    5 the line is not valid JSON: expected ident at line 1 column 2
+    6 unknown type "telemetry" (expected one of: hello, host, session, sandbox-mode, policy-unavailable, session-start, post, pre, agent-end)
+    7 `sandbox-mode` line: field `mode`: unknown variant `full-access`, expected one of `read-only`, `workspace-write`, `danger-full-access`
+    8 `post` line: missing field `error` (a failed call) or `result` (a success)
+    9 the line is not a JSON object
+    10 the line is not valid JSON: EOF while parsing an object at line 1 column 179
+    "#);
+    let decided: Vec<(u64, usize)> = json
+        .iter()
+        .filter(|l| l.get("advisories").is_some())
+        .map(|l| {
+            (
+                l["seq"].as_u64().unwrap(),
+                l["advisories"].as_array().unwrap().len(),
+            )
+        })
+        .collect();
+    // a1 was advised before the bad lines and is not advised again after them;
+    // the mode survived the bad `sandbox-mode` line, so the PTY advisory speaks.
+    assert_eq!(decided, [(4, 1), (12, 0), (13, 1)]);
+}
+
+#[test]
+fn eof_without_newline_and_crlf_input_decide_like_lf() {
+    let lf = lines(&[HOST, SESSION, MODE, ACL_A1, PTY_A2]);
+    let expected = shape(&run(&["replay", "-", "--format", "json"], lf.clone()));
+    let crlf = lf.replace('\n', "\r\n");
+    assert_eq!(
+        shape(&run(&["replay", "-", "--format", "json"], crlf)),
+        expected
+    );
+    let unterminated = lf.trim_end().to_owned();
+    let out = run(&["replay", "-", "--format", "json"], unterminated);
+    assert_eq!(shape(&out), expected);
+    assert_eq!(out.json().last().unwrap()["seq"], 5);
+}
+
+fn huge_post(bytes: usize) -> String {
+    format!(
+        r#"{{"type":"post","agent":"a9","session":"s1","call":"big","tool":"pwsh","args":{{}},"error":{{"message":"{}"}}}}"#,
+        "x".repeat(bytes)
+    )
+}
+
+#[test]
+fn a_50_mb_line_is_decided_and_the_stream_goes_on() {
+    let input = lines(&[HOST, SESSION, MODE, &huge_post(50 * 1024 * 1024), PTY_A2]);
+    let started = std::time::Instant::now();
+    let out = run(&["replay", "-", "--format", "json"], input);
+    eprintln!("50 MB line replayed in {:?}", started.elapsed());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let json = out.json();
+    assert_eq!(json[0]["seq"], 4);
+    assert_eq!(json[0]["call"], "big");
+    assert_eq!(json[1]["seq"], 5);
+    assert_eq!(json[1]["advisories"][0]["family"], "pty-startup");
+}
+
+#[test]
+fn a_line_over_the_limit_is_skipped_unread_with_an_error_naming_the_limit() {
+    let input = lines(&[HOST, SESSION, MODE, &huge_post(50 * 1024 * 1024), PTY_A2]);
+    let out = run(
+        &[
+            "replay",
+            "-",
+            "--format",
+            "json",
+            "--max-line-bytes",
+            "1048576",
+        ],
+        input,
+    );
+    assert_eq!(out.code, 1);
+    let json = out.json();
+    assert_eq!(json[0]["seq"], 4);
+    let error = json[0]["error"].as_str().unwrap();
+    assert!(
+        error.contains("over the limit of 1048576 bytes (--max-line-bytes)"),
+        "{error}"
+    );
+    assert_eq!(json[1]["advisories"][0]["family"], "pty-startup");
+}
+
+#[test]
+fn a_late_host_line_applies_its_path_grammar_to_sessions_already_open() {
+    let denial = std::fs::read_to_string(sessions_dir().join("workspace-denial.jsonl")).unwrap();
+    let line = denial.lines().nth(5).unwrap();
+    let input = lines(&[SESSION, MODE, HOST, line]);
+    let out = run(&["replay", "-", "--format", "json"], input);
+    assert_eq!(out.json()[0]["advisories"][0]["family"], "workspace-denial");
+}
+
+#[test]
+fn a_config_with_an_unknown_key_is_a_usage_error_naming_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("c.json");
+    std::fs::write(&json, r#"{"enforceAfter": 2, "maxDenial": 1}"#).unwrap();
+    let out = run(&["replay", "-", "--config", json.to_str().unwrap()], "");
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("config key `maxDenial`: unknown key"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stdout.is_empty());
+
+    let toml = dir.path().join("c.toml");
+    std::fs::write(&toml, "defaultMode = \"workspace_write\"\n").unwrap();
+    let out = run(&["serve", "--config", toml.to_str().unwrap()], "");
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("config key `defaultMode`"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_toml_config_sets_the_deployment_default_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let toml = dir.path().join("deploy.toml");
+    std::fs::write(
+        &toml,
+        "defaultMode = \"workspace-write\"\nenforceAfter = 1\n",
+    )
+    .unwrap();
+    // No sandbox-mode line: the deployment default decides, so the PTY advisory speaks.
+    let input = lines(&[HOST, SESSION, PTY_A2]);
+    let out = run(
+        &[
+            "replay",
+            "-",
+            "--format",
+            "json",
+            "--config",
+            toml.to_str().unwrap(),
+        ],
+        input,
+    );
+    assert_eq!(out.json()[0]["advisories"][0]["family"], "pty-startup");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(run(&["replay", "/nonexistent/session.jsonl"], "").code, 2);
+    assert_eq!(run(&["replay", "-", "--format", "yaml"], "").code, 2);
+    assert_eq!(run(&["frobnicate"], "").code, 2);
+    let out = run(
+        &["replay", "-", "--format", "json"],
+        lines(&[r#"{"type":"hello","protocol":2}"#]),
+    );
+    assert!(
+        out.stdout
+            .contains("version 2 is not supported (this build speaks 1)")
+    );
+}
