@@ -5,37 +5,48 @@
 //! stderr), and each needle maps back to the bitset of families that declared
 //! it. A result that matches no anchor costs one scan and no recognizer runs.
 
-use aho_corasick::AhoCorasick;
+use aho_corasick::{AhoCorasick, MatchKind};
 
 use crate::family::Anchors;
 use crate::observation::{Observation, Outcome};
-use crate::shell::ForegroundRun;
+use serde_json::Value;
 
 struct NeedleSet {
     matcher: Option<AhoCorasick>,
-    owners: Vec<u64>,
+    needles: Vec<(&'static str, u64)>,
     all: u64,
 }
 
 impl NeedleSet {
     fn new(needles: Vec<(&'static str, usize)>) -> Self {
-        let all = needles.iter().fold(0u64, |acc, (_, i)| acc | 1u64 << i);
-        let owners = needles.iter().map(|(_, i)| 1u64 << i).collect();
+        let needles: Vec<(&'static str, u64)> =
+            needles.into_iter().map(|(n, i)| (n, 1u64 << i)).collect();
+        let all = needles.iter().fold(0u64, |acc, (_, bit)| acc | bit);
         let matcher = if needles.is_empty() {
             None
         } else {
             // An automaton over a handful of short literals cannot exceed the
             // builder's limits; if it ever did, every such family stays a candidate.
-            AhoCorasick::new(needles.iter().map(|(n, _)| n)).ok()
+            // Leftmost semantics let the automaton use its vectorized (Teddy)
+            // prefilter; only presence is asked of it, never which match.
+            AhoCorasick::builder()
+                .match_kind(MatchKind::LeftmostFirst)
+                .build(needles.iter().map(|(n, _)| n))
+                .ok()
         };
         Self {
             matcher,
-            owners,
+            needles,
             all,
         }
     }
 
     /// The families (within `wanted`) whose needles occur in any of `texts`.
+    ///
+    /// The common case — no needle anywhere — is one `is_match` pass per text,
+    /// which uses the automaton's vectorized prefilter. Only when something
+    /// matched are the needles checked one by one, so a needle hidden inside
+    /// another family's match can never drop that family.
     fn hits(&self, wanted: u64, texts: &[&str]) -> u64 {
         let wanted = wanted & self.all;
         if wanted == 0 {
@@ -44,16 +55,13 @@ impl NeedleSet {
         let Some(matcher) = &self.matcher else {
             return wanted;
         };
-        let mut found = 0u64;
-        for text in texts {
-            for m in matcher.find_overlapping_iter(*text) {
-                found |= self.owners[m.pattern().as_usize()];
-                if found & wanted == wanted {
-                    return wanted;
-                }
-            }
+        if !texts.iter().any(|t| matcher.is_match(*t)) {
+            return 0;
         }
-        found & wanted
+        self.needles
+            .iter()
+            .filter(|(needle, bit)| bit & wanted != 0 && texts.iter().any(|t| t.contains(needle)))
+            .fold(0u64, |acc, (_, bit)| acc | bit)
     }
 }
 
@@ -116,23 +124,51 @@ impl Prefilter {
         match &observation.outcome {
             Outcome::Failure(failure) => {
                 out |= self.failure_without_needles;
-                out |= self
-                    .failure_text
-                    .hits(u64::MAX, &[&failure.message, &failure.content]);
+                // The rendered content is normally `Error: <message>`: scan it
+                // only when it says something the message does not.
+                let enveloped =
+                    failure.content.strip_prefix("Error: ") == Some(failure.message.as_str());
+                let texts: &[&str] = if enveloped {
+                    &[&failure.message]
+                } else {
+                    &[&failure.message, &failure.content]
+                };
+                out |= self.failure_text.hits(u64::MAX, texts);
             }
             Outcome::Success(success) => {
                 if self.foreground.is_empty() {
                     return out;
                 }
-                let Some(run) = ForegroundRun::read(&success.value) else {
+                // Read only what the anchors need, lazily: on the common path
+                // (exit 0, empty stderr) that is `kind`, `exitCode` and stderr.
+                let Some(object) = success.value.as_object() else {
                     return out;
+                };
+                if object.get("kind").and_then(Value::as_str) != Some("foreground") {
+                    return out;
+                }
+                let failed = match object.get("exitCode") {
+                    Some(Value::Null) => false,
+                    Some(Value::Number(n)) => match n.as_i64() {
+                        Some(code) => code != 0,
+                        None if n.as_u64().is_some_and(|u| i64::try_from(u).is_ok()) => true,
+                        None => return out,
+                    },
+                    _ => return out,
+                };
+                let denied = || {
+                    object
+                        .get("sandbox")
+                        .and_then(|s| s.get("denied"))
+                        .and_then(Value::as_bool)
+                        == Some(true)
                 };
                 let mut need_scan = 0u64;
                 for anchor in &self.foreground {
-                    if anchor.failed_exit && !run.failed() {
+                    if anchor.failed_exit && !failed {
                         continue;
                     }
-                    if anchor.denied_stamp && !run.sandbox.is_some_and(|s| s.denied) {
+                    if anchor.denied_stamp && !denied() {
                         continue;
                     }
                     if anchor.needs_stderr_needle {
@@ -142,12 +178,106 @@ impl Prefilter {
                     }
                 }
                 if need_scan != 0 {
-                    if let Some(stderr) = run.stderr {
+                    let stderr = object
+                        .get("stderr")
+                        .and_then(|s| s.get("text"))
+                        .and_then(Value::as_str);
+                    if let Some(stderr) = stderr {
                         out |= self.stderr.hits(need_scan, &[stderr]);
                     }
                 }
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::observation::{Failure, Success};
+    use crate::testing::{failure_with, foreground, observation};
+    use serde_json::json;
+
+    fn filter() -> Prefilter {
+        Prefilter::new(
+            [
+                Anchors::FailureText { needles: &["abc"] },
+                Anchors::FailureText { needles: &["bcd"] },
+                Anchors::ForegroundRun {
+                    failed_exit: true,
+                    denied_stamp: false,
+                    stderr_needles: &[],
+                },
+                Anchors::ForegroundRun {
+                    failed_exit: true,
+                    denied_stamp: true,
+                    stderr_needles: &[],
+                },
+                Anchors::ForegroundRun {
+                    failed_exit: false,
+                    denied_stamp: false,
+                    stderr_needles: &["0x8004"],
+                },
+                Anchors::Always,
+            ]
+            .into_iter(),
+        )
+    }
+
+    fn ok(value: serde_json::Value) -> Observation {
+        observation(Outcome::Success(Success {
+            value,
+            content: String::new(),
+        }))
+    }
+
+    #[test]
+    fn overlapping_needles_keep_both_families() {
+        let f = filter();
+        assert_eq!(
+            f.candidates(&failure_with("xabcdx", "Error: xabcdx", &[])),
+            0b100011
+        );
+        assert_eq!(
+            f.candidates(&failure_with("nothing", "Error: nothing", &[])),
+            0b100000
+        );
+    }
+
+    #[test]
+    fn content_is_scanned_when_it_differs_from_the_message() {
+        let f = filter();
+        assert_eq!(f.candidates(&failure_with("", "Error: abc", &[])), 0b100001);
+        let only_content = observation(Outcome::Failure(Failure {
+            message: String::new(),
+            members: vec![],
+            content: "bcd".into(),
+        }));
+        assert_eq!(f.candidates(&only_content), 0b100010);
+    }
+
+    #[test]
+    fn foreground_anchors_follow_the_value() {
+        let f = filter();
+        assert_eq!(f.candidates(&ok(foreground(0, "abc", "", None))), 0b100000);
+        assert_eq!(f.candidates(&ok(foreground(1, "", "", None))), 0b100100);
+        let denied = json!({"mode": "workspace-write", "denied": true});
+        assert_eq!(
+            f.candidates(&ok(foreground(1, "", "", Some(denied)))),
+            0b101100
+        );
+        assert_eq!(
+            f.candidates(&ok(foreground(0, "", "HRESULT 0x80041003", None))),
+            0b110000
+        );
+        assert_eq!(
+            f.candidates(&ok(json!({"kind": "background", "exitCode": 1}))),
+            0b100000
+        );
+        assert_eq!(
+            f.candidates(&ok(json!({"kind": "foreground", "exitCode": "1"}))),
+            0b100000
+        );
     }
 }
