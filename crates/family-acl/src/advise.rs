@@ -56,7 +56,7 @@ pub(crate) fn para(out: &mut String, text: &str) {
 /// Builds the advisory for a recognized finding.
 pub(crate) fn advise(finding: &AclFinding, env: &Environment) -> Advisory {
     let class = finding.class();
-    let dir = CommandDir::new(&finding.path);
+    let dir = CommandDir::new(finding.path());
     let mut out = String::with_capacity(12 * 1024);
 
     para(&mut out, &headline(finding, class, env));
@@ -147,7 +147,7 @@ fn headline(finding: &AclFinding, class: AclClass, env: &Environment) -> String 
 }
 
 fn carrier_note(finding: &AclFinding) -> String {
-    let path = quote_fragment(&finding.path);
+    let path = quote_fragment(finding.path());
     match finding.carrier {
         Carrier::Session => format!(
             "It came from the Windows sandbox provider itself, while preparing this session's call \

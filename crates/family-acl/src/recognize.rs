@@ -11,8 +11,9 @@
 
 use advisor_core::{Observation, Outcome};
 
-/// The text both recognized APIs share; a necessary condition of [`recognize`].
-pub(crate) const NEEDLE: &str = "NamedSecurityInfoW failed (Win32 ";
+/// The text both recognized APIs share; a necessary condition of [`recognize`]
+/// (32 bytes, so `str::contains` takes its vectorized short-needle path).
+pub(crate) const NEEDLE: &str = "NamedSecurityInfoW failed (Win32";
 
 /// The envelope a host may leave on a message (`Error: <message>`).
 const ENVELOPE: &str = "Error: ";
@@ -140,10 +141,10 @@ pub struct AclFinding {
     pub code: u32,
     /// The backend step, for `SetNamedSecurityInfoW`; `None` for the read.
     pub label: Option<Label>,
-    /// The directory, exactly as the error spelled it (untrusted text).
-    pub path: String,
     /// The `Win32Error` message itself, from the API name to the end of the line.
     pub line: String,
+    /// Where the directory sits in `line` (one allocation per finding, not two).
+    path_span: std::ops::Range<usize>,
     /// How it reached the session.
     pub carrier: Carrier,
     /// Which text held it.
@@ -151,6 +152,11 @@ pub struct AclFinding {
 }
 
 impl AclFinding {
+    /// The directory, exactly as the error spelled it (untrusted text).
+    pub fn path(&self) -> &str {
+        self.line.get(self.path_span.clone()).unwrap_or_default()
+    }
+
     /// The advisory class: the code is kept, not flattened.
     pub fn class(&self) -> AclClass {
         match self.api {
@@ -178,11 +184,17 @@ fn scan(text: &str, field: Field) -> Option<AclFinding> {
         api: p.api,
         code: p.code,
         label: p.label,
-        path: p.path.to_owned(),
+        path_span: span_of(p.line, p.path),
         line: p.line.to_owned(),
         carrier: p.carrier,
         field,
     })
+}
+
+/// The byte range of `part` inside `whole` (`part` is a subslice of it).
+fn span_of(whole: &str, part: &str) -> std::ops::Range<usize> {
+    let start = (part.as_ptr() as usize).saturating_sub(whole.as_ptr() as usize);
+    start..start + part.len()
 }
 
 /// One recognized line, borrowed from the text.

@@ -82,7 +82,7 @@ pub fn describe(finding: Option<&AclFinding>) -> String {
                 family_acl::Field::Message => "message",
                 family_acl::Field::Content => "content",
             },
-            f.path.escape_debug(),
+            f.path().escape_debug(),
         ),
     }
 }
@@ -119,11 +119,8 @@ pub fn check(fixture: &str, expected: &str) {
     assert!(advisory.summary.as_str().chars().count() <= 120);
     assert!(!advisory.summary.as_str().contains('\n'));
     for line in command_lines(&advisory) {
-        if advisor_core::text::command_safe_path(&finding.path).is_err() {
-            assert!(
-                !line.contains(finding.path.as_str()),
-                "unsafe path in {line:?}"
-            );
+        if advisor_core::text::command_safe_path(finding.path()).is_err() {
+            assert!(!line.contains(finding.path()), "unsafe path in {line:?}");
             assert!(line.contains("<dir>"), "no placeholder in {line:?}");
         }
     }
