@@ -361,6 +361,16 @@ impl Advisor {
         {
             return;
         }
+        // The common case: the session's verdicts are known. Deliver under the
+        // map's read guard, without cloning the shared Arc (no refcount traffic).
+        if let Some(verdicts) = observation
+            .session
+            .as_ref()
+            .and_then(|s| self.sessions.get(s))
+        {
+            self.deliver_preflight(&observation.agent, &verdicts, decision);
+            return;
+        }
         let verdicts = self
             .session_verdicts(observation.session.as_ref(), ctx)
             .await;

@@ -64,6 +64,14 @@ fn session_start_advises_each_agent_once_and_resolves_once_per_session() {
             1,
             "another agent of the session hears it on its first call"
         );
+        let a3 = advisor
+            .session_start(&AgentId::new("a3"), Some(&s1), &c)
+            .await;
+        assert_eq!(
+            a3.additional_contexts.len(),
+            1,
+            "and a third at its own session start"
+        );
     });
     assert_eq!(
         policy.0.load(Ordering::SeqCst),

@@ -11,7 +11,9 @@ use std::pin::pin;
 use std::task::{Context as TaskContext, Poll, Waker};
 
 use advisor_core::testing::{failure, foreground, host, success};
-use advisor_core::{Advisor, Config, Context, Family, NoPolicyService, Observation, Platform, Registry};
+use advisor_core::{
+    Advisor, Config, Context, Family, NoPolicyService, Observation, Platform, Registry,
+};
 use divan::{Bencher, black_box, counter::BytesCount};
 use host_adapter::standard_registry;
 
@@ -30,7 +32,9 @@ fn ready<F: Future>(f: F) -> F::Output {
 }
 
 fn registry(prefilter: bool) -> Registry {
-    let r = standard_registry().build().expect("the standard registry builds");
+    let r = standard_registry()
+        .build()
+        .expect("the standard registry builds");
     if prefilter { r } else { r.without_prefilter() }
 }
 
@@ -74,8 +78,15 @@ mod nomatch {
     #[divan::bench]
     fn success_4k_through_post_execute(bencher: Bencher) {
         let advisor = Advisor::new(registry(true), Config::default());
-        let (h, policy, obs) = (host(Platform::Win32), NoPolicyService, success_nomatch(4096));
-        let ctx = Context { host: &h, policy: &policy };
+        let (h, policy, obs) = (
+            host(Platform::Win32),
+            NoPolicyService,
+            success_nomatch(4096),
+        );
+        let ctx = Context {
+            host: &h,
+            policy: &policy,
+        };
         bencher.bench(|| ready(advisor.post_execute(black_box(&obs), None, &ctx)));
     }
 }
@@ -88,13 +99,17 @@ mod throughput {
     #[divan::bench(args = [true, false])]
     fn failure_message_1mib(bencher: Bencher, prefilter: bool) {
         let (r, obs) = (registry(prefilter), failure_nomatch(MIB));
-        bencher.counter(BytesCount::new(MIB)).bench(|| black_box(&r).owner(black_box(&obs)).is_none());
+        bencher
+            .counter(BytesCount::new(MIB))
+            .bench(|| black_box(&r).owner(black_box(&obs)).is_none());
     }
 
     #[divan::bench(args = [true, false])]
     fn stderr_1mib(bencher: Bencher, prefilter: bool) {
         let (r, obs) = (registry(prefilter), failed_stderr(MIB));
-        bencher.counter(BytesCount::new(MIB)).bench(|| black_box(&r).owner(black_box(&obs)).is_none());
+        bencher
+            .counter(BytesCount::new(MIB))
+            .bench(|| black_box(&r).owner(black_box(&obs)).is_none());
     }
 }
 
@@ -104,7 +119,11 @@ mod acl {
     #[divan::bench]
     fn recognize_line_alone(bencher: Bencher) {
         let obs = failure(ACL_LINE);
-        bencher.bench(|| family_acl::AclProvisioning.recognize(black_box(&obs)).is_some());
+        bencher.bench(|| {
+            family_acl::AclProvisioning
+                .recognize(black_box(&obs))
+                .is_some()
+        });
     }
 
     #[divan::bench(args = [true, false])]
@@ -118,7 +137,10 @@ mod acl {
     fn match_path_with_rendering(bencher: Bencher) {
         let advisor = Advisor::new(registry(true), Config::default());
         let (h, policy, obs) = (host(Platform::Win32), NoPolicyService, failure(ACL_LINE));
-        let ctx = Context { host: &h, policy: &policy };
+        let ctx = Context {
+            host: &h,
+            policy: &policy,
+        };
         bencher.bench(|| {
             let d = ready(advisor.post_execute(black_box(&obs), None, &ctx));
             advisor.agent_end(&obs.agent);

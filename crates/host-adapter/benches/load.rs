@@ -15,7 +15,9 @@ use std::task::{Context as TaskContext, Poll, Waker};
 use std::time::Instant;
 
 use advisor_core::testing::{failure, foreground, host, success};
-use advisor_core::{Advisor, AgentId, Config, Context, NoPolicyService, Observation, Platform};
+use advisor_core::{
+    Advisor, AgentId, Config, Context, NoPolicyService, Observation, Platform, SessionId,
+};
 use host_adapter::standard_registry;
 
 fn ready<F: Future>(f: F) -> F::Output {
@@ -29,34 +31,59 @@ fn ready<F: Future>(f: F) -> F::Output {
 
 fn rss_bytes() -> u64 {
     let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
-    let pages: u64 = statm.split_whitespace().nth(1).and_then(|p| p.parse().ok()).unwrap_or(0);
+    let pages: u64 = statm
+        .split_whitespace()
+        .nth(1)
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(0);
     pages * 4096
 }
 
 fn mix() -> Vec<Observation> {
     let out = "test result: ok. 12 passed; 0 failed\n".repeat(30);
-    let mut v: Vec<Observation> = (0..18).map(|_| success(foreground(0, &out, "", None), &out)).collect();
-    v.push(success(foreground(1, "", "error[E0308]: mismatched types\n", None), "[exit code: 1]"));
-    v.push(failure(r"SetNamedSecurityInfoW failed (Win32 5): grantWrite(D:\ws)"));
+    let mut v: Vec<Observation> = (0..18)
+        .map(|_| success(foreground(0, &out, "", None), &out))
+        .collect();
+    v.push(success(
+        foreground(1, "", "error[E0308]: mismatched types\n", None),
+        "[exit code: 1]",
+    ));
+    v.push(failure(
+        r"SetNamedSecurityInfoW failed (Win32 5): grantWrite(D:\ws)",
+    ));
     v
 }
 
 fn events_per_second(threads: usize, agents: usize, per_thread: usize) -> f64 {
-    let advisor = Arc::new(Advisor::new(standard_registry().build().unwrap(), Config::default()));
+    let advisor = Arc::new(Advisor::new(
+        standard_registry().build().unwrap(),
+        Config::default(),
+    ));
     let barrier = Arc::new(Barrier::new(threads + 1));
     let handles: Vec<_> = (0..threads)
         .map(|t| {
             let (advisor, barrier) = (advisor.clone(), barrier.clone());
             std::thread::spawn(move || {
                 let (h, policy) = (host(Platform::Win32), NoPolicyService);
-                let ctx = Context { host: &h, policy: &policy };
+                let ctx = Context {
+                    host: &h,
+                    policy: &policy,
+                };
                 let mut events = mix();
-                let ids: Vec<AgentId> = (0..agents).map(|a| AgentId::new(format!("agent-{a}"))).collect();
+                let ids: Vec<AgentId> = (0..agents)
+                    .map(|a| AgentId::new(format!("agent-{a}")))
+                    .collect();
+                // Ten agents per session, as sub-agents share their parent's session.
+                let sessions: Vec<SessionId> = (0..agents / 10)
+                    .map(|s| SessionId::new(format!("s{s}")))
+                    .collect();
                 barrier.wait();
                 for i in 0..per_thread {
                     let n = events.len();
                     let obs = &mut events[i % n];
-                    obs.agent = ids[(i * 31 + t * 7) % agents].clone();
+                    let a = (i * 31 + t * 7) % agents;
+                    obs.agent = ids[a].clone();
+                    obs.session = Some(sessions[a / 10].clone());
                     std::hint::black_box(ready(advisor.post_execute(obs, None, &ctx)));
                 }
             })
@@ -74,7 +101,10 @@ fn ledger_fill(capacity: usize, agents: usize) -> (usize, u64) {
     let config = Config::from_json(serde_json::json!({ "ledgerCapacity": capacity })).unwrap();
     let advisor = Advisor::new(standard_registry().build().unwrap(), config);
     let (h, policy) = (host(Platform::Win32), NoPolicyService);
-    let ctx = Context { host: &h, policy: &policy };
+    let ctx = Context {
+        host: &h,
+        policy: &policy,
+    };
     let mut obs = failure(r"SetNamedSecurityInfoW failed (Win32 5): grantWrite(D:\ws)");
     let before = rss_bytes();
     for a in 0..agents {
@@ -92,17 +122,35 @@ fn main() {
     let per_thread = 1_000_000;
     let one = events_per_second(1, 10_000, per_thread);
     let two = events_per_second(2, 10_000, per_thread);
-    println!("concurrency: 10,000 agents, mixed events (18 ok / 1 failed exit / 1 ACL failure)");
+    println!(
+        "concurrency: 10,000 agents in 1,000 sessions, mixed events (18 ok / 1 failed exit / 1 ACL failure)"
+    );
     println!("  1 thread : {:>12.0} events/s", one);
-    println!("  2 threads: {:>12.0} events/s  (scaling x{:.2})", two, two / one);
+    println!(
+        "  2 threads: {:>12.0} events/s  (scaling x{:.2})",
+        two,
+        two / one
+    );
 
     let (tracked, grown) = ledger_fill(2_000_000, 1_000_000);
     println!("memory: 1,000,000 distinct agents, each advised once (ledgerCapacity 2,000,000)");
     println!("  tracked agents : {tracked}");
-    println!("  RSS growth     : {:.1} MiB", grown as f64 / (1 << 20) as f64);
-    println!("  bytes per agent: {:.0}", grown as f64 / tracked.max(1) as f64);
-    println!("  RSS now        : {:.1} MiB", rss_bytes() as f64 / (1 << 20) as f64);
+    println!(
+        "  RSS growth     : {:.1} MiB",
+        grown as f64 / (1 << 20) as f64
+    );
+    println!(
+        "  bytes per agent: {:.0}",
+        grown as f64 / tracked.max(1) as f64
+    );
+    println!(
+        "  RSS now        : {:.1} MiB",
+        rss_bytes() as f64 / (1 << 20) as f64
+    );
 
     let (bounded, _) = ledger_fill(advisor_core::DEFAULT_LEDGER_CAPACITY, 1_000_000);
-    println!("bounded: 1,000,000 agents with the default ledgerCapacity ({}) → {bounded} tracked", advisor_core::DEFAULT_LEDGER_CAPACITY);
+    println!(
+        "bounded: 1,000,000 agents with the default ledgerCapacity ({}) → {bounded} tracked",
+        advisor_core::DEFAULT_LEDGER_CAPACITY
+    );
 }

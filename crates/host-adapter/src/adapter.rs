@@ -1,7 +1,7 @@
 //! `HostAdapter`: the harness's four seats mapped onto the core.
 
 use std::future::Future;
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
 use advisor_core::{
     Advisor, AgentId, Config, Context, Explanation, FamilyId, HostFacts, NoPolicyService,
@@ -66,7 +66,7 @@ impl HostAdapterBuilder {
         let registry = self.registry.unwrap_or_else(standard_registry).build()?;
         Ok(HostAdapter {
             advisor: Advisor::new(registry, self.config),
-            host: RwLock::new(Arc::new(self.host)),
+            host: Arc::new(self.host),
             policy: self.policy,
         })
     }
@@ -75,7 +75,7 @@ impl HostAdapterBuilder {
 /// The advisor mounted on a harness's tool pipeline.
 pub struct HostAdapter {
     advisor: Advisor,
-    host: RwLock<Arc<HostFacts>>,
+    host: Arc<HostFacts>,
     policy: Arc<dyn PolicySource>,
 }
 
@@ -97,25 +97,19 @@ impl HostAdapter {
 
     /// The current host facts.
     pub fn host(&self) -> Arc<HostFacts> {
-        match self.host.read() {
-            Ok(guard) => guard.clone(),
-            Err(poisoned) => poisoned.into_inner().clone(),
-        }
+        self.host.clone()
     }
 
     /// Replaces the host facts (a recorded stream may announce its host late).
-    pub fn set_host(&self, host: HostFacts) {
-        match self.host.write() {
-            Ok(mut guard) => *guard = Arc::new(host),
-            Err(poisoned) => *poisoned.into_inner() = Arc::new(host),
-        }
+    /// Taking `&mut self` keeps every read of the facts lock-free on the hot path.
+    pub fn set_host(&mut self, host: HostFacts) {
+        self.host = Arc::new(host);
     }
 
     /// `tools/post-execute`: the advisories to append and the disclosures.
     pub async fn post_execute(&self, event: PostExecute) -> PostDecision {
-        let host = self.host();
         let ctx = Context {
-            host: &host,
+            host: &self.host,
             policy: &*self.policy,
         };
         self.advisor
@@ -152,9 +146,8 @@ impl HostAdapter {
         agent: &AgentId,
         session: Option<&SessionId>,
     ) -> PostDecision {
-        let host = self.host();
         let ctx = Context {
-            host: &host,
+            host: &self.host,
             policy: &*self.policy,
         };
         self.advisor.session_start(agent, session, &ctx).await
@@ -171,9 +164,8 @@ impl HostAdapter {
         observation: &Observation,
         approved_mode: Option<SandboxMode>,
     ) -> Vec<(FamilyId, Explanation)> {
-        let host = self.host();
         let ctx = Context {
-            host: &host,
+            host: &self.host,
             policy: &*self.policy,
         };
         self.advisor.explain(observation, approved_mode, &ctx).await

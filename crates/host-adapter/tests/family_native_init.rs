@@ -89,7 +89,8 @@ async fn post(rig: &Rig, observation: Observation, approved: Option<SandboxMode>
             approved_mode: approved,
         })
         .await;
-    d.additional_contexts.retain(|a| a.family == family_native_init::ID);
+    d.additional_contexts
+        .retain(|a| a.family == family_native_init::ID);
     d.withheld.retain(|w| w.family == family_native_init::ID);
     d
 }

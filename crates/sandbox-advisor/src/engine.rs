@@ -91,7 +91,7 @@ impl Engine {
     }
 
     /// Applies one event; a line that is valid JSON but cannot be honoured is an `Err`.
-    pub async fn handle(&self, event: Event) -> Result<Handled, String> {
+    pub async fn handle(&mut self, event: Event) -> Result<Handled, String> {
         let decision = match event {
             Event::Hello { protocol } if protocol == PROTOCOL_VERSION => return Ok(Handled::Hello),
             Event::Hello { protocol } => {

@@ -232,7 +232,7 @@ fn replay(
         Ok(c) => c,
         Err(code) => return code,
     };
-    let engine = match Engine::new(&config) {
+    let mut engine = match Engine::new(&config) {
         Ok(e) => e,
         Err(e) => return usage(e.to_string()),
     };
@@ -260,7 +260,7 @@ fn replay(
     let result = match file {
         Some(path) => match File::open(path) {
             Ok(f) => stream::run(
-                &engine,
+                &mut engine,
                 runtime,
                 BufReader::with_capacity(64 * 1024, f),
                 args.max_line_bytes,
@@ -269,7 +269,7 @@ fn replay(
             Err(e) => return usage(format!("cannot read {}: {e}", path.display())),
         },
         None => stream::run(
-            &engine,
+            &mut engine,
             runtime,
             io::stdin().lock(),
             args.max_line_bytes,
@@ -288,14 +288,14 @@ fn serve(runtime: &tokio::runtime::Runtime, args: &StreamArgs) -> u8 {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let engine = match Engine::new(&config) {
+    let mut engine = match Engine::new(&config) {
         Ok(e) => e,
         Err(e) => return usage(e.to_string()),
     };
     tracing::info!(target: "sandbox_advisor::serve", config = %config.describe(), "serving protocol 1 on stdin/stdout");
     let mut sink = JsonSink(io::stdout().lock());
     match stream::run(
-        &engine,
+        &mut engine,
         runtime,
         io::stdin().lock(),
         args.max_line_bytes,

@@ -11,7 +11,7 @@ use crate::render::{Sink, Tally};
 /// soon as it is decided. A bad line becomes an error result and the loop goes on;
 /// only an I/O error on the input or the output stops it.
 pub fn run<R: BufRead>(
-    engine: &Engine,
+    engine: &mut Engine,
     runtime: &tokio::runtime::Runtime,
     input: R,
     max_line_bytes: usize,
