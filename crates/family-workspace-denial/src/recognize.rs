@@ -1,0 +1,80 @@
+//! The producer's shape: a finished shell command the sandbox executor stamped
+//! `denied` — read from the canonical value, never from text.
+
+use advisor_core::shell::ForegroundRun;
+use advisor_core::{Observation, SandboxMode, ToolName};
+
+use crate::named::NamedPaths;
+
+/// What the executor's stamp and the call's own arguments say about one denial.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// The shell tool that ran the command.
+    pub tool: ToolName,
+    /// The command's non-zero exit code.
+    pub exit_code: i64,
+    /// The mode the call actually ran under, as the executor stamped it.
+    pub mode: SandboxMode,
+    /// The enforcement the executor stamped (`partial` for the Windows ACL backend).
+    pub enforcement: Option<String>,
+    /// Set when the stamp marks a runner failure.
+    pub runner_failed: bool,
+    /// The absolute paths the call names.
+    pub named: NamedPaths,
+}
+
+/// Reads the stamped mode without allocating; a spelling outside the
+/// harness's vocabulary is not the producer's shape.
+fn stamped_mode(raw: &str) -> Option<SandboxMode> {
+    SandboxMode::ALL.into_iter().find(|m| m.as_str() == raw)
+}
+
+/// Recognizes a success whose foreground value carries `sandbox.denied: true`
+/// and a non-zero exit. Returns `None` before allocating anything otherwise.
+pub fn recognize(observation: &Observation) -> Option<Finding> {
+    let success = observation.success()?;
+    let run = ForegroundRun::read(&success.value)?;
+    let stamp = run.sandbox?;
+    if !stamp.denied {
+        return None;
+    }
+    let exit_code = run.exit_code.filter(|code| *code != 0)?;
+    let mode = stamped_mode(stamp.mode)?;
+    Some(Finding {
+        tool: observation.tool.clone(),
+        exit_code,
+        mode,
+        enforcement: stamp.enforcement.map(str::to_owned),
+        runner_failed: stamp.runner_failed,
+        named: named_paths(observation),
+    })
+}
+
+/// The absolute paths in the `command` argument, plus every other argument
+/// whose whole value is one (string or array of strings).
+fn named_paths(observation: &Observation) -> NamedPaths {
+    let mut named = NamedPaths::default();
+    let Some(arguments) = observation.arguments.as_object() else {
+        return named;
+    };
+    for (key, value) in arguments {
+        let is_command = key == "command";
+        if let Some(text) = value.as_str() {
+            if is_command {
+                named.command(text);
+            } else {
+                named.argument(text);
+            }
+        } else if let Some(items) = value.as_array() {
+            for text in items.iter().filter_map(|item| item.as_str()) {
+                if is_command {
+                    // An argv element is one word, spaces and all.
+                    named.word(text);
+                } else {
+                    named.argument(text);
+                }
+            }
+        }
+    }
+    named
+}
