@@ -200,7 +200,7 @@ impl Advisor {
         if owner.finding.feeds_budget() && self.config.enforce_after > 0 {
             let key = CallKey::new(observation.tool.as_str(), &observation.arguments);
             self.ledger
-                .with_agent(agent, |s| s.budget.record_failure(key));
+                .with_agent(agent, |s| s.fail_fast().budget.record_failure(key));
         }
         if self
             .ledger
@@ -271,9 +271,12 @@ impl Advisor {
     fn take_refused(&self, observation: &Observation) -> bool {
         self.ledger
             .peek(&observation.agent, |s| {
-                match s.refused_calls.iter().position(|c| *c == observation.call) {
+                let Some(ff) = s.fail_fast_if_any() else {
+                    return false;
+                };
+                match ff.refused_calls.iter().position(|c| *c == observation.call) {
                     Some(i) => {
-                        s.refused_calls.swap_remove(i);
+                        ff.refused_calls.swap_remove(i);
                         true
                     }
                     None => false,
@@ -288,12 +291,17 @@ impl Advisor {
         }
         let watching = self
             .ledger
-            .peek(&observation.agent, |s| !s.budget.is_idle())
+            .peek(&observation.agent, |s| {
+                s.fail_fast_if_any().is_some_and(|ff| !ff.budget.is_idle())
+            })
             .unwrap_or(false);
         if watching {
             let key = CallKey::new(observation.tool.as_str(), &observation.arguments);
-            self.ledger
-                .peek(&observation.agent, |s| s.budget.record_success(&key));
+            self.ledger.peek(&observation.agent, |s| {
+                if let Some(ff) = s.fail_fast_if_any() {
+                    ff.budget.record_success(&key)
+                }
+            });
         }
     }
 
@@ -309,9 +317,12 @@ impl Advisor {
         let key = CallKey::new(call.tool.as_str(), &call.arguments);
         let (enforce_after, max_denials) = (self.config.enforce_after, self.config.max_denials);
         let verdict = self.ledger.peek(&call.agent, |s| {
-            let verdict = s.budget.check(&key, enforce_after, max_denials);
+            let Some(ff) = s.fail_fast_if_any() else {
+                return BudgetVerdict::Allow;
+            };
+            let verdict = ff.budget.check(&key, enforce_after, max_denials);
             if matches!(verdict, BudgetVerdict::Refuse { .. }) {
-                s.refused_calls.push(call.call.clone());
+                ff.refused_calls.push(call.call.clone());
             }
             verdict
         });

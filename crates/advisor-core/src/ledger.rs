@@ -10,22 +10,41 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use dashmap::DashMap;
+use smallvec::SmallVec;
 
 use crate::budget::BudgetState;
 use crate::family::Seat;
 use crate::ids::{AgentId, CallId, FamilyId};
 
-/// What the ledger remembers about one agent.
+/// The fail-fast half of an agent's state, allocated only once it is used.
 #[derive(Debug, Default)]
-pub(crate) struct AgentState {
-    spoken: Vec<(FamilyId, Seat)>,
-    disclosed: Vec<(FamilyId, Seat, &'static str)>,
+pub(crate) struct FailFastState {
     pub(crate) budget: BudgetState,
     pub(crate) refused_calls: Vec<CallId>,
+}
+
+/// What the ledger remembers about one agent. Kept small: an agent usually
+/// hears one or two families, so the seats sit inline, and the fail-fast
+/// state is boxed and absent unless the budget is in use.
+#[derive(Debug, Default)]
+pub(crate) struct AgentState {
+    spoken: SmallVec<[(FamilyId, Seat); 2]>,
+    disclosed: Vec<(FamilyId, Seat, &'static str)>,
+    fail_fast: Option<Box<FailFastState>>,
     last_seen: u64,
 }
 
 impl AgentState {
+    /// The fail-fast state, created on first use.
+    pub(crate) fn fail_fast(&mut self) -> &mut FailFastState {
+        self.fail_fast.get_or_insert_with(Box::default)
+    }
+
+    /// The fail-fast state, if the agent has any.
+    pub(crate) fn fail_fast_if_any(&mut self) -> Option<&mut FailFastState> {
+        self.fail_fast.as_deref_mut()
+    }
+
     /// True when this agent already heard from `family` in `seat`.
     pub(crate) fn has_spoken(&self, family: FamilyId, seat: Seat) -> bool {
         self.spoken.contains(&(family, seat))
