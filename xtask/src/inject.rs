@@ -1,5 +1,23 @@
 //! `cargo xtask inject`: apply each catalogued defect, run the tests that
 //! claim to catch it, and report which arms stayed silent.
+//!
+//! What keeps a full run short (each without changing a verdict):
+//! - Each package runs once unmutated (the baseline); it says which test
+//!   target (`--lib`, `--test foo`) holds each test. A mutation then builds
+//!   and runs only the targets holding its named tests
+//!   (`cargo test -p P --lib --test foo --no-fail-fast`, see `run::plan`). The
+//!   mutated library is still compiled every time (every test target of its
+//!   package, and every package depending on it, builds it), so a mutation
+//!   that does not compile is BROKEN as before; a named test in no target of
+//!   the baseline is SILENT as before.
+//! - One `cargo test` per package and mutation, without a `--no-run` pass
+//!   first: a compile error stops it before any test binary starts, and the
+//!   compiler's `error[E…]` / `could not compile` lines say so.
+//! - Entries run grouped by the crate they mutate, those whose builds span the
+//!   most workspace crates (the adapter's) first, so that a slot rebuilds a
+//!   restored crate as seldom as possible; the report keeps catalogue order.
+//! - Each slot keeps its own target directory across runs, incremental, with
+//!   no debuginfo; `--jobs` defaults to the cores available (at most 2).
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -13,6 +31,7 @@ use crate::apply::{self, RunLock, Shared};
 use crate::catalogue::{self, Entry};
 use crate::report::{self, EntryResult, Report, Status};
 use crate::run::{self, Baseline, Settings, Slot};
+use crate::targets::{self, Workspace};
 use crate::tree;
 
 /// Environment variable that raises the cap on `--jobs` (default cap: 2).
@@ -31,21 +50,28 @@ pub struct InjectArgs {
     #[arg(long)]
     pub list: bool,
     /// Mutations run in parallel, each slot in its own copy of the sources
-    /// (capped at 2 unless XTASK_INJECT_MAX_JOBS says more).
-    #[arg(long, default_value_t = 1)]
-    pub jobs: usize,
+    /// (default: the cores available; capped at 2 unless XTASK_INJECT_MAX_JOBS
+    /// says more).
+    #[arg(long)]
+    pub jobs: Option<usize>,
     /// Run only the catalogues of these packages (repeatable, or comma-separated).
     #[arg(long, value_delimiter = ',', value_name = "PKG")]
     pub package: Vec<String>,
     /// Workspace root (default: the directory above xtask's manifest).
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
-    /// Seconds one `cargo test` run of one package may take.
+    /// Seconds the tests of one `cargo test` of one package may take (from its
+    /// first test binary on).
     #[arg(long, default_value_t = 600, value_name = "SECS")]
     pub timeout: u64,
-    /// Seconds one build (`cargo test --no-run`) may take.
+    /// Seconds the build part of one `cargo test` may take (until its first
+    /// test binary starts).
     #[arg(long, default_value_t = 1800, value_name = "SECS")]
     pub build_timeout: u64,
+    /// Warn when the projected wall time of the run exceeds this many minutes
+    /// (and at the end, when the run took longer). Changes no result.
+    #[arg(long, value_name = "N")]
+    pub budget_minutes: Option<f64>,
     /// Skip the unmutated baseline run (a named test that already fails would
     /// then count as caught).
     #[arg(long)]
@@ -97,6 +123,15 @@ pub fn main(args: InjectArgs) -> Result<ExitCode> {
     }
     let runnable: Vec<&Entry> = entries.iter().filter(|e| e.broken.is_none()).collect();
     let jobs = jobs(args.jobs, runnable.len());
+    let workspace = match targets::load(&root) {
+        Ok(workspace) => Some(workspace),
+        Err(e) => {
+            eprintln!(
+                "xtask inject: {e:#}; every mutation builds and runs all test targets of its packages"
+            );
+            None
+        }
+    };
     let slots = make_slots(&root, &state, jobs)?;
     let touched: Vec<PathBuf> = runnable
         .iter()
@@ -130,10 +165,22 @@ pub fn main(args: InjectArgs) -> Result<ExitCode> {
     } else {
         Some(run_baseline(&slots, &shared, &runnable, &settings)?)
     };
-    let done = std::sync::atomic::AtomicUsize::new(0);
-    let results = run::pool(&slots, &shared, &entries, |slot, entry| {
-        let result = run::run_entry(slot, &shared, entry, baseline.as_ref(), &settings)?;
-        let n = done.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+    let order = schedule(&entries, workspace.as_ref());
+    let budget = args
+        .budget_minutes
+        .map(|m| Duration::from_secs_f64(m.max(0.0) * 60.0));
+    let progress = Progress::new(start, runnable.len());
+    let results = run::pool(&slots, &shared, &order, |slot, &i| {
+        let entry = &entries[i];
+        let result = run::run_entry(
+            slot,
+            &shared,
+            entry,
+            baseline.as_ref(),
+            workspace.as_ref(),
+            &settings,
+        )?;
+        let (n, projected) = progress.finished(entry.broken.is_none());
         eprintln!(
             "xtask inject: [{n}/{}] {} {} ({:.1}s)",
             entries.len(),
@@ -141,17 +188,41 @@ pub fn main(args: InjectArgs) -> Result<ExitCode> {
             result.status.word(),
             result.seconds
         );
+        if let (Some(budget), Some(projected)) = (budget, projected) {
+            if projected > budget && progress.first_warning(slots.len()) {
+                eprintln!(
+                    "xtask inject: WARNING: projected total {:.1} min exceeds --budget-minutes {:.1} (after {n} of {} entries)",
+                    projected.as_secs_f64() / 60.0,
+                    budget.as_secs_f64() / 60.0,
+                    entries.len()
+                );
+            }
+        }
         Ok(result)
     });
+    // Back to catalogue order.
+    let mut in_order: Vec<Option<Result<EntryResult>>> = entries.iter().map(|_| None).collect();
+    for (i, result) in order.iter().zip(results) {
+        in_order[*i] = result;
+    }
     let mut finished: Vec<EntryResult> = Vec::new();
     let mut fatal = None;
-    for result in results.into_iter().flatten() {
+    for result in in_order.into_iter().flatten() {
         match result {
             Ok(result) => finished.push(result),
             Err(e) => fatal = Some(e),
         }
     }
     let wall = start.elapsed().as_secs_f64();
+    if let Some(budget) = budget {
+        if wall > budget.as_secs_f64() {
+            eprintln!(
+                "xtask inject: WARNING: the run took {:.1} min, over --budget-minutes {:.1}",
+                wall / 60.0,
+                budget.as_secs_f64() / 60.0
+            );
+        }
+    }
 
     let tree_problem = check_tree(&root, &touched, &snapshots, git_before, &leftovers_before);
     print!("{}", report::render(&finished, wall));
@@ -244,16 +315,113 @@ fn print_list(entries: &[Entry], state: &Path) {
     println!("{} entries", entries.len());
 }
 
-fn jobs(asked: usize, runnable: usize) -> usize {
+fn jobs(asked: Option<usize>, runnable: usize) -> usize {
     let cap = std::env::var(MAX_JOBS_VAR)
         .ok()
         .and_then(|v| v.parse::<usize>().ok())
         .unwrap_or(2)
         .max(1);
+    let Some(asked) = asked else {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        return cores.min(cap).min(runnable).max(1);
+    };
     if asked > cap {
         eprintln!("xtask inject: --jobs {asked} capped at {cap} (raise with {MAX_JOBS_VAR})");
     }
     asked.min(cap).min(runnable).max(1)
+}
+
+/// The order entries run in (indices into `entries`): entries that cannot run
+/// first (they finish at once), then by how many workspace crates their
+/// builds span, most first, then grouped by the crate they mutate, the
+/// packages they test and the file; catalogue order last. Consecutive
+/// entries in a slot so rebuild the same crates, and a crate a mutation left
+/// rebuilt differently is rebuilt by as few later builds as possible (the
+/// adapter's builds span every family crate and advisor-core; a family
+/// crate's only advisor-core and itself).
+pub fn schedule(entries: &[Entry], workspace: Option<&Workspace>) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..entries.len()).collect();
+    order.sort_by_cached_key(|&i| {
+        let e = &entries[i];
+        let span = workspace.map_or(0, |w| targets::closure_size(w, &e.packages));
+        let mut packages = e.packages.clone();
+        packages.sort();
+        (
+            e.broken.is_none(),
+            std::cmp::Reverse(span),
+            e.package.clone(),
+            packages,
+            e.file.clone(),
+            i,
+        )
+    });
+    order
+}
+
+/// Counts finished entries and projects the run's total wall time.
+struct Progress {
+    /// When the run began (the baseline included).
+    start: Instant,
+    /// When the entries began.
+    entries_start: Instant,
+    /// Entries that run (not BROKEN from the catalogue).
+    runnable: usize,
+    /// Finished entries, and finished runnable ones.
+    counts: std::sync::Mutex<(usize, usize)>,
+    warned: std::sync::atomic::AtomicBool,
+}
+
+impl Progress {
+    fn new(start: Instant, runnable: usize) -> Self {
+        Self {
+            start,
+            entries_start: Instant::now(),
+            runnable,
+            counts: std::sync::Mutex::new((0, 0)),
+            warned: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
+
+    /// Records one finished entry (`ran`: it was runnable); returns how many
+    /// finished, and for a runnable one the projected total wall time.
+    fn finished(&self, ran: bool) -> (usize, Option<Duration>) {
+        let mut counts = self.counts.lock().unwrap_or_else(|p| p.into_inner());
+        counts.0 += 1;
+        if !ran {
+            return (counts.0, None);
+        }
+        counts.1 += 1;
+        let projected = project(
+            self.start.elapsed(),
+            self.entries_start.elapsed(),
+            counts.1,
+            self.runnable,
+        );
+        (counts.0, Some(projected))
+    }
+
+    /// Whether to print the budget warning now: once per run, and only after
+    /// every slot has finished an entry (one entry says little).
+    fn first_warning(&self, slots: usize) -> bool {
+        let ran = self.counts.lock().map_or(0, |c| c.1);
+        ran >= slots && !self.warned.swap(true, std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+/// The projected total wall time: `elapsed` so far, plus the runnable entries
+/// still to finish at the wall time per finished one so far
+/// (`entries_elapsed / ran`, the slots' parallelism included).
+pub fn project(
+    elapsed: Duration,
+    entries_elapsed: Duration,
+    ran: usize,
+    runnable: usize,
+) -> Duration {
+    if ran == 0 {
+        return elapsed;
+    }
+    let per_entry = entries_elapsed.as_secs_f64() / ran as f64;
+    elapsed + Duration::from_secs_f64(per_entry * runnable.saturating_sub(ran) as f64)
 }
 
 fn make_slots(root: &Path, state: &Path, jobs: usize) -> Result<Vec<Slot>> {
@@ -360,4 +528,72 @@ fn check_tree(
         problems.push(format!("insta wrote into the tree: {}", new.join(", ")));
     }
     (!problems.is_empty()).then(|| problems.join("\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(id: &str, package: &str, packages: &[&str], file: &str) -> Entry {
+        Entry {
+            id: id.to_owned(),
+            package: package.to_owned(),
+            packages: packages.iter().map(|p| (*p).to_owned()).collect(),
+            catalogue: PathBuf::from(format!("crates/{package}/mutations.toml")),
+            file: PathBuf::from(file),
+            find: "a".to_owned(),
+            replace: "b".to_owned(),
+            tests: vec!["t".to_owned()],
+            description: String::new(),
+            equivalent: None,
+            broken: None,
+        }
+    }
+
+    #[test]
+    fn schedule_groups_by_crate_widest_builds_first() {
+        let mut workspace = Workspace::new();
+        let package = |deps: &[&str]| targets::Package {
+            targets: Vec::new(),
+            deps: deps.iter().map(|d| (*d).to_owned()).collect(),
+        };
+        workspace.insert("core".to_owned(), package(&[]));
+        workspace.insert("fam-a".to_owned(), package(&["core"]));
+        workspace.insert("fam-b".to_owned(), package(&["core"]));
+        workspace.insert("adapter".to_owned(), package(&["fam-a", "fam-b", "core"]));
+        let mut broken = entry("broken", "fam-b", &["fam-b"], "b/src/lib.rs");
+        broken.broken = Some("names no tests".to_owned());
+        let entries = [
+            entry("core-1", "core", &["core"], "core/src/lib.rs"),
+            entry("a-1", "fam-a", &["fam-a"], "a/src/y.rs"),
+            entry("b-1", "fam-b", &["fam-b"], "b/src/lib.rs"),
+            entry("a-2", "fam-a", &["fam-a", "adapter"], "a/src/x.rs"),
+            entry("a-3", "fam-a", &["fam-a"], "a/src/x.rs"),
+            entry("adapter-1", "adapter", &["adapter"], "adapter/src/lib.rs"),
+            broken,
+            entry("a-4", "fam-a", &["adapter"], "a/src/x.rs"),
+        ];
+        let ids = |workspace: Option<&Workspace>| {
+            schedule(&entries, workspace)
+                .into_iter()
+                .map(|i| entries[i].id.as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        assert_eq!(
+            ids(Some(&workspace)),
+            "broken adapter-1 a-4 a-2 a-3 a-1 b-1 core-1"
+        );
+        // Without metadata: grouped by crate, then packages, then file.
+        assert_eq!(ids(None), "broken adapter-1 core-1 a-4 a-2 a-3 a-1 b-1");
+    }
+
+    #[test]
+    fn projects_the_total() {
+        let secs = Duration::from_secs;
+        // 60 s of baseline, then 10 entries in 100 s; 90 more to go.
+        assert_eq!(project(secs(160), secs(100), 10, 100), secs(160 + 900));
+        assert_eq!(project(secs(5), secs(0), 0, 100), secs(5));
+        assert_eq!(project(secs(300), secs(240), 100, 100), secs(300));
+    }
 }

@@ -25,6 +25,9 @@ pub struct Parsed {
     pub outcomes: Outcomes,
     /// Number of `test result:` summary lines (one per test binary run).
     pub summaries: usize,
+    /// Labels of the test binaries cargo started (`unittests src/lib.rs`,
+    /// `tests/arms.rs`), in order.
+    pub binaries: Vec<String>,
     /// Compiler / cargo error lines seen before any test binary ran.
     pub build_errors: Vec<String>,
     /// cargo's `process didn't exit successfully` lines: test binaries that
@@ -50,6 +53,24 @@ pub fn parse_test_line(line: &str) -> Option<(String, Outcome)> {
     Some((name.to_owned(), outcome))
 }
 
+/// The label of a cargo `Running` line: `unittests src/lib.rs` for
+/// `     Running unittests src/lib.rs (target/debug/deps/x-0123)`,
+/// `tests/arms.rs` for an integration test. Labels are paths relative to the
+/// package root, as cargo prints them.
+pub fn running_label(line: &str) -> Option<&str> {
+    let running = line.trim_start().strip_prefix("Running ")?;
+    let label = running.split(" (").next().unwrap_or(running).trim();
+    // `Running `rustc …`` (cargo -v) is a build step, not a test binary.
+    (!label.is_empty() && !label.starts_with('`')).then_some(label)
+}
+
+/// Whether a line is one rustc or cargo prints when a crate does not
+/// compile (`error[E0308]: ...`, ``error: could not compile `x` ...``).
+pub fn is_compile_error(line: &str) -> bool {
+    let line = line.trim_start();
+    line.starts_with("error[E") || (line.starts_with("error") && line.contains("could not compile"))
+}
+
 /// Parses merged `cargo test` output.
 pub fn parse(lines: &[String]) -> Parsed {
     let mut parsed = Parsed::default();
@@ -59,10 +80,9 @@ pub fn parse(lines: &[String]) -> Parsed {
     let mut in_failures = false;
     for line in lines {
         let trimmed = line.trim_start();
-        if let Some(running) = trimmed.strip_prefix("Running ") {
-            // `Running unittests src/lib.rs (target/debug/deps/x-0123)`
-            let name = running.split(" (").next().unwrap_or(running);
-            binary = Some(name.trim().to_owned());
+        if let Some(label) = running_label(trimmed) {
+            binary = Some(label.to_owned());
+            parsed.binaries.push(label.to_owned());
             in_failures = false;
             continue;
         }
@@ -95,6 +115,15 @@ pub fn parse(lines: &[String]) -> Parsed {
         }
     }
     parsed
+}
+
+impl Parsed {
+    /// Whether the build failed to compile: a compiler error came before any
+    /// test binary started (cargo builds every selected target before it
+    /// runs one, and a failed build runs none).
+    pub fn did_not_compile(&self) -> bool {
+        self.build_errors.iter().any(|l| is_compile_error(l))
+    }
 }
 
 /// Merges `more` into `into`.
@@ -149,7 +178,13 @@ pub fn classify(
         let count = |want: Outcome| results.iter().filter(|(_, o)| *o == want).count();
         let (passed, ignored) = (count(Outcome::Passed), count(Outcome::Ignored));
         if results.is_empty() {
-            silent.push((test.clone(), missing.to_owned()));
+            let why = match baseline {
+                Some(baseline) if !baseline.contains_key(test) => {
+                    "no such test: not in any test target of the unmutated run".to_owned()
+                }
+                _ => missing.to_owned(),
+            };
+            silent.push((test.clone(), why));
         } else if passed > 0 {
             let places: Vec<&str> = results
                 .iter()
@@ -268,6 +303,9 @@ test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; 
         let parsed = parse(&lines(OUTPUT));
         assert_eq!(parsed.summaries, 2);
         assert!(parsed.build_errors.is_empty(), "{:?}", parsed.build_errors);
+        // `error[E0308]` printed by a test is no compile error.
+        assert!(!parsed.did_not_compile());
+        assert_eq!(parsed.binaries, ["unittests src/lib.rs", "tests/arms.rs"]);
         assert_eq!(
             parsed.outcomes["tests::adds"],
             [
@@ -288,10 +326,50 @@ test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; 
         let parsed = parse(&lines(out));
         assert_eq!(parsed.summaries, 0);
         assert_eq!(parsed.build_errors.len(), 2);
+        assert!(parsed.did_not_compile());
+        assert!(parsed.binaries.is_empty());
         assert_eq!(
             error_summary(&lines(out)),
             "error[E0308]: mismatched types; error: could not compile `s` (lib) due to 1 previous error"
         );
+    }
+
+    #[test]
+    fn an_integration_test_that_does_not_compile_stops_the_run() {
+        // `cargo test --no-fail-fast` (cargo 1.95) when one of several test
+        // targets does not compile: nothing runs, exit 101.
+        let out = "   Compiling kg v0.1.0 (/tmp/kg)\nerror[E0308]: mismatched types\n --> tests/bad-name.rs:1:36\n  |\nSome errors have detailed explanations: E0277, E0308.\nerror: could not compile `kg` (test \"bad-name\") due to 2 previous errors\n";
+        let parsed = parse(&lines(out));
+        assert!(parsed.did_not_compile());
+        assert_eq!(parsed.summaries, 0);
+        // A cargo error that is not the compiler's.
+        let cargo = parse(&lines(
+            "error: no test target named `nope` in `kg` package\n",
+        ));
+        assert_eq!(cargo.build_errors.len(), 1);
+        assert!(!cargo.did_not_compile());
+    }
+
+    #[test]
+    fn running_labels() {
+        assert_eq!(
+            running_label("     Running unittests src/lib.rs (target/debug/deps/x-0123)"),
+            Some("unittests src/lib.rs")
+        );
+        assert_eq!(
+            running_label("     Running tests/multi/main.rs (/t/debug/deps/multi-1)"),
+            Some("tests/multi/main.rs")
+        );
+        assert_eq!(running_label("     Running `rustc --crate-name x`"), None);
+        assert_eq!(running_label("   Compiling x v0.1.0"), None);
+        assert_eq!(running_label("running 2 tests"), None);
+        assert!(is_compile_error("error[E0425]: cannot find value `x`"));
+        assert!(is_compile_error(
+            "error: could not compile `x` (lib) due to 1 previous error"
+        ));
+        assert!(!is_compile_error(
+            "error: test failed, to rerun pass `--lib`"
+        ));
     }
 
     #[test]
@@ -342,6 +420,22 @@ test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; 
                     "passed in unittests src/lib.rs".to_owned()
                 ),
             ]
+        );
+        // With a baseline, a name it never saw says so (still SILENT).
+        let Verdict::Silent(silent, _) = classify(
+            &names(&["nope", "whole_line_only"]),
+            Some(&BTreeMap::new()),
+            &Outcomes::new(),
+            "did not run",
+        ) else {
+            panic!("expected SILENT");
+        };
+        assert_eq!(
+            silent[0],
+            (
+                "nope".to_owned(),
+                "no such test: not in any test target of the unmutated run".to_owned()
+            )
         );
         let baseline = outcomes.clone();
         assert!(matches!(

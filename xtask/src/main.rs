@@ -4,13 +4,17 @@
 //!   (`crates/*/mutations.toml`, `examples/*/mutations.toml`, format in
 //!   `docs/mutations.md`), run the tests that claim to catch it, and report
 //!   every arm that stayed SILENT.
+//! - `gen-log`: a realistic mixed event log in the CLI's line protocol, of a
+//!   given size, deterministic for a seed.
 
 mod apply;
 mod catalogue;
+mod gen_log;
 mod inject;
 mod libtest;
 mod report;
 mod run;
+mod targets;
 mod tree;
 
 use std::process::ExitCode;
@@ -31,6 +35,8 @@ enum Task {
     /// Apply each catalogued defect, run the tests that claim to catch it,
     /// and report SILENT arms (exit 1 on any SILENT or BROKEN entry).
     Inject(inject::InjectArgs),
+    /// Write a realistic mixed JSONL event log (`--bytes N`, deterministic for `--seed`).
+    GenLog(gen_log::GenLogArgs),
     // Further tasks (e.g. `gen-log`) are added here as variants, with an arm
     // in `main` below.
 }
@@ -39,6 +45,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
         Task::Inject(args) => inject::main(args),
+        Task::GenLog(args) => gen_log::main(args),
     };
     match outcome {
         Ok(code) => code,
