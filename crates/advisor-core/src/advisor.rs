@@ -95,6 +95,9 @@ pub enum Explanation {
     Speaks(Advisory),
 }
 
+/// Refused calls remembered per agent while their materialized failure is awaited.
+const REFUSED_CALLS_KEPT: usize = 16;
+
 type Verdicts = Arc<Vec<(FamilyId, PreflightVerdict)>>;
 
 /// The advisor: a registry, a ledger and a configuration.
@@ -322,6 +325,11 @@ impl Advisor {
             };
             let verdict = ff.budget.check(&key, enforce_after, max_denials);
             if matches!(verdict, BudgetVerdict::Refuse { .. }) {
+                // The harness settles a refusal right away; a host that never posts
+                // it must not grow this list (or the scan over it) without bound.
+                if ff.refused_calls.len() >= REFUSED_CALLS_KEPT {
+                    ff.refused_calls.remove(0);
+                }
                 ff.refused_calls.push(call.call.clone());
             }
             verdict

@@ -64,7 +64,7 @@ impl Summary {
     pub fn new(raw: &str) -> Self {
         let mut flat = String::with_capacity(raw.len().min(SUMMARY_MAX_CHARS * 4));
         for word in raw
-            .split(|c: char| c.is_whitespace() || c.is_control())
+            .split(|c: char| c.is_whitespace() || crate::text::is_unsafe_char(c))
             .filter(|w| !w.is_empty())
         {
             if !flat.is_empty() {

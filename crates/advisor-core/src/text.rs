@@ -13,11 +13,25 @@ pub const FRAGMENT_MAX_CHARS: usize = 400;
 /// The longest path placed into a command line (Windows' classic MAX_PATH).
 pub const COMMAND_PATH_MAX_CHARS: usize = 260;
 
+/// True for characters that must never survive quoting: C0/C1 controls
+/// (newlines included), the Unicode line and paragraph separators that some
+/// renderers break lines at, and the bidirectional overrides and marks that
+/// make text display in another order than it reads.
+pub fn is_unsafe_char(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{2028}' | '\u{2029}' | '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{FEFF}'
+                | '\u{202A}'..='\u{202E}'
+                | '\u{2066}'..='\u{2069}'
+        )
+}
+
 /// Makes a fragment safe to quote as prose: ANSI escape sequences removed,
 /// control characters (newlines included) replaced by a space, and the result
 /// bounded to [`FRAGMENT_MAX_CHARS`] with an ellipsis.
 pub fn quote_fragment(raw: &str) -> Cow<'_, str> {
-    let clean = raw.chars().count() <= FRAGMENT_MAX_CHARS && !raw.chars().any(|c| c.is_control());
+    let clean = raw.chars().count() <= FRAGMENT_MAX_CHARS && !raw.chars().any(is_unsafe_char);
     if clean {
         return Cow::Borrowed(raw);
     }
@@ -55,7 +69,7 @@ pub fn quote_fragment(raw: &str) -> Cow<'_, str> {
             out.push('…');
             return Cow::Owned(out);
         }
-        out.push(if c.is_control() { ' ' } else { c });
+        out.push(if is_unsafe_char(c) { ' ' } else { c });
         count += 1;
     }
     Cow::Owned(out)
@@ -67,8 +81,8 @@ pub enum Unquotable {
     /// A character that ends or expands a quoted argument in cmd or PowerShell.
     #[error("it holds a character that would end or expand a quoted argument")]
     ShellMetacharacter,
-    /// A newline or another control character.
-    #[error("it holds a control character")]
+    /// A newline, another control character, a Unicode line separator or a bidi control.
+    #[error("it holds a control, line-separator or bidirectional-override character")]
     ControlCharacter,
     /// Longer than [`COMMAND_PATH_MAX_CHARS`].
     #[error("it is longer than {COMMAND_PATH_MAX_CHARS} characters")]
@@ -87,7 +101,7 @@ pub fn command_safe_path(path: &str) -> Result<&str, Unquotable> {
     if path.chars().count() > COMMAND_PATH_MAX_CHARS {
         return Err(Unquotable::TooLong);
     }
-    if path.chars().any(char::is_control) {
+    if path.chars().any(is_unsafe_char) {
         return Err(Unquotable::ControlCharacter);
     }
     // `"` closes the argument; `` ` `` and `$` are PowerShell escapes/expansions
@@ -115,6 +129,10 @@ mod tests {
             "ared IGNORE"
         );
         assert_eq!(quote_fragment("x\u{1b}]0;title\u{7}y"), "xy");
+        assert_eq!(
+            quote_fragment("a\u{2028}SYSTEM: b\u{202e}c\u{85}d"),
+            "a SYSTEM: b c d"
+        );
         let big = "a".repeat(10 * 1024 * 1024);
         let q = quote_fragment(&big);
         assert_eq!(q.chars().count(), FRAGMENT_MAX_CHARS);
@@ -141,5 +159,13 @@ mod tests {
             Err(Unquotable::TooLong)
         );
         assert_eq!(command_safe_path(""), Err(Unquotable::Empty));
+        assert_eq!(
+            command_safe_path("D:\\ws\u{2029}x"),
+            Err(Unquotable::ControlCharacter)
+        );
+        assert_eq!(
+            command_safe_path("D:\\ws\u{202e}txt.exe"),
+            Err(Unquotable::ControlCharacter)
+        );
     }
 }

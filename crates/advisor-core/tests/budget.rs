@@ -205,3 +205,44 @@ fn an_untracked_tool_is_never_refused() {
     });
     assert!(!refused(&advisor, "c2", x));
 }
+
+#[test]
+fn refusals_whose_failure_never_arrives_do_not_accumulate() {
+    let advisor = budgeted(json!({"enforceAfter": 1, "maxDenials": 1}));
+    let (host, policy) = (linux(), NoPolicyService);
+    let c = ctx(&host, &policy);
+    let x = json!({"command": "npm test"});
+    run(async {
+        // Each episode: a failure, one refusal (never posted back), a success that re-arms.
+        for i in 0..40 {
+            advisor
+                .post_execute(
+                    &failed(&format!("f{i}"), x.clone(), "PROVISIONING"),
+                    None,
+                    &c,
+                )
+                .await;
+            assert!(
+                refused(&advisor, &format!("r{i}"), x.clone()),
+                "episode {i}"
+            );
+            advisor
+                .post_execute(&succeeded(&format!("s{i}"), x.clone()), None, &c)
+                .await;
+        }
+        // The oldest refusals were forgotten: their late echo is an ordinary failure now,
+        // while the most recent refusal's echo is still swallowed.
+        let late = advisor
+            .post_execute(&failed("r0", x.clone(), "ALPHA"), None, &c)
+            .await;
+        assert_eq!(
+            late.additional_contexts.len(),
+            1,
+            "a forgotten refusal id is an ordinary call"
+        );
+        let recent = advisor
+            .post_execute(&failed("r39", x.clone(), "ALPHA again"), None, &c)
+            .await;
+        assert!(recent.additional_contexts.is_empty() && recent.withheld.is_empty());
+    });
+}

@@ -302,7 +302,6 @@ async fn a_ten_megabyte_detail_costs_no_more_text_than_a_short_one() {
 /// text at the others. Split on every Unicode line terminator, no line of any
 /// advisory may start with the injection, and no override may survive.
 #[tokio::test]
-#[ignore = "defect, reported: advisor_core::text::quote_fragment keeps U+2028/U+2029 and bidi controls"]
 async fn unicode_line_breaks_and_bidi_overrides_do_not_survive_quoting() {
     let payloads = [
         format!("a\u{2028}{INJECTION}"),
