@@ -128,9 +128,15 @@ pub fn advise(finding: &Finding, env: &Environment) -> Advisory {
     line("");
     line(&boundary(electron, env.host.platform));
 
+    // A long tool name must not push "retrying will not help" out of the bounded summary.
+    let short_tool: String = if tool.chars().count() > 32 {
+        tool.chars().take(31).chain(std::iter::once('…')).collect()
+    } else {
+        tool.to_string()
+    };
     let summary = format!(
-        "Persistent shell `{tool}` cannot start under {mode_name}; retrying will not help, the \
-         remedy is the user's choice"
+        "Persistent shell `{short_tool}` cannot start under {mode_name}; retrying will not help, \
+         the remedy is the user's choice"
     );
     let mut text = lines.join("\n");
     text.push('\n');

@@ -101,11 +101,17 @@ pub fn verdict(env: &Environment) -> PreflightVerdict {
 /// Where `temp` lies relative to `workspace`, and how that was decided;
 /// `None` when the spellings are not absolute paths of the host's grammar.
 pub fn compare(host: Platform, workspace: &str, temp: &str) -> Option<(Comparison, Containment)> {
-    let resolved = (
-        std::fs::canonicalize(workspace),
-        std::fs::canonicalize(temp),
-    );
-    if let (Ok(root), Ok(tmp)) = resolved {
+    // A UNC spelling is never handed to the filesystem: it would open a connection.
+    let remote = |p: &str| p.starts_with(r"\\") || p.starts_with("//");
+    let resolved = if remote(workspace) || remote(temp) {
+        None
+    } else {
+        Some((
+            std::fs::canonicalize(workspace),
+            std::fs::canonicalize(temp),
+        ))
+    };
+    if let Some((Ok(root), Ok(tmp))) = resolved {
         let relation = local_relation(&tmp, &root);
         let comparison = Comparison::Canonical {
             workspace: display(&root),

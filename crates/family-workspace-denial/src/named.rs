@@ -137,6 +137,11 @@ impl NamedPaths {
         if raw.is_empty() {
             return;
         }
+        if self.overflow {
+            // Already too many to place: stop normalizing (a command holding tens of
+            // thousands of paths must not cost an allocation per path).
+            return;
+        }
         let path = HostPath::lexical(PathStyle::Windows, raw);
         if !path.is_absolute() {
             return;

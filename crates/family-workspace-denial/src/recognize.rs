@@ -46,7 +46,13 @@ pub fn recognize(observation: &Observation) -> Option<Finding> {
         mode,
         enforcement: stamp.enforcement.map(str::to_owned),
         runner_failed: stamp.runner_failed,
-        named: named_paths(observation),
+        // Paths matter only for the one case the gate can speak for; a denial under
+        // another mode, or of a failed runner, is declined without reading them.
+        named: if mode == SandboxMode::WorkspaceWrite && !stamp.runner_failed {
+            named_paths(observation)
+        } else {
+            NamedPaths::default()
+        },
     })
 }
 

@@ -4,13 +4,17 @@
 //!   `sandbox/mode` event, else the deployment default (`read-only` unless configured).
 //! - Workspace root: the session header's immutable `cwd`, else the configured
 //!   fallback root; canonicalized with filesystem semantics (symlinks resolved)
-//!   before lexical normalization. Path grammar follows the host that produced
-//!   the events: a Windows session replayed on Linux keeps drive letters,
-//!   both separators and case-insensitive comparison, and a recorded root that
-//!   does not exist here is normalized lexically instead of failing.
+//!   before lexical normalization, at resolution time as the harness does. Path
+//!   grammar follows the host that produced the events: a Windows session
+//!   replayed on Linux keeps drive letters, both separators and case-insensitive
+//!   comparison, and a recorded root that does not exist here is normalized
+//!   lexically instead of failing. A UNC root (`\\server\share`) is never
+//!   touched on the filesystem: an untrusted header must not open a connection.
 //!
 //! A harness with its own policy service implements
 //! [`PolicySource`](advisor_core::PolicySource) instead.
+
+use std::sync::{PoisonError, RwLock};
 
 use async_trait::async_trait;
 use dashmap::DashMap;
@@ -43,7 +47,7 @@ impl Default for PolicyDefaults {
 
 #[derive(Debug, Clone, Default)]
 struct SessionRecord {
-    root: Option<WorkspaceRoot>,
+    cwd: Option<String>,
     mode: Option<SandboxMode>,
     unavailable: Option<Unresolved>,
 }
@@ -52,38 +56,47 @@ struct SessionRecord {
 #[derive(Debug)]
 pub struct SessionPolicy {
     defaults: PolicyDefaults,
-    fallback_root: Option<WorkspaceRoot>,
+    platform: RwLock<Platform>,
     sessions: DashMap<SessionId, SessionRecord>,
-    unavailable: std::sync::RwLock<Option<Unresolved>>,
+    unavailable: RwLock<Option<Unresolved>>,
 }
 
 impl SessionPolicy {
     /// A resolver with these deployment defaults.
     pub fn new(defaults: PolicyDefaults) -> Self {
-        let fallback_root = defaults
-            .fallback_root
-            .as_deref()
-            .map(|r| canonical_root(defaults.platform, r));
         Self {
+            platform: RwLock::new(defaults.platform),
             defaults,
-            fallback_root,
             sessions: DashMap::new(),
-            unavailable: std::sync::RwLock::new(None),
+            unavailable: RwLock::new(None),
         }
     }
 
-    /// The deployment defaults.
+    /// The deployment defaults (with the platform given at construction).
     pub fn defaults(&self) -> &PolicyDefaults {
         &self.defaults
+    }
+
+    /// The platform whose path grammar recorded paths are read with now.
+    pub fn platform(&self) -> Platform {
+        *self.platform.read().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Switches the path grammar (a recorded stream may announce its host late).
+    /// Roots are read at resolution time, so this is O(1).
+    pub fn set_platform(&self, platform: Platform) {
+        *self
+            .platform
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = platform;
     }
 
     /// Records a session header; its `cwd` becomes the session's immutable root.
     /// A second header for the same session does not move the root.
     pub fn open_session(&self, session: &SessionId, cwd: &str) {
-        let root = canonical_root(self.defaults.platform, cwd);
         let mut record = self.sessions.entry(session.clone()).or_default();
-        if record.root.is_none() {
-            record.root = Some(root);
+        if record.cwd.is_none() {
+            record.cwd = Some(cwd.to_owned());
         }
     }
 
@@ -102,30 +115,38 @@ impl SessionPolicy {
 
     /// From now on, resolution fails for every session.
     pub fn fail_all(&self, why: Unresolved) {
-        if let Ok(mut slot) = self.unavailable.write() {
-            *slot = Some(why);
-        }
+        *self
+            .unavailable
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = Some(why);
     }
 
     /// Resolves synchronously (the same rules as the [`PolicySource`] impl).
     pub fn resolve_now(&self, query: PolicyQuery<'_>) -> Result<ResolvedPolicy, Unresolved> {
-        if let Some(why) = self.unavailable.read().ok().and_then(|g| g.clone()) {
+        if let Some(why) = self
+            .unavailable
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+        {
             return Err(why);
         }
         let session = query.session.ok_or(Unresolved::NoSession)?;
-        let record = self
-            .sessions
-            .get(session)
-            .map(|r| r.clone())
-            .unwrap_or_default();
-        if let Some(why) = record.unavailable {
-            return Err(why);
-        }
+        let (cwd, mode) = match self.sessions.get(session) {
+            Some(record) => {
+                if let Some(why) = &record.unavailable {
+                    return Err(why.clone());
+                }
+                (record.cwd.clone(), record.mode)
+            }
+            None => (None, None),
+        };
         let mode = query
             .approved_mode
-            .or(record.mode)
+            .or(mode)
             .unwrap_or(self.defaults.default_mode);
-        let workspace_root = record.root.or_else(|| self.fallback_root.clone());
+        let root = cwd.or_else(|| self.defaults.fallback_root.clone());
+        let workspace_root = root.map(|r| canonical_root(self.platform(), &r));
         Ok(ResolvedPolicy {
             mode,
             workspace_root,
@@ -140,11 +161,18 @@ impl PolicySource for SessionPolicy {
     }
 }
 
+/// True for a UNC or device path (`\\server\share`, `//server/share`, `\\?\…`),
+/// which the filesystem would resolve by contacting another machine.
+fn is_remote_spelling(raw: &str) -> bool {
+    raw.starts_with(r"\\") || raw.starts_with("//")
+}
+
 /// Canonicalizes a root: filesystem semantics first when the path is local to
-/// this machine's grammar and exists, lexical normalization otherwise.
+/// this machine's grammar, exists and is not a UNC spelling; lexical
+/// normalization otherwise.
 pub fn canonical_root(platform: Platform, raw: &str) -> WorkspaceRoot {
     let style = platform.path_style();
-    if platform.path_style() == Platform::current().path_style() {
+    if style == Platform::current().path_style() && !is_remote_spelling(raw) {
         if let Ok(real) = std::fs::canonicalize(raw) {
             if let Some(text) = real.to_str() {
                 // Windows' canonical form is a verbatim `\\?\C:\…` path; the harness's realpath is not.

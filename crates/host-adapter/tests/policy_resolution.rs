@@ -185,3 +185,40 @@ async fn a_recorded_root_that_does_not_exist_here_is_normalized_lexically() {
         .unwrap();
     assert_eq!(root.path().as_str(), "/nowhere/on/this/machine/ws");
 }
+
+#[cfg(unix)]
+#[tokio::test]
+async fn a_unc_root_is_never_resolved_on_the_filesystem() {
+    // `//server/share/ws` is a UNC spelling on Windows and still a path here;
+    // either way the header is untrusted and is normalized lexically only: the
+    // symlink below is resolved for the plain spelling and not for the UNC one.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("real")).unwrap();
+    std::os::unix::fs::symlink(dir.path().join("real"), dir.path().join("link")).unwrap();
+    let policy = SessionPolicy::new(PolicyDefaults {
+        default_mode: SandboxMode::ReadOnly,
+        fallback_root: None,
+        platform: Platform::Linux,
+    });
+    let (plain, unc) = (SessionId::new("plain"), SessionId::new("unc"));
+    policy.open_session(&plain, &format!("{}/link", dir.path().display()));
+    policy.open_session(&unc, &format!("/{}/link", dir.path().display()));
+    let resolved = policy.resolve(q(&plain, None)).await.unwrap().workspace_root.unwrap();
+    assert!(resolved.path().as_str().ends_with("/real"), "{}", resolved.path());
+    let kept = policy.resolve(q(&unc, None)).await.unwrap().workspace_root.unwrap();
+    assert!(kept.path().as_str().ends_with("/link"), "{}", kept.path());
+}
+
+#[tokio::test]
+async fn a_late_platform_switch_rereads_recorded_roots() {
+    let s = SessionId::new("s1");
+    let policy = SessionPolicy::new(PolicyDefaults {
+        default_mode: SandboxMode::ReadOnly,
+        fallback_root: None,
+        platform: Platform::Linux,
+    });
+    policy.open_session(&s, r"D:\ws\sub\..");
+    policy.set_platform(Platform::Win32);
+    let root = policy.resolve(q(&s, None)).await.unwrap().workspace_root.unwrap();
+    assert_eq!(root.path().as_str(), r"D:\ws");
+}

@@ -1,15 +1,8 @@
-//! The session policy a recorded stream describes, with a path grammar that can
-//! follow a `host` line.
+//! The session policy a recorded stream describes.
 //!
-//! [`SessionPolicy`] fixes its platform (the grammar of every recorded path) at
-//! construction, while a stream may announce its host only after some session
-//! facts. So this wrapper keeps the reduced facts it was given (each session's
-//! first `cwd`, last mode and outage, plus a global outage) and, when the
-//! platform changes, builds a fresh [`SessionPolicy`] for the new grammar and
-//! replays those facts into it. Resolution itself is `SessionPolicy`'s.
-
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError, RwLock};
+//! A thin face over [`SessionPolicy`]: the stream may announce its host only
+//! after some session facts, and `SessionPolicy` reads roots at resolution
+//! time with its current grammar, so a late `host` line is one O(1) switch.
 
 use advisor_core::{
     Platform, PolicyQuery, PolicySource, ResolvedPolicy, SandboxMode, SessionId, Unresolved,
@@ -17,112 +10,47 @@ use advisor_core::{
 use async_trait::async_trait;
 use host_adapter::{PolicyDefaults, SessionPolicy};
 
-#[derive(Debug, Clone, Default)]
-struct SessionFacts {
-    cwd: Option<String>,
-    mode: Option<SandboxMode>,
-    unavailable: Option<Unresolved>,
-}
-
-#[derive(Debug, Default)]
-struct Journal {
-    sessions: HashMap<SessionId, SessionFacts>,
-    all_unavailable: Option<Unresolved>,
-}
-
 /// A [`PolicySource`] over a [`SessionPolicy`] whose platform can be changed.
 #[derive(Debug)]
 pub struct ReplayPolicy {
-    current: RwLock<Arc<SessionPolicy>>,
-    journal: Mutex<Journal>,
+    inner: SessionPolicy,
 }
 
 impl ReplayPolicy {
     /// A policy with these deployment defaults and no session yet.
     pub fn new(defaults: PolicyDefaults) -> Self {
         Self {
-            current: RwLock::new(Arc::new(SessionPolicy::new(defaults))),
-            journal: Mutex::new(Journal::default()),
+            inner: SessionPolicy::new(defaults),
         }
-    }
-
-    fn policy(&self) -> Arc<SessionPolicy> {
-        self.current
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
-    }
-
-    fn journal(&self) -> std::sync::MutexGuard<'_, Journal> {
-        self.journal.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// The platform whose path grammar recorded paths are read with.
     pub fn platform(&self) -> Platform {
-        self.policy().defaults().platform
+        self.inner.platform()
     }
 
-    /// Switches the path grammar, re-reading every recorded root under it.
+    /// Switches the path grammar.
     pub fn set_platform(&self, platform: Platform) {
-        let old = self.policy();
-        if old.defaults().platform == platform {
-            return;
-        }
-        let fresh = SessionPolicy::new(PolicyDefaults {
-            platform,
-            ..old.defaults().clone()
-        });
-        let journal = self.journal();
-        for (session, facts) in &journal.sessions {
-            if let Some(cwd) = &facts.cwd {
-                fresh.open_session(session, cwd);
-            }
-            if let Some(mode) = facts.mode {
-                fresh.set_mode(session, mode);
-            }
-            if let Some(why) = &facts.unavailable {
-                fresh.fail_session(session, why.clone());
-            }
-        }
-        if let Some(why) = &journal.all_unavailable {
-            fresh.fail_all(why.clone());
-        }
-        *self.current.write().unwrap_or_else(PoisonError::into_inner) = Arc::new(fresh);
+        self.inner.set_platform(platform);
     }
 
     /// A session header; the first `cwd` is the session's immutable root.
     pub fn open_session(&self, session: &SessionId, cwd: Option<&str>) {
-        let mut journal = self.journal();
-        let facts = journal.sessions.entry(session.clone()).or_default();
-        if let (None, Some(cwd)) = (&facts.cwd, cwd) {
-            facts.cwd = Some(cwd.to_owned());
-            self.policy().open_session(session, cwd);
+        if let Some(cwd) = cwd {
+            self.inner.open_session(session, cwd);
         }
     }
 
     /// A `sandbox/mode` event; the last one wins.
     pub fn set_mode(&self, session: &SessionId, mode: SandboxMode) {
-        let mut journal = self.journal();
-        journal.sessions.entry(session.clone()).or_default().mode = Some(mode);
-        self.policy().set_mode(session, mode);
+        self.inner.set_mode(session, mode);
     }
 
     /// From now on, resolution fails for `session`, or for every session.
     pub fn fail(&self, session: Option<&SessionId>, why: Unresolved) {
-        let mut journal = self.journal();
         match session {
-            Some(session) => {
-                journal
-                    .sessions
-                    .entry(session.clone())
-                    .or_default()
-                    .unavailable = Some(why.clone());
-                self.policy().fail_session(session, why);
-            }
-            None => {
-                journal.all_unavailable = Some(why.clone());
-                self.policy().fail_all(why);
-            }
+            Some(session) => self.inner.fail_session(session, why),
+            None => self.inner.fail_all(why),
         }
     }
 }
@@ -130,7 +58,7 @@ impl ReplayPolicy {
 #[async_trait]
 impl PolicySource for ReplayPolicy {
     async fn resolve(&self, query: PolicyQuery<'_>) -> Result<ResolvedPolicy, Unresolved> {
-        self.policy().resolve_now(query)
+        self.inner.resolve_now(query)
     }
 }
 
@@ -150,7 +78,7 @@ mod tests {
         policy.set_mode(&s, SandboxMode::WorkspaceWrite);
         policy.set_platform(Platform::Win32);
         let resolved = policy
-            .policy()
+            .inner
             .resolve_now(PolicyQuery {
                 session: Some(&s),
                 approved_mode: None,
