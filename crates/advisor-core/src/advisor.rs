@@ -126,7 +126,7 @@ impl Advisor {
             registry,
             ledger,
             config,
-            sessions: DashMap::new(),
+            sessions: DashMap::with_shard_amount(crate::ledger::SHARDS),
         }
     }
 
@@ -424,6 +424,18 @@ impl Advisor {
         decision: &mut PostDecision,
     ) {
         for (family, verdict) in verdicts {
+            // On every call after the first, the agent already has its pre-flight
+            // answer: check under the shared lock before taking the exclusive one.
+            let settled = self.ledger.read(agent, |s| match verdict {
+                PreflightVerdict::Clear => true,
+                PreflightVerdict::Advise(_) => s.has_spoken(*family, Seat::Preflight),
+                PreflightVerdict::Withhold(reason) => {
+                    s.has_disclosed(*family, Seat::Preflight, reason.code())
+                }
+            });
+            if settled == Some(true) {
+                continue;
+            }
             match verdict {
                 PreflightVerdict::Clear => {}
                 PreflightVerdict::Advise(advisory) => {

@@ -16,6 +16,11 @@ use crate::budget::BudgetState;
 use crate::family::Seat;
 use crate::ids::{AgentId, CallId, FamilyId};
 
+/// Lock shards of the agent and session maps. Every lookup takes a shard lock
+/// (an atomic write on its word), so with few shards two cores contend on the
+/// same words; 128 keeps two threads on different shards almost always.
+pub(crate) const SHARDS: usize = 128;
+
 /// The fail-fast half of an agent's state, allocated only once it is used.
 #[derive(Debug, Default)]
 pub(crate) struct FailFastState {
@@ -59,6 +64,11 @@ impl AgentState {
         true
     }
 
+    /// True when this withhold reason was already disclosed to the agent.
+    pub(crate) fn has_disclosed(&self, family: FamilyId, seat: Seat, code: &'static str) -> bool {
+        self.disclosed.contains(&(family, seat, code))
+    }
+
     /// Claims the disclosure of one withhold reason; false when already disclosed.
     pub(crate) fn claim_disclosure(
         &mut self,
@@ -87,7 +97,7 @@ impl Ledger {
     /// A ledger that tracks at most `capacity` agents (at least 1).
     pub fn new(capacity: usize) -> Self {
         Self {
-            agents: DashMap::new(),
+            agents: DashMap::with_shard_amount(SHARDS),
             clock: AtomicU64::new(0),
             capacity: capacity.max(1),
             evicting: AtomicBool::new(false),
@@ -96,20 +106,31 @@ impl Ledger {
 
     /// Runs `f` on the agent's state under its entry lock, creating it if needed.
     pub(crate) fn with_agent<R>(&self, agent: &AgentId, f: impl FnOnce(&mut AgentState) -> R) -> R {
-        let now = self.clock.fetch_add(1, Ordering::Relaxed);
         let (result, inserted) = {
             let mut inserted = false;
             let mut entry = self.agents.entry(agent.clone()).or_insert_with(|| {
                 inserted = true;
                 AgentState::default()
             });
-            entry.last_seen = now;
+            // Recency is counted in insertions: only a new agent advances the
+            // shared clock, so touching a known agent never writes a cache line
+            // every other thread reads.
+            entry.last_seen = if inserted {
+                self.clock.fetch_add(1, Ordering::Relaxed) + 1
+            } else {
+                self.clock.load(Ordering::Relaxed)
+            };
             (f(&mut entry), inserted)
         };
         if inserted && self.agents.len() > self.capacity {
             self.evict();
         }
         result
+    }
+
+    /// Reads the agent's state under a shared lock, if the agent is tracked.
+    pub(crate) fn read<R>(&self, agent: &AgentId, f: impl FnOnce(&AgentState) -> R) -> Option<R> {
+        self.agents.get(agent).map(|entry| f(&entry))
     }
 
     /// Runs `f` on the agent's state if the agent is tracked, without creating it.
