@@ -86,6 +86,10 @@ mod tests {
             None
         );
         assert_eq!(
+            EgressBlocked.recognize(&failure("egress-guard: blocked by policy for now")),
+            None
+        );
+        assert_eq!(
             EgressBlocked.recognize(&success(
                 serde_json::json!({}),
                 "egress-guard: blocked example.org"
