@@ -203,9 +203,23 @@ async fn a_unc_root_is_never_resolved_on_the_filesystem() {
     let (plain, unc) = (SessionId::new("plain"), SessionId::new("unc"));
     policy.open_session(&plain, &format!("{}/link", dir.path().display()));
     policy.open_session(&unc, &format!("/{}/link", dir.path().display()));
-    let resolved = policy.resolve(q(&plain, None)).await.unwrap().workspace_root.unwrap();
-    assert!(resolved.path().as_str().ends_with("/real"), "{}", resolved.path());
-    let kept = policy.resolve(q(&unc, None)).await.unwrap().workspace_root.unwrap();
+    let resolved = policy
+        .resolve(q(&plain, None))
+        .await
+        .unwrap()
+        .workspace_root
+        .unwrap();
+    assert!(
+        resolved.path().as_str().ends_with("/real"),
+        "{}",
+        resolved.path()
+    );
+    let kept = policy
+        .resolve(q(&unc, None))
+        .await
+        .unwrap()
+        .workspace_root
+        .unwrap();
     assert!(kept.path().as_str().ends_with("/link"), "{}", kept.path());
 }
 
@@ -219,6 +233,11 @@ async fn a_late_platform_switch_rereads_recorded_roots() {
     });
     policy.open_session(&s, r"D:\ws\sub\..");
     policy.set_platform(Platform::Win32);
-    let root = policy.resolve(q(&s, None)).await.unwrap().workspace_root.unwrap();
+    let root = policy
+        .resolve(q(&s, None))
+        .await
+        .unwrap()
+        .workspace_root
+        .unwrap();
     assert_eq!(root.path().as_str(), r"D:\ws");
 }
