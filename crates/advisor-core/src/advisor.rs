@@ -20,6 +20,9 @@ use crate::ledger::Ledger;
 use crate::observation::{Observation, Outcome};
 use crate::registry::Registry;
 
+mod explain;
+mod preflight;
+
 /// What the advisor may consult while deciding: the host and the policy service.
 #[derive(Clone, Copy)]
 pub struct Context<'a> {
@@ -348,163 +351,9 @@ impl Advisor {
         }
     }
 
-    /// Session start (pre-flight seat): advisories and disclosures for the agent, before anything failed.
-    pub async fn session_start(
-        &self,
-        agent: &AgentId,
-        session: Option<&SessionId>,
-        ctx: &Context<'_>,
-    ) -> PostDecision {
-        let mut decision = PostDecision::default();
-        if self
-            .registry
-            .families()
-            .any(|f| f.wants_preflight(ctx.host))
-        {
-            let verdicts = self.session_verdicts(session, ctx).await;
-            self.deliver_preflight(agent, &verdicts, &mut decision);
-        }
-        decision
-    }
-
-    async fn preflight_on_call(
-        &self,
-        observation: &Observation,
-        ctx: &Context<'_>,
-        decision: &mut PostDecision,
-    ) {
-        if !self
-            .registry
-            .families()
-            .any(|f| f.wants_preflight(ctx.host))
-        {
-            return;
-        }
-        // The common case: the session's verdicts are known. Deliver under the
-        // map's read guard, without cloning the shared Arc (no refcount traffic).
-        if let Some(verdicts) = observation
-            .session
-            .as_ref()
-            .and_then(|s| self.sessions.get(s))
-        {
-            self.deliver_preflight(&observation.agent, &verdicts, decision);
-            return;
-        }
-        let verdicts = self
-            .session_verdicts(observation.session.as_ref(), ctx)
-            .await;
-        self.deliver_preflight(&observation.agent, &verdicts, decision);
-    }
-
-    async fn session_verdicts(&self, session: Option<&SessionId>, ctx: &Context<'_>) -> Verdicts {
-        if let Some(verdicts) = session.and_then(|s| self.sessions.get(s)) {
-            return verdicts.clone();
-        }
-        let env = self.environment(ctx.host, self.resolve(session, None, ctx).await);
-        let verdicts: Verdicts = Arc::new(
-            self.registry
-                .families()
-                .filter(|f| f.wants_preflight(ctx.host))
-                .filter_map(|f| guarded(f.id(), "preflight", || (f.id(), f.preflight(&env))))
-                .collect(),
-        );
-        if let Some(session) = session {
-            if self.sessions.len() >= self.config.ledger_capacity {
-                self.sessions.clear();
-            }
-            self.sessions.insert(session.clone(), verdicts.clone());
-        }
-        verdicts
-    }
-
-    fn deliver_preflight(
-        &self,
-        agent: &AgentId,
-        verdicts: &[(FamilyId, PreflightVerdict)],
-        decision: &mut PostDecision,
-    ) {
-        for (family, verdict) in verdicts {
-            // On every call after the first, the agent already has its pre-flight
-            // answer: check under the shared lock before taking the exclusive one.
-            let settled = self.ledger.read(agent, |s| match verdict {
-                PreflightVerdict::Clear => true,
-                PreflightVerdict::Advise(_) => s.has_spoken(*family, Seat::Preflight),
-                PreflightVerdict::Withhold(reason) => {
-                    s.has_disclosed(*family, Seat::Preflight, reason.code())
-                }
-            });
-            if settled == Some(true) {
-                continue;
-            }
-            match verdict {
-                PreflightVerdict::Clear => {}
-                PreflightVerdict::Advise(advisory) => {
-                    if self
-                        .ledger
-                        .with_agent(agent, |s| s.claim_seat(*family, Seat::Preflight))
-                    {
-                        disclosure::spoken(
-                            agent,
-                            *family,
-                            Seat::Preflight,
-                            advisory.summary.as_str(),
-                        );
-                        decision.additional_contexts.push(advisory.clone());
-                    }
-                }
-                PreflightVerdict::Withhold(reason) => self.disclose(
-                    agent,
-                    *family,
-                    Seat::Preflight,
-                    reason.clone(),
-                    &mut decision.withheld,
-                ),
-            }
-        }
-    }
-
     /// `agent_end`: forgets everything about the agent.
     pub fn agent_end(&self, agent: &AgentId) {
         self.ledger.forget(agent);
-    }
-
-    /// Every family's verdict on one observation, ignoring the ledger (for `explain`).
-    pub async fn explain(
-        &self,
-        observation: &Observation,
-        approved_mode: Option<SandboxMode>,
-        ctx: &Context<'_>,
-    ) -> Vec<(FamilyId, Explanation)> {
-        let mut owner: Option<FamilyId> = None;
-        let mut out = Vec::new();
-        for (family, finding) in self.registry.each_recognition(observation) {
-            let Some(finding) = finding else {
-                out.push((family, Explanation::NotRecognized));
-                continue;
-            };
-            if let Some(first) = owner {
-                out.push((family, Explanation::Outranked(first)));
-                continue;
-            }
-            owner = Some(family);
-            let policy = match finding.policy_need(ctx.host) {
-                PolicyNeed::NotNeeded => PolicyState::NotConsulted,
-                PolicyNeed::Required => {
-                    self.resolve(observation.session.as_ref(), approved_mode, ctx)
-                        .await
-                }
-            };
-            let env = self.environment(ctx.host, policy);
-            out.push((
-                family,
-                match finding.gate(&env) {
-                    Gate::Speak => Explanation::Speaks(finding.advise(&env)),
-                    Gate::Withhold(reason) => Explanation::Withheld(reason),
-                    Gate::Decline(code) => Explanation::Declined(code),
-                },
-            ));
-        }
-        out
     }
 }
 

@@ -1,0 +1,48 @@
+//! `explain`: every family's own verdict on one observation, ignoring the ledger.
+
+use super::{Advisor, Context, Explanation};
+use crate::environment::{PolicyNeed, PolicyState, SandboxMode};
+use crate::family::Gate;
+use crate::ids::FamilyId;
+use crate::observation::Observation;
+
+impl Advisor {
+    /// Every family's verdict on one observation, ignoring the ledger (for `explain`).
+    pub async fn explain(
+        &self,
+        observation: &Observation,
+        approved_mode: Option<SandboxMode>,
+        ctx: &Context<'_>,
+    ) -> Vec<(FamilyId, Explanation)> {
+        let mut owner: Option<FamilyId> = None;
+        let mut out = Vec::new();
+        for (family, finding) in self.registry.each_recognition(observation) {
+            let Some(finding) = finding else {
+                out.push((family, Explanation::NotRecognized));
+                continue;
+            };
+            if let Some(first) = owner {
+                out.push((family, Explanation::Outranked(first)));
+                continue;
+            }
+            owner = Some(family);
+            let policy = match finding.policy_need(ctx.host) {
+                PolicyNeed::NotNeeded => PolicyState::NotConsulted,
+                PolicyNeed::Required => {
+                    self.resolve(observation.session.as_ref(), approved_mode, ctx)
+                        .await
+                }
+            };
+            let env = self.environment(ctx.host, policy);
+            out.push((
+                family,
+                match finding.gate(&env) {
+                    Gate::Speak => Explanation::Speaks(finding.advise(&env)),
+                    Gate::Withhold(reason) => Explanation::Withheld(reason),
+                    Gate::Decline(code) => Explanation::Declined(code),
+                },
+            ));
+        }
+        out
+    }
+}

@@ -1,0 +1,126 @@
+//! The pre-flight seat: verdicts computed once per session, delivered once per agent.
+
+use std::sync::Arc;
+
+use super::{Advisor, Context, PostDecision, Verdicts, guarded};
+use crate::disclosure;
+use crate::family::{PreflightVerdict, Seat};
+use crate::ids::{AgentId, FamilyId, SessionId};
+use crate::observation::Observation;
+
+impl Advisor {
+    /// Session start (pre-flight seat): advisories and disclosures for the agent, before anything failed.
+    pub async fn session_start(
+        &self,
+        agent: &AgentId,
+        session: Option<&SessionId>,
+        ctx: &Context<'_>,
+    ) -> PostDecision {
+        let mut decision = PostDecision::default();
+        if self
+            .registry
+            .families()
+            .any(|f| f.wants_preflight(ctx.host))
+        {
+            let verdicts = self.session_verdicts(session, ctx).await;
+            self.deliver_preflight(agent, &verdicts, &mut decision);
+        }
+        decision
+    }
+
+    pub(super) async fn preflight_on_call(
+        &self,
+        observation: &Observation,
+        ctx: &Context<'_>,
+        decision: &mut PostDecision,
+    ) {
+        if !self
+            .registry
+            .families()
+            .any(|f| f.wants_preflight(ctx.host))
+        {
+            return;
+        }
+        // The common case: the session's verdicts are known. Deliver under the
+        // map's read guard, without cloning the shared Arc (no refcount traffic).
+        if let Some(verdicts) = observation
+            .session
+            .as_ref()
+            .and_then(|s| self.sessions.get(s))
+        {
+            self.deliver_preflight(&observation.agent, &verdicts, decision);
+            return;
+        }
+        let verdicts = self
+            .session_verdicts(observation.session.as_ref(), ctx)
+            .await;
+        self.deliver_preflight(&observation.agent, &verdicts, decision);
+    }
+
+    async fn session_verdicts(&self, session: Option<&SessionId>, ctx: &Context<'_>) -> Verdicts {
+        if let Some(verdicts) = session.and_then(|s| self.sessions.get(s)) {
+            return verdicts.clone();
+        }
+        let env = self.environment(ctx.host, self.resolve(session, None, ctx).await);
+        let verdicts: Verdicts = Arc::new(
+            self.registry
+                .families()
+                .filter(|f| f.wants_preflight(ctx.host))
+                .filter_map(|f| guarded(f.id(), "preflight", || (f.id(), f.preflight(&env))))
+                .collect(),
+        );
+        if let Some(session) = session {
+            if self.sessions.len() >= self.config.ledger_capacity {
+                self.sessions.clear();
+            }
+            self.sessions.insert(session.clone(), verdicts.clone());
+        }
+        verdicts
+    }
+
+    fn deliver_preflight(
+        &self,
+        agent: &AgentId,
+        verdicts: &[(FamilyId, PreflightVerdict)],
+        decision: &mut PostDecision,
+    ) {
+        for (family, verdict) in verdicts {
+            // On every call after the first, the agent already has its pre-flight
+            // answer: check under the shared lock before taking the exclusive one.
+            let settled = self.ledger.read(agent, |s| match verdict {
+                PreflightVerdict::Clear => true,
+                PreflightVerdict::Advise(_) => s.has_spoken(*family, Seat::Preflight),
+                PreflightVerdict::Withhold(reason) => {
+                    s.has_disclosed(*family, Seat::Preflight, reason.code())
+                }
+            });
+            if settled == Some(true) {
+                continue;
+            }
+            match verdict {
+                PreflightVerdict::Clear => {}
+                PreflightVerdict::Advise(advisory) => {
+                    if self
+                        .ledger
+                        .with_agent(agent, |s| s.claim_seat(*family, Seat::Preflight))
+                    {
+                        disclosure::spoken(
+                            agent,
+                            *family,
+                            Seat::Preflight,
+                            advisory.summary.as_str(),
+                        );
+                        decision.additional_contexts.push(advisory.clone());
+                    }
+                }
+                PreflightVerdict::Withhold(reason) => self.disclose(
+                    agent,
+                    *family,
+                    Seat::Preflight,
+                    reason.clone(),
+                    &mut decision.withheld,
+                ),
+            }
+        }
+    }
+}
