@@ -1,8 +1,8 @@
-#![cfg(feature = "acl")]
 //! `acl-provisioning` through the adapter, with the real resolver: both
 //! carriers, no mode or platform gate, once per agent, and the fail-fast budget
 //! end to end (refusal of the identical call, the bound, a different call, the
 //! re-arm on success, and the refusal's own failure neither counted nor answered).
+#![cfg(feature = "acl")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::sync::Arc;

@@ -1,8 +1,8 @@
-#![cfg(feature = "acl-aggregate")]
 //! acl-aggregate-failure end to end: the sentence as a thrown AggregateError's
 //! message reaches the adapter, which delivers once per agent without asking
 //! the resolver, never quotes the aggregate's members, and stays silent on the
 //! sibling sentences.
+#![cfg(feature = "acl-aggregate")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::sync::Arc;

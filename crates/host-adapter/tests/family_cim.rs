@@ -1,7 +1,7 @@
-#![cfg(feature = "cim")]
 //! cim-wmi-denial end to end: the record on a finished command's stderr, the
 //! shipped resolver (`SessionPolicy`) for the mode, and the adapter delivering
 //! once per agent, withholding once with the reason, or staying silent.
+#![cfg(feature = "cim")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::sync::Arc;

@@ -1,7 +1,7 @@
-#![cfg(feature = "native-init")]
 //! native-init end to end: the shipped resolver (`SessionPolicy`) decides the
 //! mode exactly as `dsh-sandbox-policy` does, and the adapter delivers, withholds
 //! or stays silent. Positive and control arms for every rule of the family.
+#![cfg(feature = "native-init")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::sync::Arc;

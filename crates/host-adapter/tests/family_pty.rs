@@ -1,8 +1,8 @@
-#![cfg(feature = "pty")]
 //! pty-startup end to end: the shipped resolver (`SessionPolicy`) resolves the
 //! mode the failing call ran under, exactly as `dsh-sandbox-policy` does, and
 //! the adapter delivers, withholds (disclosed once) or stays silent. Positive
 //! and control arms for every rule of the family, and one snapshot per variant.
+#![cfg(feature = "pty")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::sync::Arc;

@@ -1,8 +1,8 @@
-#![cfg(feature = "temp-root")]
 //! `temp-root-inside-workspace` through the adapter, with the real resolver:
 //! both carriers of the failure half, the pre-flight seat at session start and
 //! on the first tracked call, its withholds, and containment on real
 //! directories. Host facts are injected as a harness supplies them.
+#![cfg(feature = "temp-root")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::sync::Arc;

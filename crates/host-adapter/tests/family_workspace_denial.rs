@@ -1,8 +1,8 @@
-#![cfg(feature = "workspace-denial")]
 //! workspace-denial end to end: the executor's stamp gives the mode, the
 //! shipped resolver (`SessionPolicy`) gives the root, and the adapter delivers
 //! once, withholds once, or stays silent. Host facts come from the harness
 //! (the builder's `host`), never from configuration.
+#![cfg(feature = "workspace-denial")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::sync::Arc;
