@@ -103,3 +103,40 @@ impl PolicySource for StaticPolicy {
         self.0.clone()
     }
 }
+
+/// A policy source that counts how often it was asked, delegating to another.
+pub struct CountingPolicy {
+    inner: std::sync::Arc<dyn PolicySource>,
+    calls: std::sync::atomic::AtomicUsize,
+}
+
+impl CountingPolicy {
+    /// Wraps `inner`.
+    pub fn new(inner: std::sync::Arc<dyn PolicySource>) -> Self {
+        Self {
+            inner,
+            calls: std::sync::atomic::AtomicUsize::new(0),
+        }
+    }
+
+    /// How many times the resolver was asked.
+    pub fn calls(&self) -> usize {
+        self.calls.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+#[async_trait]
+impl PolicySource for CountingPolicy {
+    async fn resolve(&self, query: PolicyQuery<'_>) -> Result<ResolvedPolicy, Unresolved> {
+        self.calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.inner.resolve(query).await
+    }
+}
+
+/// One family's share of a decision (other compiled-in families, such as the
+/// temp-root pre-flight on a Windows host, may add their own to the same call).
+pub fn only(family: crate::FamilyId, mut decision: crate::PostDecision) -> crate::PostDecision {
+    decision.additional_contexts.retain(|a| a.family == family);
+    decision.withheld.retain(|w| w.family == family);
+    decision
+}

@@ -6,41 +6,27 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-use advisor_core::testing::{failure, failure_with, foreground, host, success};
-use advisor_core::{
-    AgentId, Config, Observation, Platform, PolicyQuery, PolicySource, PostDecision, Registry,
-    RegistryBuilder, ResolvedPolicy, SandboxMode, SessionId, Unresolved,
+use advisor_core::testing::{
+    CountingPolicy, failure, failure_with, foreground, host, only, success,
 };
-use async_trait::async_trait;
+use advisor_core::{
+    AgentId, Config, Observation, Platform, PostDecision, Registry, RegistryBuilder, SandboxMode,
+    SessionId,
+};
 use family_acl_aggregate::{AclAggregateFailure, ID, TEMP_SENTENCE, WORKSPACE_SENTENCE};
 use host_adapter::{HostAdapter, PolicyDefaults, PostExecute, SessionPolicy, standard_registry};
 
 const TEMP_DIR: &str = r"C:\Users\u\AppData\Local\Temp\dsh-Ab12Cd";
 
-/// The shipped resolver, with a count of how often it was asked.
-struct Counting {
-    inner: Arc<SessionPolicy>,
-    calls: AtomicUsize,
-}
-
-#[async_trait]
-impl PolicySource for Counting {
-    async fn resolve(&self, query: PolicyQuery<'_>) -> Result<ResolvedPolicy, Unresolved> {
-        self.calls.fetch_add(1, Ordering::SeqCst);
-        self.inner.resolve(query).await
-    }
-}
-
 struct Rig {
     adapter: HostAdapter,
-    counting: Arc<Counting>,
+    counting: Arc<CountingPolicy>,
 }
 
 impl Rig {
     fn lookups(&self) -> usize {
-        self.counting.calls.load(Ordering::SeqCst)
+        self.counting.calls()
     }
 
     async fn post(&self, observation: Observation) -> PostDecision {
@@ -63,10 +49,7 @@ fn rig_over(platform: Platform, registry: RegistryBuilder) -> Rig {
     }));
     policy.open_session(&SessionId::new("s1"), r"D:\ws");
     policy.set_mode(&SessionId::new("s1"), SandboxMode::WorkspaceWrite);
-    let counting = Arc::new(Counting {
-        inner: policy,
-        calls: AtomicUsize::new(0),
-    });
+    let counting = Arc::new(CountingPolicy::new(policy));
     let adapter = HostAdapter::builder()
         .host(host(platform))
         .policy(counting.clone())
@@ -120,18 +103,7 @@ fn workspace_half() -> Observation {
 /// This family's share of a decision (with default features, other families'
 /// pre-flight disclosures may ride on the same call).
 fn ours(decision: PostDecision) -> PostDecision {
-    PostDecision {
-        additional_contexts: decision
-            .additional_contexts
-            .into_iter()
-            .filter(|a| a.family == ID)
-            .collect(),
-        withheld: decision
-            .withheld
-            .into_iter()
-            .filter(|w| w.family == ID)
-            .collect(),
-    }
+    only(ID, decision)
 }
 
 fn silent(decision: &PostDecision) -> bool {

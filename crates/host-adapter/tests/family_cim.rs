@@ -5,14 +5,12 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-use advisor_core::testing::{foreground, host, success};
+use advisor_core::testing::{CountingPolicy, foreground, host, only, success};
 use advisor_core::{
-    AgentId, Config, Observation, Platform, PolicyQuery, PolicySource, PostDecision, Registry,
-    RegistryBuilder, ResolvedPolicy, SandboxMode, SessionId, Unresolved,
+    AgentId, Config, Observation, Platform, PostDecision, Registry, RegistryBuilder, SandboxMode,
+    SessionId, Unresolved,
 };
-use async_trait::async_trait;
 use family_cim::{CimWmiDenial, ID};
 use host_adapter::{HostAdapter, PolicyDefaults, PostExecute, SessionPolicy, standard_registry};
 use serde_json::json;
@@ -20,29 +18,15 @@ use serde_json::json;
 const ENGLISH: &str = "Get-CimInstance : Access is denied\n+ CategoryInfo : PermissionDenied: (root\\cimv2:Win32_OperatingSystem) [Get-CimInstance], CimException\n+ FullyQualifiedErrorId : HRESULT 0x80041003,Microsoft.Management.Infrastructure.CimCmdlets.GetCimInstanceCommand";
 const CHINESE: &str = "Get-CimInstance : 拒绝访问\n+ CategoryInfo : PermissionDenied: (root\\cimv2:Win32_OperatingSystem) [Get-CimInstance], CimException\n+ FullyQualifiedErrorId : HRESULT 0x80041003,Microsoft.Management.Infrastructure.CimCmdlets.GetCimInstanceCommand";
 
-/// The shipped resolver, with a count of how often it was asked.
-struct Counting {
-    inner: Arc<SessionPolicy>,
-    calls: AtomicUsize,
-}
-
-#[async_trait]
-impl PolicySource for Counting {
-    async fn resolve(&self, query: PolicyQuery<'_>) -> Result<ResolvedPolicy, Unresolved> {
-        self.calls.fetch_add(1, Ordering::SeqCst);
-        self.inner.resolve(query).await
-    }
-}
-
 struct Rig {
     adapter: HostAdapter,
     policy: Arc<SessionPolicy>,
-    counting: Arc<Counting>,
+    counting: Arc<CountingPolicy>,
 }
 
 impl Rig {
     fn lookups(&self) -> usize {
-        self.counting.calls.load(Ordering::SeqCst)
+        self.counting.calls()
     }
 
     async fn post(&self, observation: Observation) -> PostDecision {
@@ -74,10 +58,7 @@ fn rig_over(platform: Platform, mode: SandboxMode, registry: RegistryBuilder) ->
     }));
     policy.open_session(&SessionId::new("s1"), r"D:\ws");
     policy.set_mode(&SessionId::new("s1"), mode);
-    let counting = Arc::new(Counting {
-        inner: policy.clone(),
-        calls: AtomicUsize::new(0),
-    });
+    let counting = Arc::new(CountingPolicy::new(policy.clone()));
     let adapter = HostAdapter::builder()
         .host(host(platform))
         .policy(counting.clone())
@@ -131,18 +112,7 @@ fn chinese() -> Observation {
 /// This family's share of a decision (with default features, other families'
 /// pre-flight disclosures may ride on the same call).
 fn ours(decision: PostDecision) -> PostDecision {
-    PostDecision {
-        additional_contexts: decision
-            .additional_contexts
-            .into_iter()
-            .filter(|a| a.family == ID)
-            .collect(),
-        withheld: decision
-            .withheld
-            .into_iter()
-            .filter(|w| w.family == ID)
-            .collect(),
-    }
+    only(ID, decision)
 }
 
 fn silent(decision: &PostDecision) -> bool {

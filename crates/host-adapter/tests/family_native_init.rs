@@ -82,17 +82,14 @@ fn as_agent(mut obs: Observation, agent: &str) -> Observation {
 /// This family's part of the decision (other compiled-in families, such as the
 /// temp-root pre-flight on a Windows host, may add their own).
 async fn post(rig: &Rig, observation: Observation, approved: Option<SandboxMode>) -> PostDecision {
-    let mut d = rig
+    let d = rig
         .adapter
         .post_execute(PostExecute {
             observation,
             approved_mode: approved,
         })
         .await;
-    d.additional_contexts
-        .retain(|a| a.family == family_native_init::ID);
-    d.withheld.retain(|w| w.family == family_native_init::ID);
-    d
+    advisor_core::testing::only(family_native_init::ID, d)
 }
 
 fn spoke(d: &PostDecision) -> &advisor_core::Advisory {
@@ -253,13 +250,13 @@ async fn an_unresolvable_mode_withholds_and_never_falls_back_to_the_default() {
         .host(host(Platform::Win32))
         .build()
         .unwrap();
-    let mut d = unmounted
+    let d = unmounted
         .post_execute(PostExecute {
             observation: ran(SIGNED, "", stamp("workspace-write")),
             approved_mode: None,
         })
         .await;
-    d.withheld.retain(|w| w.family == family_native_init::ID);
+    let d = advisor_core::testing::only(family_native_init::ID, d);
     withheld(&d, "no-policy-service");
 }
 

@@ -89,10 +89,8 @@ async fn post(rig: &Rig, observation: Observation, approved: Option<SandboxMode>
     ours(d)
 }
 
-fn ours(mut d: PostDecision) -> PostDecision {
-    d.additional_contexts.retain(|a| a.family == family_pty::ID);
-    d.withheld.retain(|w| w.family == family_pty::ID);
-    d
+fn ours(d: PostDecision) -> PostDecision {
+    advisor_core::testing::only(family_pty::ID, d)
 }
 
 fn spoke(d: &PostDecision) -> &Advisory {

@@ -6,43 +6,27 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-use advisor_core::testing::{foreground, host, success};
+use advisor_core::testing::{CountingPolicy, foreground, host, only, success};
 use advisor_core::{
-    AgentId, Config, Observation, Platform, PolicyQuery, PolicySource, PostDecision, Registry,
-    RegistryBuilder, ResolvedPolicy, SandboxMode, SessionId, Unresolved,
+    AgentId, Config, Observation, Platform, PostDecision, Registry, RegistryBuilder, SandboxMode,
+    SessionId, Unresolved,
 };
-use async_trait::async_trait;
 use family_workspace_denial::{ID, WorkspaceDenial};
 use host_adapter::{HostAdapter, PolicyDefaults, PostExecute, SessionPolicy, standard_registry};
 use serde_json::{Value, json};
 
 const ESCALATION: &str = "[sandbox: escalation available — retry this exact command once with sandbox_permissions (the narrowest wider mode that suffices) + justification; the approval prompt asks the user]";
 
-/// The shipped resolver, with a count of how often it was asked.
-struct Counting {
-    inner: Arc<SessionPolicy>,
-    calls: AtomicUsize,
-}
-
-#[async_trait]
-impl PolicySource for Counting {
-    async fn resolve(&self, query: PolicyQuery<'_>) -> Result<ResolvedPolicy, Unresolved> {
-        self.calls.fetch_add(1, Ordering::SeqCst);
-        self.inner.resolve(query).await
-    }
-}
-
 struct Rig {
     adapter: HostAdapter,
     policy: Arc<SessionPolicy>,
-    counting: Arc<Counting>,
+    counting: Arc<CountingPolicy>,
 }
 
 impl Rig {
     fn lookups(&self) -> usize {
-        self.counting.calls.load(Ordering::SeqCst)
+        self.counting.calls()
     }
 
     async fn post(&self, observation: Observation) -> PostDecision {
@@ -82,10 +66,7 @@ fn rig_over(platform: Platform, cwd: Option<&str>, registry: RegistryBuilder) ->
         policy.open_session(&SessionId::new("s1"), cwd);
     }
     policy.set_mode(&SessionId::new("s1"), SandboxMode::WorkspaceWrite);
-    let counting = Arc::new(Counting {
-        inner: policy.clone(),
-        calls: AtomicUsize::new(0),
-    });
+    let counting = Arc::new(CountingPolicy::new(policy.clone()));
     let adapter = HostAdapter::builder()
         .host(host(platform))
         .policy(counting.clone())
@@ -133,18 +114,7 @@ fn inside() -> Observation {
 /// This family's share of a decision (with default features, other families'
 /// pre-flight disclosures may ride on the same call).
 fn ours(decision: PostDecision) -> PostDecision {
-    PostDecision {
-        additional_contexts: decision
-            .additional_contexts
-            .into_iter()
-            .filter(|a| a.family == ID)
-            .collect(),
-        withheld: decision
-            .withheld
-            .into_iter()
-            .filter(|w| w.family == ID)
-            .collect(),
-    }
+    only(ID, decision)
 }
 
 fn silent(decision: &PostDecision) -> bool {
