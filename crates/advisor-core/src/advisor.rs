@@ -246,7 +246,7 @@ impl Advisor {
                 self.disclose(agent, family, Seat::Failure, reason, &mut decision.withheld)
             }
             Some(Gate::Decline(code)) => {
-                tracing::debug!(target: "sandbox_advisor::declined", agent = %agent, family = %family, code, "not this family's story");
+                tracing::debug!(target: "sandbox_advisor::declined", agent = %crate::quote::log_field(agent.as_str()), family = %family, code, "not this family's story");
             }
             None => {}
         }

@@ -40,6 +40,30 @@ impl Advisory {
     }
 }
 
+/// The repository whose discussions bare `#N` numbers in advisory text refer to.
+pub const DISCUSSIONS_REPOSITORY: &str = "deepseek-ai/deepseek-harness";
+
+impl Advisory {
+    /// Names the repository behind bare discussion numbers once, at the end of
+    /// the text, so a reader knows where `#8232` lives. Nothing changes when
+    /// the text cites no number or the operator configured `href` instead.
+    pub fn name_sources(mut self, env: &crate::Environment) -> Self {
+        if env.href.is_none() && cites_a_number(&self.text) {
+            self.text.push_str(&format!(
+                "\n\nThe #-numbers above are discussions in the {DISCUSSIONS_REPOSITORY} \
+                 repository on GitHub."
+            ));
+        }
+        self
+    }
+}
+
+fn cites_a_number(text: &str) -> bool {
+    text.as_bytes()
+        .windows(2)
+        .any(|w| w[0] == b'#' && w[1].is_ascii_digit())
+}
+
 /// Where an advisory came from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Source {
@@ -64,7 +88,7 @@ impl Summary {
     pub fn new(raw: &str) -> Self {
         let mut flat = String::with_capacity(raw.len().min(SUMMARY_MAX_CHARS * 4));
         for word in raw
-            .split(|c: char| c.is_whitespace() || crate::text::is_unsafe_char(c))
+            .split(|c: char| c.is_whitespace() || !crate::quote::is_visible(c))
             .filter(|w| !w.is_empty())
         {
             if !flat.is_empty() {

@@ -7,8 +7,14 @@
 //! | `sandbox_advisor::fail_fast` | warn | a call was refused before dispatch |
 //! | `sandbox_advisor::fault` | error | a family panicked; the call passes through untouched |
 
+//!
+//! Every value that did not come from the advisor (agent ids, tool names,
+//! resolver messages) is written through [`log_field`], so a newline or an
+//! escape sequence in it can neither start a forged line nor reach a terminal.
+
 use crate::family::{Seat, WithholdReason};
 use crate::ids::{AgentId, FamilyId, ToolName};
+use crate::quote::log_field;
 
 /// Target of the line logged when an advisory is delivered.
 pub const ADVISORY_TARGET: &str = "sandbox_advisor::advisory";
@@ -20,13 +26,17 @@ pub const FAIL_FAST_TARGET: &str = "sandbox_advisor::fail_fast";
 pub const FAULT_TARGET: &str = "sandbox_advisor::fault";
 
 pub(crate) fn spoken(agent: &AgentId, family: FamilyId, seat: Seat, summary: &str) {
-    tracing::warn!(target: ADVISORY_TARGET, agent = %agent, family = %family, seat = ?seat, "{summary}");
+    tracing::warn!(
+        target: ADVISORY_TARGET,
+        agent = %log_field(agent.as_str()), family = %family, seat = ?seat,
+        "{}", log_field(summary)
+    );
 }
 
 pub(crate) fn withheld(agent: &AgentId, family: FamilyId, seat: Seat, reason: &WithholdReason) {
     tracing::warn!(
         target: WITHHELD_TARGET,
-        agent = %agent, family = %family, seat = ?seat, reason = reason.code(),
+        agent = %log_field(agent.as_str()), family = %family, seat = ?seat, reason = reason.code(),
         "advisory withheld: {reason}"
     );
 }
@@ -34,7 +44,8 @@ pub(crate) fn withheld(agent: &AgentId, family: FamilyId, seat: Seat, reason: &W
 pub(crate) fn refused(agent: &AgentId, tool: &ToolName, family: FamilyId, left: u32) {
     tracing::warn!(
         target: FAIL_FAST_TARGET,
-        agent = %agent, tool = %tool, family = %family, refusals_left = left,
+        agent = %log_field(agent.as_str()), tool = %log_field(tool.as_str()), family = %family,
+        refusals_left = left,
         "refused a call that already failed provisioning"
     );
 }

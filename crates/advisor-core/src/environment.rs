@@ -185,9 +185,9 @@ pub enum Unresolved {
     /// The call carries no session to resolve against.
     #[error("the call has no session")]
     NoSession,
-    /// The resolver failed.
-    #[error("the policy resolver failed: {0}")]
-    ResolverError(String),
+    /// The resolver failed; its message is the resolver's, not the advisor's.
+    #[error("the policy resolver failed: {}", .0.log())]
+    ResolverError(crate::Untrusted),
 }
 
 impl Unresolved {

@@ -60,7 +60,7 @@ impl<F: Family, B: BudgetRole> Recognized for Bound<'_, F, B> {
         self.family.gate(&self.finding, env)
     }
     fn advise(&self, env: &Environment) -> Advisory {
-        self.family.advise(&self.finding, env)
+        self.family.advise(&self.finding, env).name_sources(env)
     }
     fn feeds_budget(&self) -> bool {
         B::FEEDS_BUDGET
@@ -110,7 +110,10 @@ impl<F: Family, B: BudgetRole> ErasedFamily for Registered<F, B> {
         self.family.wants_preflight(host)
     }
     fn preflight(&self, env: &Environment) -> PreflightVerdict {
-        self.family.preflight(env)
+        match self.family.preflight(env) {
+            PreflightVerdict::Advise(a) => PreflightVerdict::Advise(a.name_sources(env)),
+            other => other,
+        }
     }
 }
 

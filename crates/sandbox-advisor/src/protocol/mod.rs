@@ -179,7 +179,9 @@ fn parse_event(kind: &str, value: Value) -> Result<Event, String> {
                 UnavailableReason::NoService => Unresolved::NoPolicyService,
                 UnavailableReason::ResolverError => Unresolved::ResolverError(
                     line.message
-                        .unwrap_or_else(|| "recorded as failing in the event stream".into()),
+                        .as_deref()
+                        .unwrap_or("recorded as failing in the event stream")
+                        .into(),
                 ),
             };
             Event::PolicyUnavailable {
