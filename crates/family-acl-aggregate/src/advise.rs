@@ -4,7 +4,6 @@
 
 use std::fmt::Write as _;
 
-use advisor_core::text::quote_fragment;
 use advisor_core::{Advisory, Environment};
 
 use crate::ID;
@@ -43,7 +42,7 @@ pub fn advise(finding: &AggregateFailure, env: &Environment) -> Advisory {
          so every confined command meets it again: retrying does not help until the condition is found and cleared."
     );
 
-    let _ = writeln!(t, "\nThe line: `{}`", quote_fragment(finding.sentence));
+    let _ = writeln!(t, "\nThe line:\n{}", finding.sentence.quote_block());
 
     // What the line does say.
     t.push_str("\nWhat the sentence does tell: two throws happened — the grant, then its cleanup — and which half failed. ");
@@ -72,7 +71,7 @@ pub fn advise(finding: &AggregateFailure, env: &Environment) -> Advisory {
          files are opened with OPEN_ALWAYS and never deleted, so after a failure an absent or empty `dsh-acl-locks` \
          directory is itself the finding. Listing it needs no privileges; run it from an ordinary prompt outside \
          the sandbox, since a sandboxed command here may fail the same way before it starts:\n\
-         \x20  PowerShell: `Get-ChildItem (Join-Path ([System.IO.Path]::GetTempPath()) 'dsh-acl-locks')`\n\
+         \x20  PowerShell: `Get-ChildItem -LiteralPath (Join-Path ([System.IO.Path]::GetTempPath()) 'dsh-acl-locks')`\n\
          \x20  cmd: `dir \"%TMP%\\dsh-acl-locks\"` (GetTempPathW reads TMP first, then TEMP)\n",
     );
 
@@ -82,15 +81,17 @@ pub fn advise(finding: &AggregateFailure, env: &Environment) -> Advisory {
         "\n2. The documented prerequisite. The backend requires a granted directory to be owned by the caller and \
          to grant it WRITE_OWNER; where the caller is not the owner, changing the DACL needs WRITE_DAC as well. \
          These are rights on the directory — not SeSecurityPrivilege, and elevating the session is not the lever. \
-         Here the directory is {directory}. Read-only checks, with the directory filled in by hand once it is known: \
-         `icacls \"<directory>\"`, and `(Get-Acl \"<directory>\").Owner` compared with `whoami`."
+         Here the directory is {directory}. Read-only checks, with the directory filled in by hand once it is known:\n\
+         \x20  cmd: `icacls \"<directory>\"` (for a drive root, double the trailing backslash: `\"D:\\\\\"`)\n\
+         \x20  PowerShell: `(Get-Acl -LiteralPath '<directory>').Owner` (a single quote in the name is written \
+         twice), compared with `whoami`"
     );
 
     // Candidate 3: the directory itself.
     t.push_str(match finding.half {
         Half::Temp => {
             "\n3. The directory itself. The private `dsh-XXXXXX` directory is created before the grant is tried, so \
-             when removing it was among the failed cleanups it is still there — the trace to search for: \
+             when removing it was among the failed cleanups it is still there — the trace to search for, in cmd: \
              `dir \"%TEMP%\\dsh-*\"`. Two different temp roots are involved: os.tmpdir() (TEMP first, then TMP) \
              places the private directory, while GetTempPathW() (TMP first, then TEMP) places `dsh-acl-locks`. A \
              redirect that reached only one of TEMP and TMP moved only one of them, and can look as if it did \

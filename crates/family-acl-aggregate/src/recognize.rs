@@ -7,7 +7,7 @@
 //! the members — and anything after the sentence — are the inner errors the
 //! session cannot see, so they may not shape the advice.
 
-use advisor_core::Observation;
+use advisor_core::{Observation, Untrusted};
 
 /// The temp half, thrown when the per-session private grant and its cleanup both failed.
 pub const TEMP_SENTENCE: &str =
@@ -33,13 +33,15 @@ pub enum Half {
 
 /// What the recognizer read: which sentence it was. Nothing else in the message
 /// is the producer's, so nothing else is kept.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AggregateFailure {
     /// The half the sentence names.
     pub half: Half,
-    /// The producer's sentence, as this crate's constant — never the message's
-    /// own text, whose other lines may be member text.
-    pub sentence: &'static str,
+    /// The producer's sentence: the message's first line without its envelope,
+    /// which the match makes byte for byte one of this crate's two constants.
+    /// It is still the producer's text, not the advisor's, so it leaves only as
+    /// a quote block; the message's other lines (member text) are never kept.
+    pub sentence: Untrusted,
 }
 
 /// Recognizes either sentence from a failure's message, or returns `None`
@@ -52,11 +54,12 @@ pub fn recognize(observation: &Observation) -> Option<AggregateFailure> {
         .iter()
         .find_map(|envelope| first.strip_prefix(envelope))
         .unwrap_or(first);
-    let (half, sentence) = match line {
-        TEMP_SENTENCE => (Half::Temp, TEMP_SENTENCE),
-        WORKSPACE_SENTENCE => (Half::Workspace, WORKSPACE_SENTENCE),
+    let half = match line {
+        TEMP_SENTENCE => Half::Temp,
+        WORKSPACE_SENTENCE => Half::Workspace,
         _ => return None,
     };
+    let sentence = Untrusted::new(line);
     Some(AggregateFailure { half, sentence })
 }
 

@@ -6,7 +6,9 @@
 mod common;
 
 use advisor_core::SUMMARY_MAX_CHARS;
+use advisor_core::quote::needs_escape;
 use common::{Expect, check, members, render, windows};
+use family_acl_aggregate::{TEMP_SENTENCE, WORKSPACE_SENTENCE};
 
 fn text(fixture: &str) -> String {
     check(fixture, windows(), Expect::Speaks).unwrap().text
@@ -108,13 +110,62 @@ fn it_says_the_cause_is_withheld_and_invents_none() {
 }
 
 #[test]
-fn the_line_is_quoted_from_the_constant() {
+fn the_line_is_quoted_as_a_block() {
     assert!(text("temp_half_with_acl_line").contains(
-        "\nThe line: `sandbox-local windows-acl temp grant materialization failed and its cleanup also failed`\n"
+        "\nThe line:\n> sandbox-local windows-acl temp grant materialization failed and its cleanup also failed\n\n"
     ));
     assert!(text("workspace_half_aggregate_name").contains(
-        "\nThe line: `sandbox-local windows-acl workspace grant failed and its cleanup also failed`\n"
+        "\nThe line:\n> sandbox-local windows-acl workspace grant failed and its cleanup also failed\n\n"
     ));
+}
+
+/// Messages written to pass for the advisor's own words. On the first line
+/// they are not the producer's sentence and are refused; after it they are
+/// never read. Each case goes through `check`; every advisory is snapshotted.
+const HOSTILE: [(&str, Expect); 8] = [
+    ("hostile_backtick_framing_first_line", Expect::Refused),
+    ("hostile_backtick_framing_in_members", Expect::Speaks),
+    ("hostile_newline_instructions_first_line", Expect::Refused),
+    ("hostile_newline_instructions", Expect::Speaks),
+    ("hostile_invisible_characters_first_line", Expect::Refused),
+    ("hostile_invisible_characters_in_members", Expect::Speaks),
+    ("hostile_ansi_escapes_first_line", Expect::Refused),
+    ("hostile_ansi_escapes_in_members", Expect::Speaks),
+];
+
+#[test]
+fn hostile_messages_are_quoted_never_spoken() {
+    for (fixture, expect) in HOSTILE {
+        let Some(advisory) = check(fixture, windows(), expect) else {
+            continue;
+        };
+        let text = &advisory.text;
+        let quoted: Vec<&str> = text.lines().filter(|l| l.starts_with('>')).collect();
+        assert!(
+            matches!(
+                quoted[..],
+                [line] if line == format!("> {TEMP_SENTENCE}") || line == format!("> {WORKSPACE_SENTENCE}")
+            ),
+            "{fixture}: the quote is the producer's sentence alone: {quoted:?}"
+        );
+        assert!(
+            !text
+                .chars()
+                .any(|c| c != '\n' && c != '`' && needs_escape(c)),
+            "{fixture}: an invisible or control character reached the text"
+        );
+        for fragment in [
+            "Note for the model",
+            "verified harmless",
+            "Remove-Item",
+            "all clear",
+            "EPERM",
+            "D:\\w",
+        ] {
+            assert!(!text.contains(fragment), "{fixture}: {fragment:?} leaked");
+        }
+        insta::assert_snapshot!(fixture, render(&advisory));
+    }
 }
 
 #[test]
@@ -161,6 +212,24 @@ fn the_prerequisite_names_both_rights_and_not_elevation() {
         assert!(text.contains("changing the DACL needs WRITE_DAC as well"));
         assert!(text.contains("not SeSecurityPrivilege"));
     }
+}
+
+#[test]
+fn every_command_names_its_shell_and_takes_paths_literally() {
+    for text in both() {
+        assert!(text.contains(
+            "PowerShell: `Get-ChildItem -LiteralPath (Join-Path ([System.IO.Path]::GetTempPath()) 'dsh-acl-locks')`"
+        ));
+        assert!(text.contains(r#"cmd: `dir "%TMP%\dsh-acl-locks"`"#));
+        assert!(text.contains(r#"cmd: `icacls "<directory>"` (for a drive root, double the trailing backslash: `"D:\\"`)"#));
+        assert!(text.contains(
+            "PowerShell: `(Get-Acl -LiteralPath '<directory>').Owner` (a single quote in the name is written twice)"
+        ));
+        for unsafe_form in ["Get-Acl \"", "Get-ChildItem (", "Get-Acl '"] {
+            assert!(!text.contains(unsafe_form), "{unsafe_form:?}");
+        }
+    }
+    assert!(text("temp_half").contains(r#"in cmd: `dir "%TEMP%\dsh-*"`"#));
 }
 
 #[test]

@@ -6,45 +6,30 @@
 //! boundary; what the grant leaves behind; why a weaker grant is not a smaller
 //! one; the boundary of what is known.
 //!
-//! Everything taken from the error goes through `quote_fragment` (prose) or
-//! `command_safe_path` (command lines); a path that fails the latter never
-//! reaches a command line, and the text says why.
+//! Everything taken from the error is [`Untrusted`] and leaves only through a
+//! rendering: the reported line as a `> ` quote block, the directory in prose
+//! as an inline code span, and the directory on a command line through a
+//! [`PathSlot`] (`'…'` for PowerShell, `"…"` for cmd, every line labelled with
+//! its shell). A path the slot refuses becomes `<dir>`, the prose says why,
+//! and the checks and the remedy are still given.
 
 mod aftermath;
 mod remedy;
 
 use std::fmt::Write as _;
 
-use advisor_core::text::{Unquotable, command_safe_path, quote_fragment};
-use advisor_core::{Advisory, Environment};
+use advisor_core::quote::PathSlot;
+use advisor_core::{Advisory, Environment, Untrusted};
 
 use crate::ID;
 use crate::recognize::{AclClass, AclFinding, Carrier, Label};
 
+/// What the command lines show when the directory cannot be placed on them.
+const PLACEHOLDER: &str = "<dir>";
+
 /// Discussion numbers, or the configured `href` in their place.
 fn cite(env: &Environment, discussions: &[&str]) -> String {
     env.cite(discussions)
-}
-
-/// The directory as it may appear inside a command line.
-pub(crate) struct CommandDir<'a> {
-    safe: Result<&'a str, Unquotable>,
-}
-
-impl<'a> CommandDir<'a> {
-    fn new(path: &'a str) -> Self {
-        Self {
-            safe: command_safe_path(path),
-        }
-    }
-
-    /// The argument to write between double quotes: the path, or a placeholder.
-    pub(crate) fn arg(&self) -> &'a str {
-        match self.safe {
-            Ok(path) => path,
-            Err(_) => "<dir>",
-        }
-    }
 }
 
 /// Appends one paragraph (a blank line follows it).
@@ -56,12 +41,12 @@ pub(crate) fn para(out: &mut String, text: &str) {
 /// Builds the advisory for a recognized finding.
 pub(crate) fn advise(finding: &AclFinding, env: &Environment) -> Advisory {
     let class = finding.class();
-    let dir = CommandDir::new(finding.path());
+    let dir = PathSlot::new(finding.path(), PLACEHOLDER);
     let mut out = String::with_capacity(12 * 1024);
 
     para(&mut out, &headline(finding, class, env));
     let _ = writeln!(out, "What was reported:");
-    let _ = writeln!(out, "    {}", quote_fragment(&finding.line));
+    let _ = writeln!(out, "{}", finding.line.quote_block());
     out.push('\n');
     para(&mut out, &carrier_note(finding));
     if let Some(Label::RevokeWrite) = finding.label {
@@ -76,8 +61,8 @@ pub(crate) fn advise(finding: &AclFinding, env: &Environment) -> Advisory {
         AclClass::ApplyOther => why_apply_other(&mut out, finding.code),
         AclClass::ReadDenied => why_read_denied(&mut out, finding.code),
     }
-    checks(&mut out, class, finding.code, &dir);
-    remedy::remedy(&mut out, class, &dir, env);
+    checks(&mut out, class, finding.code, finding.path(), &dir);
+    remedy::remedy(&mut out, finding, &dir, env);
     remedy::non_fixes(&mut out, env);
     aftermath::versions(&mut out, env);
     aftermath::left_behind(&mut out, env);
@@ -147,7 +132,7 @@ fn headline(finding: &AclFinding, class: AclClass, env: &Environment) -> String 
 }
 
 fn carrier_note(finding: &AclFinding) -> String {
-    let path = quote_fragment(finding.path());
+    let path = finding.path().inline();
     match finding.carrier {
         Carrier::Session => format!(
             "It came from the Windows sandbox provider itself, while preparing this session's call \
@@ -242,25 +227,38 @@ fn why_read_denied(out: &mut String, code: u32) {
     );
 }
 
-fn checks(out: &mut String, class: AclClass, code: u32, dir: &CommandDir<'_>) {
-    if let Err(why) = dir.safe {
-        para(
+/// The read-only checks. When the slot refused the path, its reason comes
+/// first and the commands carry the placeholder; when it normalized the path,
+/// the form the commands use is named.
+fn checks(out: &mut String, class: AclClass, code: u32, path: &Untrusted, dir: &PathSlot) {
+    match (dir.note(), dir.path()) {
+        (Some(note), _) => para(
             out,
             &format!(
-                "The directory named in the error cannot be quoted safely into a command line \
-                 ({why}), so the commands below write <dir> in its place. Put in the workspace \
-                 directory yourself, after checking its real name."
+                "{note} Each command line names its shell: on a PowerShell line put the \
+                 directory between single quotes, on a cmd line between double quotes."
             ),
-        );
+        ),
+        (None, Some(normal)) if normal.as_str() != path.inspect() => para(
+            out,
+            &format!(
+                "The commands below write that directory in its normalized form, `{}`, which \
+                 Windows reads as the same directory.",
+                normal.as_str()
+            ),
+        ),
+        (None, _) => {}
     }
-    let arg = dir.arg();
+    let (ps, cmd) = (dir.powershell(), dir.cmd());
     let _ = writeln!(
         out,
-        "Confirm it without changing anything (a normal, unelevated prompt is enough):"
+        "Confirm it without changing anything, in PowerShell or in cmd (a normal, unelevated \
+         prompt is enough):"
     );
-    let _ = writeln!(out, "    icacls \"{arg}\"");
+    let _ = writeln!(out, "    PowerShell: icacls {ps}");
+    let _ = writeln!(out, "    cmd:        icacls {cmd}");
     if class != AclClass::ApplyDenied {
-        let _ = writeln!(out, "    net helpmsg {code}");
+        let _ = writeln!(out, "    PowerShell or cmd: net helpmsg {code}");
     }
     out.push('\n');
     let verdict = match class {
@@ -283,6 +281,6 @@ fn checks(out: &mut String, class: AclClass, code: u32, dir: &CommandDir<'_>) {
         "Then read who owns it, because ownership decides which remedy can run (PowerShell 5.1 or \
          later), and compare the result with the output of `whoami`:"
     );
-    let _ = writeln!(out, "    (Get-Acl \"{arg}\").Owner");
+    let _ = writeln!(out, "    PowerShell: (Get-Acl -LiteralPath {ps}).Owner");
     out.push('\n');
 }

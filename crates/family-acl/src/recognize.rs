@@ -9,7 +9,7 @@
 //! that mentions it mid-sentence, a success that quotes it, and the members of
 //! an aggregate error are never read.
 
-use advisor_core::{Observation, Outcome};
+use advisor_core::{Observation, Outcome, Untrusted};
 
 /// The text both recognized APIs share; a necessary condition of [`recognize`]
 /// (32 bytes, so `str::contains` takes its vectorized short-needle path).
@@ -141,10 +141,12 @@ pub struct AclFinding {
     pub code: u32,
     /// The backend step, for `SetNamedSecurityInfoW`; `None` for the read.
     pub label: Option<Label>,
-    /// The `Win32Error` message itself, from the API name to the end of the line.
-    pub line: String,
-    /// Where the directory sits in `line` (one allocation per finding, not two).
-    path_span: std::ops::Range<usize>,
+    /// The `Win32Error` message itself, from the API name to the end of the
+    /// line: untrusted text, shown only as a quote block.
+    pub line: Untrusted,
+    /// The directory, exactly as the error spelled it: untrusted text, shown
+    /// only through a rendering (an inline mention, a command-line path slot).
+    path: Untrusted,
     /// How it reached the session.
     pub carrier: Carrier,
     /// Which text held it.
@@ -153,8 +155,8 @@ pub struct AclFinding {
 
 impl AclFinding {
     /// The directory, exactly as the error spelled it (untrusted text).
-    pub fn path(&self) -> &str {
-        self.line.get(self.path_span.clone()).unwrap_or_default()
+    pub fn path(&self) -> &Untrusted {
+        &self.path
     }
 
     /// The advisory class: the code is kept, not flattened.
@@ -184,17 +186,11 @@ fn scan(text: &str, field: Field) -> Option<AclFinding> {
         api: p.api,
         code: p.code,
         label: p.label,
-        path_span: span_of(p.line, p.path),
-        line: p.line.to_owned(),
+        line: Untrusted::new(p.line),
+        path: Untrusted::new(p.path),
         carrier: p.carrier,
         field,
     })
-}
-
-/// The byte range of `part` inside `whole` (`part` is a subslice of it).
-fn span_of(whole: &str, part: &str) -> std::ops::Range<usize> {
-    let start = (part.as_ptr() as usize).saturating_sub(whole.as_ptr() as usize);
-    start..start + part.len()
 }
 
 /// One recognized line, borrowed from the text.

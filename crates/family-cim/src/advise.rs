@@ -37,7 +37,11 @@ pub fn advise(finding: &CimRefusal, env: &Environment) -> Advisory {
          reaching for another CIM-based cmdlet, meets the same refusal for as long as the session is confined.",
         finding.product_name
     );
-    let _ = writeln!(t, "\nThe line that carries the code: {}", finding.code_line);
+    let _ = writeln!(
+        t,
+        "\nThe line that carries the code, as the command printed it:\n{}",
+        finding.code_line.quote_block()
+    );
     if finding.stamped_denied {
         t.push_str(
             "\nThe result is also marked as a sandbox file-access denial. That marker matched the English wording \

@@ -6,9 +6,8 @@
 //! re-raised transcript) is left alone by construction. The localized sentence
 //! (`Access is denied`, `拒绝访问`, …) is never part of the key.
 
-use advisor_core::Observation;
 use advisor_core::shell::ForegroundRun;
-use advisor_core::text::quote_fragment;
+use advisor_core::{Observation, Untrusted};
 
 /// `WBEM_E_ACCESS_DENIED`, as PowerShell prints it in the record's
 /// `FullyQualifiedErrorId`. The hex digits are all decimal, so the only case
@@ -34,8 +33,9 @@ pub const PRODUCT_NAMES: [&str; 5] = [
 /// What the recognizer read from the command's stderr.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CimRefusal {
-    /// The stderr line that carries the code, made safe to quote.
-    pub code_line: String,
+    /// The stderr line that carries the code, trimmed: the command's own text,
+    /// which leaves the advisory only as a `> ` quote block.
+    pub code_line: Untrusted,
     /// The first product name (in [`PRODUCT_NAMES`] order) found in the stderr.
     pub product_name: &'static str,
     /// The executor stamped the run `denied: true` (the English sentence is in
@@ -59,7 +59,7 @@ pub fn recognize(observation: &Observation) -> Option<CimRefusal> {
         .copied()
         .find(|name| stderr.contains(name))?;
     Some(CimRefusal {
-        code_line: quote_fragment(line_at(stderr, at).trim()).into_owned(),
+        code_line: Untrusted::new(line_at(stderr, at).trim()),
         product_name,
         stamped_denied: run.sandbox.is_some_and(|stamp| stamp.denied),
     })

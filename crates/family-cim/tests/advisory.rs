@@ -6,7 +6,8 @@
 mod common;
 
 use advisor_core::SUMMARY_MAX_CHARS;
-use advisor_core::SandboxMode::{ReadOnly, WorkspaceWrite};
+use advisor_core::SandboxMode::{self, ReadOnly, WorkspaceWrite};
+use advisor_core::quote::needs_escape;
 use common::{Expect, check, render, windows};
 use family_cim::UPSTREAM_STATEMENT;
 
@@ -69,7 +70,8 @@ fn upstream_statement_is_quoted_as_upstream_s() {
 fn the_reported_line_and_name_are_quoted() {
     let text = english();
     assert!(text.contains(
-        "The line that carries the code: + FullyQualifiedErrorId : HRESULT 0x80041003,Microsoft.Management.Infrastructure.CimCmdlets.GetCimInstanceCommand"
+        "\nThe line that carries the code, as the command printed it:\n\
+         > + FullyQualifiedErrorId : HRESULT 0x80041003,Microsoft.Management.Infrastructure.CimCmdlets.GetCimInstanceCommand\n"
     ));
     assert!(text.contains(
         "matched together with `HRESULT 0x80041003`, a name no display language translates"
@@ -177,6 +179,15 @@ fn the_stamp_is_explained_only_when_present() {
     assert!(!chinese().contains("file-access denial"));
 }
 
+/// The quote block under the lead-in line.
+fn quoted(text: &str) -> Vec<&str> {
+    text.lines()
+        .skip_while(|l| !l.starts_with("The line that carries the code"))
+        .skip(1)
+        .take_while(|l| l.starts_with('>'))
+        .collect()
+}
+
 #[test]
 fn the_quoted_line_loses_escapes_and_stays_bounded() {
     let text = check(
@@ -188,11 +199,64 @@ fn the_quoted_line_loses_escapes_and_stays_bounded() {
     .text;
     assert!(!text.contains('\u{1b}'));
     assert!(!text.contains('\r'));
-    let quoted = text
-        .lines()
-        .find(|l| l.starts_with("The line that carries the code: "))
-        .unwrap();
-    assert!(quoted.contains("+ FullyQualifiedErrorId : HRESULT 0x80041003,"));
-    assert!(quoted.ends_with('…'));
-    assert!(quoted.chars().count() <= "The line that carries the code: ".len() + 400);
+    let [line] = quoted(&text)[..] else {
+        panic!("one quoted line expected:\n{text}");
+    };
+    assert!(line.starts_with("> \\u{1B}[31;1m+ FullyQualifiedErrorId : HRESULT 0x80041003,"));
+    assert!(line.ends_with('…'));
+    // The cap counts the stderr's characters; each ESC shows as one escape.
+    let shown = line.replace("\\u{1B}", "e").chars().count();
+    assert!(shown <= "> ".len() + advisor_core::quote::QUOTE_MAX_CHARS + "…".len());
+}
+
+/// Stderr written to be read as the advisor's own words: each case goes
+/// through `check` and is asserted on the whole advisory.
+const HOSTILE: [(&str, SandboxMode); 4] = [
+    ("hostile_backtick_framing", WorkspaceWrite),
+    ("hostile_newline_instructions", WorkspaceWrite),
+    ("hostile_invisible_characters", ReadOnly),
+    ("hostile_ansi_escapes", WorkspaceWrite),
+];
+
+#[test]
+fn hostile_stderr_is_quoted_never_spoken() {
+    for (fixture, mode) in HOSTILE {
+        let advisory = check(fixture, windows(mode), Expect::Speaks).unwrap();
+        let text = &advisory.text;
+        let quote = quoted(text);
+        assert_eq!(quote.len(), 1, "{fixture}: one quoted line:\n{text}");
+        assert!(quote[0].contains("HRESULT 0x80041003"), "{fixture}");
+        assert!(
+            !text
+                .chars()
+                .any(|c| c != '\n' && needs_escape(c) && c != '`'),
+            "{fixture}: an invisible or control character reached the text"
+        );
+        assert!(
+            !quote[0].contains('`'),
+            "{fixture}: a backtick from the stderr reached the text"
+        );
+        for line in text.lines() {
+            assert!(
+                !line.starts_with("Note for the model") && !line.starts_with("Run `"),
+                "{fixture}: the stderr started a line of its own: {line}"
+            );
+        }
+        insta::assert_snapshot!(fixture, render(&advisory));
+    }
+}
+
+#[test]
+fn a_localized_quoted_line_stays_readable() {
+    let text = check(
+        "hostile_invisible_characters",
+        windows(ReadOnly),
+        Expect::Speaks,
+    )
+    .unwrap()
+    .text;
+    let quote = quoted(&text).concat();
+    assert!(quote.contains("GetCimInstanceCommand 拒绝访问\\u{202E}denied"));
+    assert!(quote.contains("0x80041003\\u{200B},Micro\\u{AD}soft"));
+    assert!(quote.contains("\\u{E0052}\\u{E0055}\\u{E004E}"));
 }

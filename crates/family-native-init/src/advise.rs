@@ -1,6 +1,14 @@
 //! The advisory: what the status means, the three measured producers with the
 //! check that separates them, the two-step check, the ranked remedy, what will
 //! not work, and where the knowledge stops.
+//!
+//! The one piece of text the advisor did not write is the command that did
+//! not start. It is evidence, so it stands on its own `> ` lines
+//! ([`Untrusted::quote_block`](advisor_core::Untrusted::quote_block)): a
+//! newline in it starts another `> ` line, and backticks, escapes and
+//! invisible characters are shown as visible `\u{…}` escapes, so nothing in
+//! it can end the quote or read as the advisor's own words. It is never put on
+//! a command line.
 
 use std::fmt::Write as _;
 
@@ -58,7 +66,11 @@ fn lead(out: &mut String, finding: &Finding, ran: Option<RanUnder>, env: &Enviro
         code = finding.reported,
     );
     if let Some(command) = &finding.command {
-        let _ = writeln!(out, "The command that did not start: {command}");
+        let _ = writeln!(
+            out,
+            "The command that did not start, as the call passed it:\n{}",
+            command.quote_block()
+        );
     }
     let _ = writeln!(
         out,

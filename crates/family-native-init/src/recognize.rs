@@ -2,8 +2,7 @@
 //! `STATUS_DLL_INIT_FAILED`, read from the success value and nowhere else.
 
 use advisor_core::shell::ForegroundRun;
-use advisor_core::text::quote_fragment;
-use advisor_core::{Observation, Outcome, SandboxMode};
+use advisor_core::{Observation, Outcome, SandboxMode, Untrusted};
 
 /// `STATUS_DLL_INIT_FAILED`, the 32-bit NTSTATUS this family recognizes.
 pub const STATUS_DLL_INIT_FAILED: u32 = 0xC000_0142;
@@ -20,8 +19,10 @@ pub struct Finding {
     pub stamp: Stamp,
     /// True when stderr carries the MSYS2 runtime's signal-pipe line (#7877).
     pub msys2_signal_pipe: bool,
-    /// The command that never started, quoted for prose, when the arguments name one.
-    pub command: Option<String>,
+    /// The command that never started, when the arguments name one. It is the
+    /// caller's text, so it is held as [`Untrusted`] and shown only as a quote
+    /// block.
+    pub command: Option<Untrusted>,
 }
 
 /// The `sandbox` stamp's mode, as the executor wrote it.
@@ -89,8 +90,9 @@ pub fn recognize(observation: &Observation) -> Option<Finding> {
         .arguments
         .get("command")
         .and_then(|c| c.as_str())
-        .map(|c| quote_fragment(c.trim()).into_owned())
-        .filter(|c| !c.is_empty());
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .map(Untrusted::new);
     Some(Finding {
         reported: code,
         stamp: Stamp::read(run.sandbox.map(|s| s.mode)),

@@ -2,10 +2,16 @@
 //! hand the choice over) and the user (the ranked remedies).
 //!
 //! Every variable part comes from the finding or the environment: the failing
-//! tool (quoted), the resolved mode, this host's binary and platform. The
-//! fixed parts are written once, below, in the order the reader needs them.
+//! tool, the resolved mode, this host's binary and platform. The fixed parts
+//! are written once, below, in the order the reader needs them.
+//!
+//! The tool's name is the one piece of text the advisor did not write. It is
+//! only ever mentioned as an [`Untrusted::inline`](advisor_core::Untrusted::inline)
+//! code span, in the text and in the summary alike: a backtick, a newline, an
+//! escape or an invisible character in the name is shown as a visible
+//! `\u{…}` escape, so the name can neither close its span nor pass for the
+//! advisor's own words.
 
-use advisor_core::text::quote_fragment;
 use advisor_core::{Advisory, Environment, HostBinary, Platform, SandboxMode};
 
 use crate::ID;
@@ -28,9 +34,14 @@ const REMEDY_UNCONFINED: &str = "4. Last, switch the session to `danger-full-acc
      only because it drops the confinement the sandbox exists to provide: every command then \
      runs with your full rights. This is your decision to make, never the model's.";
 
+/// The longest tool mention the summary carries, its code span included: a
+/// longer one would push "retrying will not help" out of the bounded summary,
+/// so the summary then says "Persistent shell" without the name.
+pub const SUMMARY_TOOL_MAX_CHARS: usize = 34;
+
 /// Builds the advisory for a recognized startup exit under a confining mode.
 pub fn advise(finding: &Finding, env: &Environment) -> Advisory {
-    let tool = quote_fragment(finding.tool.as_str());
+    let tool = finding.tool.inline();
     let mode = env.mode().ok();
     let mode_name = mode.map_or("unresolved", SandboxMode::as_str);
     let electron = env.host.binary == HostBinary::Electron;
@@ -40,13 +51,14 @@ pub fn advise(finding: &Finding, env: &Environment) -> Advisory {
     let mut line = |s: &str| lines.push(s.to_owned());
 
     line(&format!(
-        "The persistent shell behind `{tool}` exited before it reached its first prompt, so \
+        "The persistent shell behind {tool} exited before it reached its first prompt, so \
          this session has no working shell. Retrying cannot help: the outcome is fixed by the \
          session's sandbox mode and the program that hosts the sandbox runner, and neither \
          changes from one call to the next."
     ));
     line("");
-    line(&format!("What was reported: {SENTENCE}"));
+    line("What was reported, the failure's whole message:");
+    line(&format!("> {SENTENCE}"));
     line("");
 
     line("What is known about it:");
@@ -91,7 +103,7 @@ pub fn advise(finding: &Finding, env: &Environment) -> Advisory {
     line("");
 
     line(&format!(
-        "For the model: stop. Do not call `{tool}` again and do not look for a command that \
+        "For the model: stop. Do not call {tool} again and do not look for a command that \
          would repair this; there is no shell in this session to run one in, and every attempt \
          ends the same way. Continue with your file read and write tools where the task allows, \
          leave the sandbox mode as it is, and hand the choice below to the user."
@@ -128,15 +140,17 @@ pub fn advise(finding: &Finding, env: &Environment) -> Advisory {
     line("");
     line(&boundary(electron, env.host.platform));
 
-    // A long tool name must not push "retrying will not help" out of the bounded summary.
-    let short_tool: String = if tool.chars().count() > 32 {
-        tool.chars().take(31).chain(std::iter::once('…')).collect()
+    // The summary names the tool only through the same rendering, and only when
+    // that fits: cutting a rendered span short could leave it open.
+    let mention = tool.to_string();
+    let shell = if mention.chars().count() <= SUMMARY_TOOL_MAX_CHARS {
+        format!("Persistent shell {mention}")
     } else {
-        tool.to_string()
+        "Persistent shell".to_owned()
     };
     let summary = format!(
-        "Persistent shell `{short_tool}` cannot start under {mode_name}; retrying will not help, \
-         the remedy is the user's choice"
+        "{shell} cannot start under {mode_name}; retrying will not help, the remedy is the \
+         user's choice"
     );
     let mut text = lines.join("\n");
     text.push('\n');

@@ -6,7 +6,7 @@
 //! the failure's message is exactly [`SENTENCE`] and its content is
 //! `Error: <sentence>`. Anything longer is something quoting the sentence.
 
-use advisor_core::{Observation, ToolName};
+use advisor_core::{Observation, Untrusted};
 
 /// The producer's sentence, byte for byte.
 pub const SENTENCE: &str = "PTY shell exited during startup";
@@ -28,8 +28,10 @@ pub enum Carrier {
 /// A recognized startup exit of a persistent shell.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
-    /// The tool whose shell failed to start (the only shell the advisory may name).
-    pub tool: ToolName,
+    /// The tool whose shell failed to start (the only shell the advisory may
+    /// name). Its name is whatever the host registered, so it is held as
+    /// [`Untrusted`] and only ever mentioned through [`Untrusted::inline`].
+    pub tool: Untrusted,
     /// Where the sentence was read.
     pub carrier: Carrier,
 }
@@ -54,7 +56,7 @@ pub fn recognize(observation: &Observation) -> Option<Finding> {
         is_whole_sentence(&failure.message).then_some(Carrier::Message)?
     };
     Some(Finding {
-        tool: observation.tool.clone(),
+        tool: Untrusted::new(observation.tool.as_str()),
         carrier,
     })
 }

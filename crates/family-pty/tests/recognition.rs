@@ -19,7 +19,7 @@ fn producer_exit_sentence_is_recognized() {
 #[test]
 fn finding_carries_the_failing_tool_and_the_carrier() {
     let f = PtyStartup.recognize(&load("pos-pwsh-exit")).unwrap();
-    assert_eq!(f.tool.as_str(), "pwsh");
+    assert_eq!(f.tool.inspect(), "pwsh");
     assert_eq!(f.carrier, Carrier::Message);
     let f = PtyStartup.recognize(&load("pos-content-only")).unwrap();
     assert_eq!(f.carrier, Carrier::Content);

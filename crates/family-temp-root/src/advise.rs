@@ -2,12 +2,14 @@
 //!
 //! Both ship no repair command: what moves the condition is the harness's
 //! environment or the session's workspace, and it is the user's move. The only
-//! command lines are the `TMP`/`TEMP` example, on a neutral example directory;
-//! the user's own paths are only ever quoted as prose.
+//! command lines are the `TMP`/`TEMP` example, on a neutral example directory.
+//! The user's own paths never enter a command line: the backend's sentence is
+//! quoted on its own `> ` lines, and each directory is mentioned as an
+//! [`Untrusted::inline`](advisor_core::Untrusted::inline) code span that
+//! nothing inside it can close.
 
 use std::fmt::Write as _;
 
-use advisor_core::text::quote_fragment;
 use advisor_core::{Advisory, Containment, Environment};
 
 use crate::ID;
@@ -48,14 +50,16 @@ pub fn failure(finding: &TempRootRefusal, env: &Environment) -> Advisory {
     }
     let _ = write!(
         text,
-        "The two directories it named, spelled as they were passed to the check (the backend \
-         resolves them before comparing):\n- workspace: `{}`\n- temp: `{}`\n\n",
-        quote_fragment(&finding.workspace),
-        quote_fragment(&finding.temp),
+        "The backend's sentence, as the error carried it:\n{}\n\n\
+         The two directories it named, spelled as they were passed to the check (the backend \
+         resolves them before comparing):\n- workspace: {}\n- temp: {}\n\n",
+        finding.sentence.quote_block(),
+        finding.workspace.inline(),
+        finding.temp.inline(),
     );
     why(&mut text);
     text.push_str(
-        "How to confirm: the sentence above is the backend's own verdict. In the console or \
+        "How to confirm: the quoted sentence is the backend's own verdict. In the console or \
          shortcut that starts the harness, read TMP and TEMP (cmd: `echo %TMP%` and \
          `echo %TEMP%`; PowerShell: `$env:TMP` and `$env:TEMP`) and compare them with the \
          directory this session was opened on: the temp value resolves to that directory or to \
@@ -100,21 +104,21 @@ pub fn preflight(facts: &PreflightFacts, env: &Environment) -> Advisory {
     let _ = write!(
         text,
         "What was checked, so the claim can be audited:\n- host: {}\n- sandbox mode: {}\n\
-         - workspace root: `{}`\n- temp directory (the host's temp lookup): `{}`\n",
+         - workspace root: {}\n- temp directory (the host's temp lookup): {}\n",
         facts.host.as_str(),
         facts.mode,
-        quote_fragment(&facts.workspace),
-        quote_fragment(&facts.temp),
+        facts.workspace.inline(),
+        facts.temp.inline(),
     );
     match &facts.comparison {
         Comparison::Canonical { workspace, temp } => {
             let _ = write!(
                 text,
                 "- comparison: both directories exist where this check ran and were resolved \
-                 first, symlinks and junctions followed, as the backend does (workspace → `{}`, \
-                 temp → `{}`); result: {relation}.\n\n",
-                quote_fragment(workspace),
-                quote_fragment(temp),
+                 first, symlinks and junctions followed, as the backend does (workspace → {}, \
+                 temp → {}); result: {relation}.\n\n",
+                workspace.inline(),
+                temp.inline(),
             );
         }
         Comparison::Lexical => {

@@ -13,7 +13,8 @@
 use std::path::Path;
 
 use advisor_core::{
-    Containment, Environment, HostPath, Platform, PreflightVerdict, SandboxMode, WithholdReason,
+    Containment, Environment, HostPath, Platform, PreflightVerdict, SandboxMode, Untrusted,
+    WithholdReason,
 };
 
 use crate::advise;
@@ -25,14 +26,17 @@ pub const NO_TEMP_DIR: &str = "no-temp-dir";
 pub const NOT_COMPARABLE: &str = "temp-root-not-comparable";
 
 /// How the two directories were compared.
+///
+/// The resolved paths are names on disk that the advisor did not choose, so
+/// they are [`Untrusted`] like the spellings they came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Comparison {
     /// Both exist on this machine and were resolved first (symlinks and junctions followed).
     Canonical {
         /// The resolved workspace root.
-        workspace: String,
+        workspace: Untrusted,
         /// The resolved temp directory.
-        temp: String,
+        temp: Untrusted,
     },
     /// At least one does not exist here; compared by spelling with the host's grammar.
     Lexical,
@@ -46,9 +50,9 @@ pub struct PreflightFacts {
     /// The session's resolved mode.
     pub mode: SandboxMode,
     /// The session's workspace root, as the policy reported it.
-    pub workspace: String,
+    pub workspace: Untrusted,
     /// The host's temp directory, as the host reported it.
-    pub temp: String,
+    pub temp: Untrusted,
     /// How they were compared.
     pub comparison: Comparison,
     /// Where the temp directory lies relative to the root: `Inside` or `Same`.
@@ -88,8 +92,8 @@ pub fn verdict(env: &Environment) -> PreflightVerdict {
             &PreflightFacts {
                 host: env.host.platform,
                 mode: policy.mode,
-                workspace: workspace.to_owned(),
-                temp: temp.to_owned(),
+                workspace: Untrusted::new(workspace),
+                temp: Untrusted::new(temp),
                 comparison,
                 relation,
             },
@@ -142,10 +146,10 @@ fn local_relation(temp: &Path, root: &Path) -> Containment {
 
 /// A resolved path as the user would spell it: Windows' verbatim `\\?\C:\…`
 /// prefix, which `canonicalize` adds and the harness's realpath does not, is dropped.
-fn display(path: &Path) -> String {
+fn display(path: &Path) -> Untrusted {
     let text = path.to_string_lossy();
     match text.strip_prefix(r"\\?\") {
-        Some(rest) if rest.as_bytes().get(1) == Some(&b':') => rest.to_owned(),
-        _ => text.into_owned(),
+        Some(rest) if rest.as_bytes().get(1) == Some(&b':') => Untrusted::new(rest),
+        _ => Untrusted::new(&text),
     }
 }

@@ -3,7 +3,7 @@
 //!
 //! Pure, no I/O, and nothing is allocated until both operands have been found.
 
-use advisor_core::{Observation, SandboxMode};
+use advisor_core::{Observation, SandboxMode, Untrusted};
 
 /// The sentence up to its first operand; also the family's prefilter needle.
 pub(crate) const SENTENCE_HEAD: &str =
@@ -38,15 +38,20 @@ pub enum Carrier {
     },
 }
 
-/// A recognized refusal: the carrier and the two operands exactly as the backend printed them.
+/// A recognized refusal: the carrier, the backend's sentence and its two
+/// operands, exactly as the backend printed them. The sentence and the
+/// operands are the folder names of whoever set up the machine, so they are
+/// held as [`Untrusted`] and leave only through its renderings.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TempRootRefusal {
     /// Which producer refused.
     pub carrier: Carrier,
+    /// The backend's whole sentence, `Windows ACL temp root must be outside …; temp=…`.
+    pub sentence: Untrusted,
     /// The `workspace=` operand (the string as passed to the check, not its canonical form).
-    pub workspace: String,
+    pub workspace: Untrusted,
     /// The `temp=` operand (likewise as passed).
-    pub temp: String,
+    pub temp: Untrusted,
 }
 
 /// Recognizes the sentence in a failure's message, and nowhere else.
@@ -60,19 +65,19 @@ pub struct TempRootRefusal {
 pub fn recognize(observation: &Observation) -> Option<TempRootRefusal> {
     let message = observation.failure()?.message.as_str();
     if let Some(operands) = message.strip_prefix(SENTENCE_HEAD) {
-        return finding(Carrier::Provider, operands);
+        return finding(Carrier::Provider, message, operands);
     }
     let rest = message.strip_prefix(UNAVAILABLE_HEAD)?;
     let (mode, detail) = rest.split_once(UNAVAILABLE_TAIL)?;
     let mode = SandboxMode::ALL.into_iter().find(|m| m.as_str() == mode)?;
-    let operands = detail
-        .strip_prefix(RUNNER_MARKER)?
-        .strip_prefix(SENTENCE_HEAD)?;
-    finding(Carrier::Runner { mode }, operands)
+    let sentence = detail.strip_prefix(RUNNER_MARKER)?;
+    let operands = sentence.strip_prefix(SENTENCE_HEAD)?;
+    finding(Carrier::Runner { mode }, sentence, operands)
 }
 
-/// Splits `<workspace>; temp=<temp>`; both must be non-empty single-line strings.
-fn finding(carrier: Carrier, operands: &str) -> Option<TempRootRefusal> {
+/// Splits `<workspace>; temp=<temp>`, the tail of `sentence`; both must be
+/// non-empty single-line strings.
+fn finding(carrier: Carrier, sentence: &str, operands: &str) -> Option<TempRootRefusal> {
     let (workspace, temp) = operands.split_once(TEMP_SEPARATOR)?;
     let well_formed = |s: &str| !s.is_empty() && !s.contains(['\n', '\r']);
     if !well_formed(workspace) || !well_formed(temp) {
@@ -80,8 +85,9 @@ fn finding(carrier: Carrier, operands: &str) -> Option<TempRootRefusal> {
     }
     Some(TempRootRefusal {
         carrier,
-        workspace: workspace.to_owned(),
-        temp: temp.to_owned(),
+        sentence: Untrusted::new(sentence),
+        workspace: Untrusted::new(workspace),
+        temp: Untrusted::new(temp),
     })
 }
 
@@ -99,6 +105,7 @@ mod tests {
             found,
             Some(TempRootRefusal {
                 carrier: Carrier::Provider,
+                sentence: SENTENCE.into(),
                 workspace: r"C:\Users\u".into(),
                 temp: r"C:\Users\u\AppData\Local\Temp".into(),
             })
@@ -135,12 +142,14 @@ mod tests {
     fn runner_carrier_needs_the_exact_unavailable_text() {
         let runner =
             format!("sandbox mode \"workspace-write{UNAVAILABLE_TAIL}windows-acl-run: {SENTENCE}");
+        let found = recognize(&failure(&runner));
         assert!(matches!(
-            recognize(&failure(&runner)).map(|f| f.carrier),
+            found.as_ref().map(|f| f.carrier),
             Some(Carrier::Runner {
                 mode: SandboxMode::WorkspaceWrite
             })
         ));
+        assert_eq!(found.map(|f| f.sentence), Some(SENTENCE.into()));
         let unknown_mode = runner.replace("workspace-write", "full-write");
         assert_eq!(recognize(&failure(&unknown_mode)), None);
         let no_marker = runner.replace("windows-acl-run: ", "");

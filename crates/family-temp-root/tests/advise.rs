@@ -4,6 +4,7 @@
 
 mod common;
 
+use advisor_core::quote::is_visible;
 use advisor_core::testing::{resolved, unresolved};
 use advisor_core::{Advisory, Family, Platform, SUMMARY_MAX_CHARS, SandboxMode, Unresolved};
 use family_temp_root::{ID, TempRootInsideWorkspace};
@@ -73,7 +74,73 @@ fn escapes_in_operands_never_reach_the_text() {
     let text = check("failure-provider-escapes.txt", None).text;
     assert!(!text.contains('\u{1b}'));
     assert!(!text.contains('\u{7}'));
-    assert!(text.contains(r"- workspace: `C:\Users\u`"));
+    assert!(text.contains(r"- workspace: `C:\Users\u\u{1B}[31m`"));
+    assert!(text.contains(r"> Windows ACL temp root must be outside the workspace: workspace=C:\Users\u\u{1B}[31m; temp="));
+}
+
+#[test]
+fn the_backends_sentence_is_quoted_on_its_own_line() {
+    for fixture in CARRIERS {
+        let text = check(fixture, None).text;
+        assert!(
+            text.contains(
+                "carried it:\n> Windows ACL temp root must be outside the workspace: \
+                 workspace=C:\\Users\\u; temp=C:\\Users\\u\\AppData\\Local\\Temp\n\n"
+            ),
+            "{fixture}"
+        );
+    }
+}
+
+/// Issue 11's hostile inputs that can reach this family, one fixture each
+/// (the raw operands are spelled out in `tests/recognize.rs`). A newline
+/// followed by fake instructions never gets this far: recognition refuses a
+/// second line. The family writes no log line of its own, and the user's paths
+/// never enter a command line, so the snapshots show prose renderings only.
+const HOSTILE: [(&str, &str); 6] = [
+    ("hostile_quote_variant", "failure-hostile-quote-variant.txt"),
+    ("hostile_unc_path", "failure-hostile-unc-path.txt"),
+    (
+        "hostile_framing_backtick",
+        "failure-hostile-framing-backtick.txt",
+    ),
+    (
+        "hostile_framing_line_separator",
+        "failure-hostile-framing-line-separator.txt",
+    ),
+    ("hostile_invisible", "failure-hostile-invisible.txt"),
+    (
+        "hostile_drive_root_and_brackets",
+        "failure-hostile-drive-root.txt",
+    ),
+];
+
+#[test]
+fn hostile_operands_are_only_ever_quoted() {
+    for (name, fixture) in HOSTILE {
+        let a = check(fixture, None);
+        for c in a.text.chars().filter(|&c| c != '\n') {
+            assert!(is_visible(c), "{name}: U+{:04X} reached the text", c as u32);
+        }
+        for line in a.text.lines() {
+            assert_eq!(
+                line.matches('`').count() % 2,
+                0,
+                "{name}: a code span was closed early: {line}"
+            );
+            let smuggled = ["Note for the model", "Start-Process", "\\host", "System32"];
+            if smuggled.iter().any(|s| line.contains(s)) {
+                let quoted = line.starts_with("> ")
+                    || (line.starts_with("- workspace: `") || line.starts_with("- temp: `"))
+                        && line.ends_with('`');
+                assert!(quoted, "{name}: untrusted text outside a quote: {line}");
+            }
+        }
+        insta::assert_snapshot!(
+            name,
+            format!("summary: {}\n\n{}", a.summary.as_str(), a.text)
+        );
+    }
 }
 
 #[test]

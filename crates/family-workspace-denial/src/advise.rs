@@ -2,10 +2,8 @@
 //! the three branches by breadth, what to do, why no repair command ships,
 //! and where the diagnosis stops.
 
-use std::borrow::Cow;
-
-use advisor_core::text::{command_safe_path, quote_fragment};
-use advisor_core::{Advisory, Environment, HostPath};
+use advisor_core::quote::PathSlot;
+use advisor_core::{Advisory, Environment, HostPath, Untrusted};
 
 use crate::ID;
 use crate::gate;
@@ -18,60 +16,85 @@ pub const SUMMARY: &str = "Denied inside the workspace: the sandbox grant never 
 /// How many named paths the text lists before it counts the rest.
 const LISTED: usize = 3;
 
-/// A read-only `icacls` line for `path`, or the reason it cannot be printed.
-fn icacls(path: &HostPath) -> String {
-    match command_safe_path(path.as_str()) {
-        Ok(safe) => format!("    icacls \"{safe}\"\n"),
-        Err(why) => format!(
-            "    (not printed as a command: {why}; read this ACL by hand: {})\n",
-            quote_fragment(path.as_str())
-        ),
+/// What a check line shows in place of the one named path it cannot carry.
+const PATH_PLACEHOLDER: &str = "<path>";
+
+/// The same, numbered, when the text lists several paths.
+const PATH_PLACEHOLDERS: [&str; LISTED] = ["<path 1>", "<path 2>", "<path 3>"];
+
+/// What a check line shows in place of a root it cannot carry.
+const ROOT_PLACEHOLDER: &str = "<workspace root>";
+
+/// One path's read-only check: the command line, and the sentence that says
+/// why a placeholder stands in for the path when it does.
+struct Check {
+    line: String,
+    refused: Option<String>,
+}
+
+impl Check {
+    /// `icacls` on `path` in PowerShell, the path as a single-quoted literal
+    /// (PowerShell expands nothing inside one), or the placeholder when the
+    /// path fails core's command-path check; `what` names it in that sentence.
+    fn new(path: &Untrusted, placeholder: &'static str, what: &str) -> Self {
+        let slot = PathSlot::new(path, placeholder);
+        let refused = slot.refusal().map(|why| {
+            format!(
+                "{what} {shown} is not written into the check below, because {why}; the check \
+                 shows {placeholder} in its place. Substitute the real path yourself, after \
+                 checking its name.\n",
+                shown = path.inline(),
+            )
+        });
+        Self {
+            line: format!("    PowerShell: icacls {}\n", slot.powershell()),
+            refused,
+        }
     }
 }
 
 /// One named path: its spelling, and the normalized reading when that differs.
 fn describe(path: &NamedPath) -> String {
-    let raw = quote_fragment(&path.raw);
-    if path.raw == path.path.as_str() {
-        raw.into_owned()
+    if path.spelled_normalized() {
+        path.raw.inline().to_string()
     } else {
-        format!("{raw} (read as {})", quote_fragment(path.path.as_str()))
+        format!(
+            "{} (read as {})",
+            path.raw.inline(),
+            path.normalized().inline()
+        )
     }
 }
 
-fn reported(finding: &Finding, inside: &[&NamedPath], root: Option<&HostPath>) -> String {
+fn reported(finding: &Finding, inside: &[&NamedPath], root: Option<&Untrusted>) -> String {
     let enforcement = finding
         .enforcement
-        .as_deref()
-        .map_or(Cow::Borrowed("not stamped"), quote_fragment);
+        .as_ref()
+        .map_or_else(|| "not stamped".to_owned(), |e| e.inline().to_string());
+    // The mode is the advisor's own word: recognize() accepts only the
+    // harness's vocabulary, so it is written as that, not quoted.
     let mut out = format!(
-        "What was reported: the `{tool}` command exited {code}, and the sandbox executor stamped it \
+        "What was reported: the {tool} command exited {code}, and the sandbox executor stamped it \
          denied under `{mode}` (enforcement: {enforcement}) — the backend's own refusal wording was \
          in its stderr.\n\n",
-        tool = quote_fragment(finding.tool.as_str()),
+        tool = finding.tool.inline(),
         code = finding.exit_code,
         mode = finding.mode,
     );
-    let label = if inside.len() > 1 {
-        "paths the command names:"
+    if let [path] = inside {
+        out.push_str(&format!("- path the command names: {}\n", describe(path)));
     } else {
-        "path the command names:"
-    };
-    for (i, path) in inside.iter().take(LISTED).enumerate() {
-        let label = if i == 0 { label } else { "" };
-        out.push_str(&format!("    {label:<26}{}\n", describe(path)));
+        out.push_str("- paths the command names:\n");
+        for path in inside.iter().take(LISTED) {
+            out.push_str(&format!("  - {}\n", describe(path)));
+        }
+        let rest = inside.len().saturating_sub(LISTED);
+        if rest > 0 {
+            out.push_str(&format!("  - and {rest} more inside the same root\n"));
+        }
     }
-    let rest = inside.len().saturating_sub(LISTED);
-    if rest > 0 {
-        out.push_str(&format!(
-            "    {:<26}and {rest} more inside the same root\n",
-            ""
-        ));
-    }
-    let root = root.map_or(Cow::Borrowed("(not available)"), |r| {
-        quote_fragment(r.as_str())
-    });
-    out.push_str(&format!("    {:<26}{root}\n\n", "workspace root (policy):"));
+    let root = root.map_or_else(|| "(not available)".to_owned(), |r| r.inline().to_string());
+    out.push_str(&format!("- workspace root (policy): {root}\n\n"));
     out.push_str(
         "Every absolute path the command names lies strictly below that root — compared component by \
          component, without regard to case or separator, after `.` and `..` are resolved. So this is \
@@ -99,15 +122,41 @@ fn why_and_which(env: &Environment) -> String {
     )
 }
 
-fn check(env: &Environment, inside: &[&NamedPath], root: Option<&HostPath>) -> String {
-    let mut out = String::from(
-        "How to confirm it — outside this session, from an ordinary unelevated prompt; these only read:\n",
-    );
-    for path in inside.iter().take(LISTED) {
-        out.push_str(&icacls(&path.path));
-    }
+/// The checks for the listed paths (by their normalized reading, which is
+/// what Windows opens and what containment was decided on) and for the root.
+fn checks(inside: &[&NamedPath], root: Option<&Untrusted>) -> Vec<Check> {
+    let listed = inside.len().min(LISTED);
+    let mut checks: Vec<Check> = inside
+        .iter()
+        .take(LISTED)
+        .zip(PATH_PLACEHOLDERS)
+        .map(|(path, numbered)| {
+            let placeholder = if listed == 1 {
+                PATH_PLACEHOLDER
+            } else {
+                numbered
+            };
+            Check::new(&path.normalized(), placeholder, "The path")
+        })
+        .collect();
     if let Some(root) = root {
-        out.push_str(&icacls(root));
+        checks.push(Check::new(root, ROOT_PLACEHOLDER, "The workspace root"));
+    }
+    checks
+}
+
+fn check(env: &Environment, inside: &[&NamedPath], root: Option<&Untrusted>) -> String {
+    let checks = checks(inside, root);
+    let mut out = String::new();
+    for refused in checks.iter().filter_map(|c| c.refused.as_deref()) {
+        out.push_str(refused);
+    }
+    out.push_str(
+        "How to confirm it — outside this session, from an ordinary unelevated PowerShell prompt; these \
+         only read:\n",
+    );
+    for check in &checks {
+        out.push_str(&check.line);
     }
     out.push_str(&format!(
         "Read both sides of the access. The backend checks reads and listings against your normal \
@@ -195,11 +244,13 @@ const BOUNDARY: &str = "Where this diagnosis stops: the stamp says the backend's
 
 /// Builds the advisory from the finding and the resolved root.
 pub fn advise(finding: &Finding, env: &Environment) -> Advisory {
-    let root = gate::root(env).ok();
+    let root: Option<HostPath> = gate::root(env).ok();
     let inside = root
         .as_ref()
         .and_then(|r| gate::place(&finding.named, r).ok())
         .unwrap_or_default();
+    // The resolver's root is text the advisor did not write either.
+    let root = root.as_ref().map(|r| Untrusted::new(r.as_str()));
     let mut text = String::from(
         "Write refused inside the workspace — the sandbox's grant never reached this object, and \
          retrying cannot change that.\n\n",

@@ -12,7 +12,7 @@
 //! `--out=D:\ws\x`, `open(r'C:\x')`). Paths are compared with Windows
 //! semantics later, on their lexically normalized form.
 
-use advisor_core::{HostPath, PathStyle};
+use advisor_core::{HostPath, PathStyle, Untrusted};
 
 /// The most paths a finding carries; a call naming more is not placed at all.
 pub const MAX_PATHS: usize = 16;
@@ -29,15 +29,28 @@ pub enum Origin {
 /// One absolute path a call names, as spelled and as read with Windows grammar.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NamedPath {
-    /// The spelling in the call (untrusted; quote it before printing).
-    pub raw: String,
-    /// The lexically normalized path.
+    /// The spelling in the call.
+    pub raw: Untrusted,
+    /// The lexically normalized path (still the call's text: wrap it in
+    /// [`Untrusted`] before it leaves the family, see [`NamedPath::normalized`]).
     pub path: HostPath,
     /// Which argument named it.
     pub origin: Origin,
     /// A component ends in `.` or a space, which Windows strips before it
     /// resolves the path; such a path cannot be placed lexically.
     pub ambiguous: bool,
+}
+
+impl NamedPath {
+    /// The lexically normalized path as untrusted text, for rendering.
+    pub fn normalized(&self) -> Untrusted {
+        Untrusted::new(self.path.as_str())
+    }
+
+    /// True when the call spelled the path exactly as it normalizes.
+    pub fn spelled_normalized(&self) -> bool {
+        self.raw.inspect() == self.path.as_str()
+    }
 }
 
 /// Every absolute path a call names, bounded by [`MAX_PATHS`].
@@ -151,7 +164,7 @@ impl NamedPaths {
             return;
         }
         self.paths.push(NamedPath {
-            raw: raw.to_owned(),
+            raw: Untrusted::new(raw),
             ambiguous: has_ambiguous_component(raw),
             path,
             origin,
@@ -240,7 +253,11 @@ mod tests {
     fn command(c: &str) -> Vec<String> {
         let mut named = NamedPaths::default();
         named.command(c);
-        named.paths.into_iter().map(|p| p.raw).collect()
+        named
+            .paths
+            .into_iter()
+            .map(|p| p.raw.inspect().to_owned())
+            .collect()
     }
 
     #[test]
@@ -336,7 +353,7 @@ mod tests {
         named.argument(r"D:\ws");
         named.argument(r"write the report to C:\x");
         named.argument(r"D:\ws\a;C:\x");
-        let raws: Vec<&str> = named.paths.iter().map(|p| p.raw.as_str()).collect();
+        let raws: Vec<&str> = named.paths.iter().map(|p| p.raw.inspect()).collect();
         assert_eq!(raws, [r"D:\ws", r"D:\ws\a", r"C:\x"]);
         assert!(named.paths.iter().all(|p| p.origin == Origin::Argument));
     }

@@ -2,21 +2,27 @@
 //! `denied` — read from the canonical value, never from text.
 
 use advisor_core::shell::ForegroundRun;
-use advisor_core::{Observation, SandboxMode, ToolName};
+use advisor_core::{Observation, SandboxMode, Untrusted};
 
 use crate::named::NamedPaths;
 
 /// What the executor's stamp and the call's own arguments say about one denial.
+///
+/// Every piece of text in it that the advisor did not write (the tool name,
+/// the enforcement string, the paths) is [`Untrusted`]: it leaves the family
+/// only through one of core's renderings.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
-    /// The shell tool that ran the command.
-    pub tool: ToolName,
+    /// The shell tool that ran the command, as the harness named it.
+    pub tool: Untrusted,
     /// The command's non-zero exit code.
     pub exit_code: i64,
-    /// The mode the call actually ran under, as the executor stamped it.
+    /// The mode the call actually ran under, as the executor stamped it; only
+    /// a spelling in the harness's own vocabulary is recognized, so this is
+    /// the advisor's word for it, not the value's text.
     pub mode: SandboxMode,
     /// The enforcement the executor stamped (`partial` for the Windows ACL backend).
-    pub enforcement: Option<String>,
+    pub enforcement: Option<Untrusted>,
     /// Set when the stamp marks a runner failure.
     pub runner_failed: bool,
     /// The absolute paths the call names.
@@ -41,10 +47,10 @@ pub fn recognize(observation: &Observation) -> Option<Finding> {
     let exit_code = run.exit_code.filter(|code| *code != 0)?;
     let mode = stamped_mode(stamp.mode)?;
     Some(Finding {
-        tool: observation.tool.clone(),
+        tool: Untrusted::new(observation.tool.as_str()),
         exit_code,
         mode,
-        enforcement: stamp.enforcement.map(str::to_owned),
+        enforcement: stamp.enforcement.map(Untrusted::new),
         runner_failed: stamp.runner_failed,
         // Paths matter only for the one case the gate can speak for; a denial under
         // another mode, or of a failed runner, is declined without reading them.

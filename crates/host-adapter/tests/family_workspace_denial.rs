@@ -131,9 +131,9 @@ async fn speaks_once_per_agent_with_the_resolved_root() {
     assert!(
         advisory
             .text
-            .contains(r"path the command names:   D:\ws\vendor\lib\config.json")
+            .contains(r"- path the command names: `D:\ws\vendor\lib\config.json`")
     );
-    assert!(advisory.text.contains(r"workspace root (policy):  D:\ws"));
+    assert!(advisory.text.contains(r"- workspace root (policy): `D:\ws`"));
     assert!(silent(&rig.post(inside()).await));
     let mut other = inside();
     other.agent = AgentId::new("a2");

@@ -3,16 +3,19 @@
 use std::fmt::Write as _;
 
 use advisor_core::Environment;
+use advisor_core::quote::PathSlot;
 
-use super::{CommandDir, cite, para};
-use crate::recognize::AclClass;
+use super::{cite, para};
+use crate::recognize::{AclClass, AclFinding};
 
 /// The ranked remedy. The failure text is identical whether or not the caller
 /// owns the directory, so the advisory hands over the ownership check as the
-/// selector instead of guessing a branch.
-pub(super) fn remedy(out: &mut String, class: AclClass, dir: &CommandDir<'_>, env: &Environment) {
-    let arg = dir.arg();
-    let lead = match class {
+/// selector instead of guessing a branch. Every command is given for
+/// PowerShell and for cmd, each line labelled, the directory rendered by `dir`
+/// for that shell.
+pub(super) fn remedy(out: &mut String, finding: &AclFinding, dir: &PathSlot, env: &Environment) {
+    let (ps, cmd) = (dir.powershell(), dir.cmd());
+    let lead = match finding.class() {
         AclClass::ApplyDenied => {
             "What fixes it is a command the user runs once, outside the sandbox; it changes \
              this directory's permissions and leaves the sandbox's confinement as it is."
@@ -37,11 +40,11 @@ pub(super) fn remedy(out: &mut String, class: AclClass, dir: &CommandDir<'_>, en
     );
     let _ = writeln!(
         out,
-        "    PowerShell: icacls \"{arg}\" /grant \"${{env:USERNAME}}:(OI)(CI)(WO)\""
+        "    PowerShell: icacls {ps} /grant \"${{env:USERNAME}}:(OI)(CI)(WO)\""
     );
     let _ = writeln!(
         out,
-        "    cmd:        icacls \"{arg}\" /grant \"%USERNAME%:(OI)(CI)(WO)\""
+        "    cmd:        icacls {cmd} /grant \"%USERNAME%:(OI)(CI)(WO)\""
     );
     out.push('\n');
     para(
@@ -70,7 +73,11 @@ pub(super) fn remedy(out: &mut String, class: AclClass, dir: &CommandDir<'_>, en
     );
     let _ = writeln!(
         out,
-        "         icacls \"{arg}\" /grant \"<your account>:(OI)(CI)F\""
+        "         PowerShell: icacls {ps} /grant '<your account>:(OI)(CI)F'"
+    );
+    let _ = writeln!(
+        out,
+        "         cmd:        icacls {cmd} /grant \"<your account>:(OI)(CI)F\""
     );
     let _ = writeln!(
         out,
@@ -79,7 +86,11 @@ pub(super) fn remedy(out: &mut String, class: AclClass, dir: &CommandDir<'_>, en
     );
     let _ = writeln!(
         out,
-        "         icacls \"{arg}\" /setowner \"<your account>\""
+        "         PowerShell: icacls {ps} /setowner '<your account>'"
+    );
+    let _ = writeln!(
+        out,
+        "         cmd:        icacls {cmd} /setowner \"<your account>\""
     );
     let _ = writeln!(
         out,

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use advisor_core::quote::{PathSlot, is_visible};
 use advisor_core::testing::{failure_with, foreground, host, success};
 use advisor_core::{
     Advisory, Environment, Family, Observation, Platform, PolicyNeed, PolicyState, Registry,
@@ -82,26 +83,34 @@ pub fn describe(finding: Option<&AclFinding>) -> String {
                 family_acl::Field::Message => "message",
                 family_acl::Field::Content => "content",
             },
-            f.path().escape_debug(),
+            f.path().inspect().escape_debug(),
         ),
     }
 }
 
 /// Recognizes a fixture and compares the description; for every recognized
-/// fixture also checks what must hold of any finding (anchor, prefilter, gate,
-/// a bounded summary, no unquotable path in a command line).
+/// fixture also checks what must hold of any finding (see [`check_observation`]).
 pub fn check(fixture: &str, expected: &str) {
-    let observation = load(fixture);
-    let finding = AclProvisioning.recognize(&observation);
-    assert_eq!(describe(finding.as_ref()), expected, "fixture {fixture}");
+    check_observation(fixture, &load(fixture), expected);
+}
+
+/// Recognizes an observation and compares the description; for every
+/// recognized observation also checks what must hold of any finding: the
+/// anchor, the prefilter, the gate, a bounded summary, only visible characters
+/// in the text, and command lines that are labelled with their shell and carry
+/// the directory only as that shell's rendering (`-LiteralPath` for cmdlets),
+/// or the placeholder with the reason stated.
+pub fn check_observation(name: &str, observation: &Observation, expected: &str) {
+    let finding = AclProvisioning.recognize(observation);
+    assert_eq!(describe(finding.as_ref()), expected, "{name}");
 
     let registry = family_acl::register(Registry::builder())
         .build()
         .expect("registry");
     assert_eq!(
-        registry.owner(&observation).is_some(),
+        registry.owner(observation).is_some(),
         finding.is_some(),
-        "fixture {fixture}: the shared prefilter disagrees with the recognizer"
+        "{name}: the shared prefilter disagrees with the recognizer"
     );
     let Some(finding) = finding else { return };
     let failure = observation.failure().expect("recognized only on failures");
@@ -109,35 +118,71 @@ pub fn check(fixture: &str, expected: &str) {
         [&failure.message, &failure.content]
             .iter()
             .any(|t| t.contains("NamedSecurityInfoW failed (Win32 ")),
-        "fixture {fixture}: the anchor is not a necessary condition"
+        "{name}: the anchor is not a necessary condition"
     );
     assert_eq!(
         AclProvisioning.policy_need(&finding, &host(Platform::Linux)),
         PolicyNeed::NotNeeded
     );
-    let advisory = advise(fixture, None);
+    let advisory = advise_observation(name, observation, None);
     assert!(advisory.summary.as_str().chars().count() <= 120);
     assert!(!advisory.summary.as_str().contains('\n'));
-    for line in command_lines(&advisory) {
-        if advisor_core::text::command_safe_path(finding.path()).is_err() {
-            assert!(!line.contains(finding.path()), "unsafe path in {line:?}");
-            assert!(line.contains("<dir>"), "no placeholder in {line:?}");
+    let hidden = advisory
+        .text
+        .chars()
+        .find(|c| *c != '\n' && !is_visible(*c));
+    assert_eq!(hidden, None, "{name}: an invisible character in the text");
+
+    let slot = PathSlot::new(finding.path(), "<dir>");
+    if let Some(note) = slot.note() {
+        assert!(advisory.text.contains(&note), "{name}: no reason for <dir>");
+    }
+    let commands = command_lines(&advisory);
+    assert!(
+        commands.len() >= 9,
+        "{name}: a command went missing: {commands:?}"
+    );
+    for line in commands {
+        let line = line.trim_start();
+        if let Some(rest) = line.strip_prefix("PowerShell:") {
+            assert!(rest.contains(&*slot.powershell()), "{name}: {line:?}");
+            if rest.contains("Get-Acl") {
+                assert!(rest.contains("Get-Acl -LiteralPath "), "{name}: {line:?}");
+            }
+        } else if let Some(rest) = line.strip_prefix("cmd:") {
+            assert!(rest.contains(&*slot.cmd()), "{name}: {line:?}");
+        } else {
+            assert!(
+                line.starts_with("PowerShell or cmd: net helpmsg "),
+                "{name}: a command line without its shell: {line:?}"
+            );
+        }
+        if slot.path().is_none() {
+            assert!(
+                !line.contains(finding.path().inspect()),
+                "{name}: refused path in {line:?}"
+            );
         }
     }
 }
 
 /// The advisory for a recognized fixture.
 pub fn advise(fixture: &str, href: Option<&str>) -> Advisory {
-    let observation = load(fixture);
+    advise_observation(fixture, &load(fixture), href)
+}
+
+/// The advisory for a recognized observation, as the registry delivers it
+/// (with the closing sentence that names the discussions' repository).
+pub fn advise_observation(name: &str, observation: &Observation, href: Option<&str>) -> Advisory {
     let finding = AclProvisioning
-        .recognize(&observation)
-        .unwrap_or_else(|| panic!("fixture {fixture} is not recognized"));
+        .recognize(observation)
+        .unwrap_or_else(|| panic!("{name} is not recognized"));
     let env = env(href);
     assert_eq!(
         AclProvisioning.gate(&finding, &env),
         advisor_core::Gate::Speak
     );
-    AclProvisioning.advise(&finding, &env)
+    AclProvisioning.advise(&finding, &env).name_sources(&env)
 }
 
 /// The text of a recognized fixture's advisory.
