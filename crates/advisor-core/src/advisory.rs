@@ -49,6 +49,7 @@ impl Advisory {
     /// the text cites no number or the operator configured `href` instead.
     pub fn name_sources(mut self, env: &crate::Environment) -> Self {
         if env.href.is_none() && cites_a_number(&self.text) {
+            self.text.truncate(self.text.trim_end().len());
             self.text.push_str(&format!(
                 "\n\nThe #-numbers above are discussions in the {DISCUSSIONS_REPOSITORY} \
                  repository on GitHub."
