@@ -18,6 +18,7 @@ mod advisory;
 mod budget;
 mod config;
 pub mod disclosure;
+pub mod envelope;
 mod environment;
 mod family;
 mod ids;
