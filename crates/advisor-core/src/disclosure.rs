@@ -2,7 +2,7 @@
 //!
 //! | target | level | when |
 //! |---|---|---|
-//! | `sandbox_advisor::advisory` | warn | an advisory was delivered (once per agent, family and seat) |
+//! | `sandbox_advisor::advisory` | info | an advisory was delivered (once per agent, family and seat) |
 //! | `sandbox_advisor::withheld` | warn | an advisory was withheld (once per agent, family, seat and reason) |
 //! | `sandbox_advisor::fail_fast` | warn | a call was refused before dispatch |
 //! | `sandbox_advisor::fault` | error | a family panicked; the call passes through untouched |
@@ -26,7 +26,7 @@ pub const FAIL_FAST_TARGET: &str = "sandbox_advisor::fail_fast";
 pub const FAULT_TARGET: &str = "sandbox_advisor::fault";
 
 pub(crate) fn spoken(agent: &AgentId, family: FamilyId, seat: Seat, summary: &str) {
-    tracing::warn!(
+    tracing::info!(
         target: ADVISORY_TARGET,
         agent = %log_field(agent.as_str()), family = %family, seat = ?seat,
         "{}", log_field(summary)

@@ -175,7 +175,7 @@ fn a_spoken_advisory_is_logged_once_with_its_summary() {
     });
     assert_eq!(log.count(disclosure::ADVISORY_TARGET), 1, "{}", log.text());
     assert!(log.text().contains("alpha summary"));
-    assert!(log.text().contains("WARN"));
+    assert!(log.text().contains("INFO"));
 }
 
 #[test]

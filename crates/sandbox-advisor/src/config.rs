@@ -1,16 +1,34 @@
 //! The configuration file: advisor-core's keys plus the deployment's policy defaults.
 //!
-//! A file is TOML when its name ends in `.toml`, JSON otherwise. Its keys are
-//! [`Config::from_json`]'s (`enforceAfter`, `maxDenials`, `include`, `exclude`,
-//! `href`, `ledgerCapacity`) plus `defaultMode` (the deployment default sandbox
-//! mode, `read-only` unless set) and `fallbackRoot` (the workspace root of a
-//! session whose header has no `cwd`). Unknown keys and bad values are errors
-//! that name the key.
+//! A file is TOML when its name ends in `.toml` and JSON when it ends in
+//! `.json`; any other name is read as JSON when its text starts with `{` and as
+//! TOML otherwise, and the header and every error say which was assumed. A
+//! UTF-8 byte-order mark at the start is ignored. Its keys are
+//! [`Config::from_json`]'s ([`LIBRARY_KEYS`]) plus `defaultMode` (the deployment
+//! default sandbox mode, `read-only` unless set) and `fallbackRoot` (the
+//! workspace root of a session whose header has no `cwd`). Unknown keys and bad
+//! values are errors that name the key and say, in the file's own terms, what
+//! the key takes.
 
+use std::fmt;
 use std::path::{Path, PathBuf};
 
+use advisor_core::quote::log_field;
 use advisor_core::{Config, ConfigError, SandboxMode};
-use serde_json::Value;
+use serde_json::{Map, Value};
+
+/// The keys [`Config::from_json`] takes, in the order the documentation lists them.
+pub const LIBRARY_KEYS: [&str; 6] = [
+    "enforceAfter",
+    "maxDenials",
+    "include",
+    "exclude",
+    "href",
+    "ledgerCapacity",
+];
+
+/// The keys only the CLI takes: the deployment's policy defaults.
+pub const POLICY_KEYS: [&str; 2] = ["defaultMode", "fallbackRoot"];
 
 /// The validated file.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,73 +51,348 @@ impl Default for FileConfig {
     }
 }
 
+/// The two syntaxes a configuration file may use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Syntax {
+    /// JSON: one object.
+    Json,
+    /// TOML: a table of keys.
+    Toml,
+}
+
+/// The syntax a file was read with, and whether its name or its text decided it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Format {
+    /// The syntax.
+    pub syntax: Syntax,
+    /// True when the name ends in neither `.toml` nor `.json` and the text decided.
+    pub detected: bool,
+}
+
+impl Format {
+    /// A file named `.toml` is TOML and one named `.json` is JSON; any other
+    /// name is JSON when its text (without a byte-order mark) starts with `{`,
+    /// since a TOML document cannot, and TOML otherwise.
+    pub fn of(path: &Path, text: &str) -> Self {
+        let extension = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        match extension.as_deref() {
+            Some("toml") => Self {
+                syntax: Syntax::Toml,
+                detected: false,
+            },
+            Some("json") => Self {
+                syntax: Syntax::Json,
+                detected: false,
+            },
+            _ => Self {
+                syntax: if text.trim_start().starts_with('{') {
+                    Syntax::Json
+                } else {
+                    Syntax::Toml
+                },
+                detected: true,
+            },
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    /// `JSON`, `TOML`, or `TOML, detected from its content` when the name did not say.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self.syntax {
+            Syntax::Json => "JSON",
+            Syntax::Toml => "TOML",
+        })?;
+        if self.detected {
+            f.write_str(", detected from its content")?;
+        }
+        Ok(())
+    }
+}
+
+/// A path as the CLI prints it: escaped like any text it did not write.
+pub fn shown(path: &Path) -> String {
+    log_field(&path.to_string_lossy()).to_string()
+}
+
 /// Why a configuration file could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigFileError {
     /// The file could not be read.
-    #[error("config {path}: {source}")]
+    #[error("cannot read config {}: {source}", shown(path))]
     Read {
         /// The file.
         path: PathBuf,
         /// The I/O error.
         source: std::io::Error,
     },
-    /// The file was read but is not a valid configuration.
-    #[error("config {path}: {source}")]
+    /// The file is not valid JSON or TOML.
+    #[error(
+        "parse error in {} at line {line} column {column}: {message} (read as {format})",
+        shown(path)
+    )]
+    Syntax {
+        /// The file.
+        path: PathBuf,
+        /// The syntax it was read with.
+        format: Format,
+        /// The 1-based line of the error.
+        line: usize,
+        /// The 1-based column (in characters) of the error.
+        column: usize,
+        /// What the parser expected, escaped for a terminal.
+        message: String,
+    },
+    /// The file parsed but is not a valid configuration.
+    #[error("config {}: {source}", shown(path))]
     Invalid {
         /// The file.
         path: PathBuf,
         /// What is wrong, naming the key.
-        source: ConfigError,
+        source: KeyError,
     },
 }
 
+/// Why a document could not be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    /// The text is not valid JSON or TOML.
+    #[error("parse error at line {line} column {column}: {message}")]
+    Syntax {
+        /// The 1-based line.
+        line: usize,
+        /// The 1-based column, in characters.
+        column: usize,
+        /// What the parser expected, escaped for a terminal.
+        message: String,
+    },
+    /// The document parsed but a key is wrong.
+    #[error(transparent)]
+    Key(#[from] KeyError),
+}
+
+/// A configuration that parsed but cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum KeyError {
+    /// The document is not a table of keys.
+    #[error("the document must be a table of keys, not {0}")]
+    NotATable(String),
+    /// A key is unknown or its value is wrong.
+    #[error("config key `{}`: {reason}", log_field(key))]
+    Key {
+        /// The key as written (escaped when shown).
+        key: String,
+        /// What is wrong with it, and what it takes.
+        reason: String,
+    },
+}
+
+impl From<ConfigError> for KeyError {
+    fn from(e: ConfigError) -> Self {
+        match e {
+            ConfigError::Invalid { key, reason } => KeyError::Key {
+                key,
+                reason: log_field(&reason).to_string(),
+            },
+        }
+    }
+}
+
+fn key_error(key: &str, reason: impl Into<String>) -> KeyError {
+    KeyError::Key {
+        key: key.to_owned(),
+        reason: reason.into(),
+    }
+}
+
+/// What a value is, in the file's terms (the value itself escaped).
+fn got(value: &Value) -> String {
+    match value {
+        Value::Null => "null".into(),
+        Value::Bool(b) => format!("`{b}`"),
+        Value::Number(n) => format!("the number {n}"),
+        Value::String(s) => format!("the string \"{}\"", log_field(s)),
+        Value::Array(_) => "a list".into(),
+        Value::Object(_) => "a table".into(),
+    }
+}
+
+/// Checks one library key's value in the file's terms, so that an error says
+/// what the key takes instead of naming a Rust type.
+fn check_library_key(key: &str, value: &Value) -> Result<(), KeyError> {
+    let whole = |min: u64, max: u64| value.as_u64().is_some_and(|n| (min..=max).contains(&n));
+    let expected = match key {
+        "enforceAfter" | "maxDenials" if !whole(0, u64::from(u32::MAX)) => {
+            "a whole number from 0 to 4294967295"
+        }
+        "ledgerCapacity" if !whole(1, u64::MAX) => "a whole number of at least 1",
+        "href" if !(value.is_string() || value.is_null()) => "a string (an http or https URL)",
+        "include" | "exclude" => match value {
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    if !item.is_string() {
+                        return Err(key_error(
+                            &format!("{key}[{i}]"),
+                            format!("must be a string (a tool-name pattern), not {}", got(item)),
+                        ));
+                    }
+                }
+                return Ok(());
+            }
+            _ => "a list of tool-name patterns (strings)",
+        },
+        _ => return Ok(()),
+    };
+    Err(key_error(
+        key,
+        format!("must be {expected}, not {}", got(value)),
+    ))
+}
+
+fn unknown_key(key: &str) -> KeyError {
+    let known: Vec<String> = LIBRARY_KEYS
+        .iter()
+        .chain(&POLICY_KEYS)
+        .map(|k| format!("`{k}`"))
+        .collect();
+    key_error(
+        key,
+        format!("unknown key; expected one of {}", known.join(", ")),
+    )
+}
+
+/// The 1-based line and column (in characters) of byte `offset` in `text`.
+fn position(text: &str, offset: usize) -> (usize, usize) {
+    let mut end = offset.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let before = &text[..end];
+    let line = before.matches('\n').count() + 1;
+    let start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[start..].chars().count() + 1)
+}
+
+/// serde_json's syntax message without its position, in plain words.
+pub fn json_syntax_message(e: &serde_json::Error) -> String {
+    let full = e.to_string();
+    let suffix = format!(" at line {} column {}", e.line(), e.column());
+    let bare = full.strip_suffix(&suffix).unwrap_or(&full);
+    let plain = match bare {
+        // serde_json's names for "the rest of `true`, `false` or `null`" and "any value".
+        "expected ident" | "expected value" => "expected a JSON value".to_owned(),
+        other => match other.strip_prefix("EOF while parsing ") {
+            Some(what) => format!("the text ends inside {what}"),
+            None => other.to_owned(),
+        },
+    };
+    log_field(&plain).to_string()
+}
+
 impl FileConfig {
-    /// Reads and validates a file.
-    pub fn load(path: &Path) -> Result<Self, ConfigFileError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigFileError::Read {
+    /// Reads and validates a file, choosing its syntax with [`Format::of`].
+    pub fn load(path: &Path) -> Result<(Self, Format), ConfigFileError> {
+        let raw = std::fs::read_to_string(path).map_err(|source| ConfigFileError::Read {
             path: path.to_owned(),
             source,
         })?;
-        let toml = path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("toml"));
-        Self::parse(&text, toml).map_err(|source| ConfigFileError::Invalid {
-            path: path.to_owned(),
-            source,
-        })
+        let text = without_bom(&raw);
+        let format = Format::of(path, text);
+        match Self::parse(text, format.syntax) {
+            Ok(config) => Ok((config, format)),
+            Err(ParseError::Syntax {
+                line,
+                column,
+                message,
+            }) => Err(ConfigFileError::Syntax {
+                path: path.to_owned(),
+                format,
+                line,
+                column,
+                message,
+            }),
+            Err(ParseError::Key(source)) => Err(ConfigFileError::Invalid {
+                path: path.to_owned(),
+                source,
+            }),
+        }
     }
 
-    /// Parses a document (TOML or JSON) and validates it.
-    pub fn parse(text: &str, toml: bool) -> Result<Self, ConfigError> {
-        let value = if toml {
-            let table: toml::Table = toml::from_str(text).map_err(|e| invalid(".", e.message()))?;
-            serde_json::to_value(table).map_err(|e| invalid(".", &e.to_string()))?
-        } else {
-            serde_json::from_str(text).map_err(|e| invalid(".", &e.to_string()))?
+    /// Parses a document and validates it.
+    pub fn parse(text: &str, syntax: Syntax) -> Result<Self, ParseError> {
+        let value = match syntax {
+            Syntax::Toml => {
+                let table: toml::Table = toml::from_str(text).map_err(|e| {
+                    let (line, column) = position(text, e.span().map_or(0, |s| s.start));
+                    ParseError::Syntax {
+                        line,
+                        column,
+                        message: log_field(e.message().trim_end()).to_string(),
+                    }
+                })?;
+                serde_json::to_value(table).map_err(|e| ParseError::Syntax {
+                    line: 1,
+                    column: 1,
+                    message: log_field(&e.to_string()).to_string(),
+                })?
+            }
+            Syntax::Json => serde_json::from_str(text).map_err(|e| ParseError::Syntax {
+                line: e.line(),
+                // serde_json says column 0 for the end of input after a newline.
+                column: e.column().max(1),
+                message: json_syntax_message(&e),
+            })?,
         };
-        Self::from_value(value)
+        Ok(Self::from_value(value)?)
     }
 
     /// Validates a parsed document.
-    pub fn from_value(mut value: Value) -> Result<Self, ConfigError> {
-        let Value::Object(map) = &mut value else {
-            return Err(invalid(".", "the document must be a table of keys"));
+    pub fn from_value(value: Value) -> Result<Self, KeyError> {
+        let Value::Object(map) = value else {
+            return Err(KeyError::NotATable(got(&value)));
         };
-        let default_mode = match map.remove("defaultMode") {
-            None => SandboxMode::ReadOnly,
-            Some(Value::String(raw)) => raw
-                .parse()
-                .map_err(|e: advisor_core::UnknownMode| invalid("defaultMode", &e.to_string()))?,
-            Some(_) => return Err(invalid("defaultMode", "must be a string")),
-        };
-        let fallback_root = match map.remove("fallbackRoot") {
-            None => None,
-            Some(Value::String(raw)) if !raw.is_empty() => Some(raw),
-            Some(_) => return Err(invalid("fallbackRoot", "must be a non-empty string")),
-        };
+        let mut library = Map::new();
+        let mut default_mode = SandboxMode::ReadOnly;
+        let mut fallback_root = None;
+        for (key, value) in map {
+            match key.as_str() {
+                "defaultMode" => {
+                    default_mode =
+                        value
+                            .as_str()
+                            .and_then(|raw| raw.parse().ok())
+                            .ok_or_else(|| {
+                                key_error(
+                                    "defaultMode",
+                                    format!(
+                                        "must be one of `read-only`, `workspace-write`, \
+                                     `danger-full-access`, not {}",
+                                        got(&value)
+                                    ),
+                                )
+                            })?;
+                }
+                "fallbackRoot" => match value {
+                    Value::String(raw) if !raw.is_empty() => fallback_root = Some(raw),
+                    other => {
+                        return Err(key_error(
+                            "fallbackRoot",
+                            format!("must be a non-empty string, not {}", got(&other)),
+                        ));
+                    }
+                },
+                k if LIBRARY_KEYS.contains(&k) => {
+                    check_library_key(k, &value)?;
+                    library.insert(key, value);
+                }
+                _ => return Err(unknown_key(&key)),
+            }
+        }
         Ok(Self {
-            core: Config::from_json(value)?,
+            core: Config::from_json(Value::Object(library))?,
             default_mode,
             fallback_root,
         })
@@ -117,17 +410,15 @@ impl FileConfig {
             parts.push("fail-fast off".into());
         }
         if let Some(root) = &self.fallback_root {
-            parts.push(format!("fallbackRoot {root}"));
+            parts.push(format!("fallbackRoot {}", log_field(root)));
         }
         parts.join(", ")
     }
 }
 
-fn invalid(key: &str, reason: &str) -> ConfigError {
-    ConfigError::Invalid {
-        key: key.to_owned(),
-        reason: reason.to_owned(),
-    }
+/// The text without a leading UTF-8 byte-order mark (as Windows editors write one).
+fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
 }
 
 /// The configuration a session file carries beside it: `<stem>.config.json` or
@@ -145,31 +436,87 @@ pub fn beside(session: &Path) -> Option<PathBuf> {
 mod tests {
     use super::*;
 
+    fn json(text: &str) -> Result<FileConfig, ParseError> {
+        FileConfig::parse(text, Syntax::Json)
+    }
+
     #[test]
     fn toml_and_json_carry_the_same_keys() {
         let toml = FileConfig::parse(
             "enforceAfter = 2\ndefaultMode = \"workspace-write\"\nfallbackRoot = 'D:\\ws'\n",
-            true,
+            Syntax::Toml,
         )
         .unwrap();
-        let json = FileConfig::parse(
-            r#"{"enforceAfter":2,"defaultMode":"workspace-write","fallbackRoot":"D:\\ws"}"#,
-            false,
-        )
-        .unwrap();
+        let json =
+            json(r#"{"enforceAfter":2,"defaultMode":"workspace-write","fallbackRoot":"D:\\ws"}"#)
+                .unwrap();
         assert_eq!(toml, json);
         assert_eq!(json.core.enforce_after, 2);
         assert_eq!(json.fallback_root.as_deref(), Some(r"D:\ws"));
     }
 
     #[test]
-    fn errors_name_the_key() {
-        let e = |t: &str| FileConfig::parse(t, false).unwrap_err().to_string();
+    fn errors_name_the_key_in_the_files_terms() {
+        let e = |t: &str| json(t).unwrap_err().to_string();
         assert!(e(r#"{"enforceAftr":1}"#).starts_with("config key `enforceAftr`: unknown key"));
         assert!(e(r#"{"defaultMode":"full"}"#).starts_with("config key `defaultMode`:"));
         assert!(e(r#"{"fallbackRoot":3}"#).starts_with("config key `fallbackRoot`:"));
-        assert!(e("[]").starts_with("config key `.`:"));
-        let t = FileConfig::parse("maxDenials = 'x'", true).unwrap_err();
+        assert_eq!(e("[]"), "the document must be a table of keys, not a list");
+        assert_eq!(
+            e(r#"{"maxDenials":"x"}"#),
+            "config key `maxDenials`: must be a whole number from 0 to 4294967295, not the string \"x\""
+        );
+        assert_eq!(
+            e(r#"{"include":["ok",3]}"#),
+            "config key `include[1]`: must be a string (a tool-name pattern), not the number 3"
+        );
+        let t = FileConfig::parse("maxDenials = 'x'", Syntax::Toml).unwrap_err();
         assert!(t.to_string().starts_with("config key `maxDenials`:"));
+    }
+
+    #[test]
+    fn the_library_keys_are_exactly_the_cores() {
+        // The core's own unknown-key message lists its keys; the CLI's list must match it.
+        let e = Config::from_json(serde_json::json!({"zz": 1})).unwrap_err();
+        let ConfigError::Invalid { reason, .. } = e;
+        let listed = reason.split("expected one of").nth(1).unwrap();
+        let mut core: Vec<&str> = listed.split('`').skip(1).step_by(2).collect();
+        let mut cli = LIBRARY_KEYS.to_vec();
+        core.sort_unstable();
+        cli.sort_unstable();
+        assert_eq!(core, cli);
+    }
+
+    #[test]
+    fn syntax_errors_give_line_and_column() {
+        assert_eq!(
+            json("{\n  \"enforceAfter\": 1,\n}").unwrap_err(),
+            ParseError::Syntax {
+                line: 3,
+                column: 1,
+                message: "trailing comma".into()
+            }
+        );
+        let ParseError::Syntax { line, column, .. } =
+            FileConfig::parse("enforceAfter = 1\nmaxDenials = = 2\n", Syntax::Toml).unwrap_err()
+        else {
+            panic!("not a syntax error")
+        };
+        assert_eq!((line, column), (2, 14));
+    }
+
+    #[test]
+    fn format_by_name_then_by_content() {
+        let of = |name: &str, text: &str| Format::of(Path::new(name), text);
+        assert_eq!(of("a.TOML", "{").syntax, Syntax::Toml);
+        assert_eq!(of("a.json", "x = 1").syntax, Syntax::Json);
+        assert_eq!(
+            of("a.conf", "  {\"enforceAfter\": 1}"),
+            Format {
+                syntax: Syntax::Json,
+                detected: true
+            }
+        );
+        assert_eq!(of("advisor", "enforceAfter = 1").syntax, Syntax::Toml);
     }
 }

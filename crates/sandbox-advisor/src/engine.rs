@@ -3,8 +3,8 @@
 use std::sync::Arc;
 
 use advisor_core::{
-    Advisory, AgentId, CallId, HostBinary, HostFacts, Observation, PendingCall, Refusal, ToolName,
-    Withheld,
+    Advisory, AgentId, CallId, HostBinary, HostFacts, Observation, PendingCall, Refusal, SessionId,
+    ToolName, Withheld,
 };
 use host_adapter::{AdapterError, HostAdapter, PolicyDefaults, PostExecute};
 
@@ -41,6 +41,8 @@ pub struct Decision {
     pub hook: Hook,
     /// The agent.
     pub agent: AgentId,
+    /// The agent's session, as the line named it.
+    pub session: Option<SessionId>,
     /// The call and its tool (absent on `session-start`).
     pub call: Option<(CallId, ToolName)>,
     /// Advisories to deliver.
@@ -138,6 +140,7 @@ impl Engine {
                 Decision {
                     hook: Hook::SessionStart,
                     agent,
+                    session,
                     call: None,
                     advisories: decision.additional_contexts,
                     withheld: decision.withheld,
@@ -147,7 +150,7 @@ impl Engine {
             Event::Post(call, post) => {
                 let observation = Observation {
                     agent: call.agent.clone(),
-                    session: call.session,
+                    session: call.session.clone(),
                     call: call.call.clone(),
                     tool: call.tool.clone(),
                     arguments: call.args,
@@ -163,6 +166,7 @@ impl Engine {
                 Decision {
                     hook: Hook::Post,
                     agent: call.agent,
+                    session: call.session,
                     call: Some((call.call, call.tool)),
                     advisories: decision.additional_contexts,
                     withheld: decision.withheld,
@@ -181,6 +185,7 @@ impl Engine {
                 Decision {
                     hook: Hook::Pre,
                     agent: pending.agent,
+                    session: pending.session,
                     call: Some((pending.call, pending.tool)),
                     advisories: Vec::new(),
                     withheld: Vec::new(),

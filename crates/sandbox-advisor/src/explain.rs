@@ -3,15 +3,19 @@
 use std::fmt::Write as _;
 use std::sync::Arc;
 
+use advisor_core::quote::log_field;
 use advisor_core::{
     AgentId, CallId, Explanation, Failure, HostBinary, HostFacts, NoPolicyService, Observation,
-    Outcome, Platform, PolicySource, SandboxMode, SessionId, Success, ToolName, Unresolved,
-    WithholdReason,
+    Outcome, Platform, PolicySource, SandboxMode, Seat, SessionId, Success, ToolName, Unresolved,
+    Withheld, WithholdReason,
 };
 use host_adapter::{AdapterError, HostAdapter, PolicyDefaults, SessionPolicy};
 use serde_json::Value;
 
 use crate::config::FileConfig;
+use crate::engine::{Decision, Hook};
+use crate::render::decision_line;
+use crate::withheld::reason_text;
 
 /// What to explain.
 #[derive(Debug, Clone, PartialEq)]
@@ -49,12 +53,24 @@ pub struct Request {
 }
 
 /// The report, and whether a family claimed the subject (spoke or withheld).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Report {
     /// The text to print.
     pub text: String,
     /// True when a family spoke or withheld.
     pub recognized: bool,
+    /// The same verdict as the decision on a `post` line (agent, session and
+    /// call `explain`): the advisory spoken, or the withheld one.
+    pub decision: Decision,
+}
+
+impl Report {
+    /// The decision as one protocol output line (`seq` 1), newline-terminated.
+    pub fn json_line(&self) -> Result<String, serde_json::Error> {
+        let mut line = serde_json::to_string(&decision_line(1, &self.decision))?;
+        line.push('\n');
+        Ok(line)
+    }
 }
 
 const SESSION: &str = "explain";
@@ -102,9 +118,9 @@ pub async fn explain(request: Request) -> Result<Report, AdapterError> {
         }),
     };
     let observation = Observation {
-        agent: AgentId::new("explain"),
+        agent: AgentId::new(SESSION),
         session: Some(session),
-        call: CallId::new("explain"),
+        call: CallId::new(SESSION),
         tool: ToolName::new(&request.tool),
         arguments: Value::Object(Default::default()),
         outcome,
@@ -116,14 +132,42 @@ pub async fn explain(request: Request) -> Result<Report, AdapterError> {
         .families()
         .map(|f| (f.id(), f.doc()))
         .collect();
-    Ok(render(&request, &verdicts, &docs))
+    let (text, recognized) = render(&request, &verdicts, &docs);
+    let mut decision = Decision {
+        hook: Hook::Post,
+        agent: observation.agent,
+        session: observation.session,
+        call: Some((observation.call, observation.tool)),
+        advisories: Vec::new(),
+        withheld: Vec::new(),
+        refusal: None,
+    };
+    for (family, verdict) in verdicts {
+        match verdict {
+            Explanation::Speaks(advisory) => decision.advisories.push(advisory),
+            Explanation::Withheld(reason) => decision.withheld.push(Withheld {
+                family,
+                seat: Seat::Failure,
+                reason,
+            }),
+            _ => {}
+        }
+    }
+    Ok(Report {
+        text,
+        recognized,
+        decision,
+    })
 }
 
 fn context(request: &Request) -> String {
     let mode = request
         .mode
         .map_or("unknown (no --mode)".to_owned(), |m| m.to_string());
-    let root = request.root.as_deref().unwrap_or("none (no --root)");
+    let root = request
+        .root
+        .as_deref()
+        .map_or("none (no --root)".to_owned(), |r| log_field(r).to_string());
     let binary = if request.electron {
         ", Electron host"
     } else {
@@ -132,7 +176,7 @@ fn context(request: &Request) -> String {
     format!(
         "host {}{binary}, mode {mode}, root {root}, tool {}",
         request.platform.as_str(),
-        request.tool
+        log_field(&request.tool)
     )
 }
 
@@ -142,7 +186,7 @@ fn reason(request: &Request, why: &WithholdReason) -> String {
             "{} — the sandbox mode is unknown; pass --mode (and --root) to resolve it",
             why.code()
         ),
-        _ => format!("{} — {why}", why.code()),
+        _ => reason_text(why),
     }
 }
 
@@ -150,7 +194,7 @@ fn render(
     request: &Request,
     verdicts: &[(advisor_core::FamilyId, Explanation)],
     docs: &[(advisor_core::FamilyId, advisor_core::FamilyDoc)],
-) -> Report {
+) -> (String, bool) {
     let mut out = String::new();
     let mut recognized = false;
     for (family, verdict) in verdicts {
@@ -218,8 +262,5 @@ fn render(
     if verdicts.is_empty() {
         out.push_str("  (no family is compiled in)\n");
     }
-    Report {
-        text: out,
-        recognized,
-    }
+    (out, recognized)
 }

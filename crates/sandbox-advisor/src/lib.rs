@@ -8,6 +8,7 @@
 //! - [`engine`]: drives the adapter and the session policy from events.
 //! - [`stream`]: the read → decide → write loop of `replay` and `serve`.
 //! - [`render`]: JSON lines, or text for a terminal with a closing tally.
+//! - [`withheld`]: withheld advisories in words, told once per session.
 //! - [`config`]: the configuration file (TOML or JSON).
 //! - [`explain`] and [`families`]: the two one-shot commands.
 
@@ -20,3 +21,4 @@ pub mod policy;
 pub mod protocol;
 pub mod render;
 pub mod stream;
+pub mod withheld;

@@ -1,22 +1,28 @@
 //! `sandbox-advisor`: replay a recorded session, serve the line protocol, explain
 //! one failure, list the families. Exit codes: 0 success, 1 "nothing to report"
-//! (explain) or invalid lines (replay), 2 usage or configuration errors.
+//! (explain) or invalid lines (replay), 2 usage, configuration or I/O errors.
+//! A closed stdout changes no exit code: `replay` reads the rest of its input
+//! and exits as a full run would, `serve` stops and exits 0.
 
 use std::fs::File;
 use std::io::{self, BufReader, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use advisor_core::disclosure::WITHHELD_TARGET;
 use advisor_core::{Platform, SandboxMode};
 use clap::{Parser, Subcommand, ValueEnum};
-use sandbox_advisor::config::{self, FileConfig};
+use sandbox_advisor::config::{self, FileConfig, shown};
 use sandbox_advisor::engine::Engine;
 use sandbox_advisor::explain::{self, Request, Subject};
 use sandbox_advisor::families;
 use sandbox_advisor::lines::DEFAULT_MAX_LINE_BYTES;
-use sandbox_advisor::render::{JsonSink, Sink, TextSink};
-use sandbox_advisor::stream;
+use sandbox_advisor::render::{self, ConfigSource, JsonSink, Sink, TextSink};
+use sandbox_advisor::stream::{self, StreamError, WhenClosed};
 use tracing::level_filters::LevelFilter;
+use tracing_subscriber::Layer as _;
+use tracing_subscriber::layer::SubscriberExt as _;
+use tracing_subscriber::util::SubscriberInitExt as _;
 
 /// Recognizes sandbox environment failures in a tool-call stream and says what to do about them.
 #[derive(Parser)]
@@ -79,6 +85,9 @@ enum Command {
         /// Configuration file (TOML or JSON).
         #[arg(long)]
         config: Option<PathBuf>,
+        /// `text` for people, `json` for one protocol decision line.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
     },
     /// The compiled-in families: ids, what each recognizes and what it refuses.
     Families {
@@ -162,6 +171,7 @@ fn main() -> ExitCode {
             tool,
             members,
             config,
+            format,
         } => {
             let subject = match (text, value) {
                 (_, Some(raw)) => match serde_json::from_str(&raw) {
@@ -172,7 +182,7 @@ fn main() -> ExitCode {
                 (None, None) => return fail("give a failure message or --value".into()),
             };
             let config = match load_config(config.as_deref()) {
-                Ok(c) => c,
+                Ok((c, _)) => c,
                 Err(code) => return ExitCode::from(code),
             };
             let platform = match platform {
@@ -192,7 +202,13 @@ fn main() -> ExitCode {
             };
             match runtime.block_on(explain::explain(request)) {
                 Ok(report) => {
-                    print(&report.text);
+                    match format {
+                        Format::Text => print(&report.text),
+                        Format::Json => match report.json_line() {
+                            Ok(line) => print(&line),
+                            Err(e) => return fail(e.to_string()),
+                        },
+                    }
                     if report.recognized { OK } else { NOTHING }
                 }
                 Err(e) => return fail(e.to_string()),
@@ -228,13 +244,21 @@ fn replay(
         .config
         .clone()
         .or_else(|| file.and_then(config::beside));
-    let config = match load_config(config_path.as_deref()) {
+    let (config, config_format) = match load_config(config_path.as_deref()) {
         Ok(c) => c,
         Err(code) => return code,
     };
     let mut engine = match Engine::new(&config) {
         Ok(e) => e,
         Err(e) => return usage(e.to_string()),
+    };
+    // Open the input before writing anything, so a wrong path is one error line naming it.
+    let input: Box<dyn io::BufRead> = match file {
+        Some(path) => match open(path) {
+            Ok(f) => Box::new(BufReader::with_capacity(64 * 1024, f)),
+            Err(message) => return usage(message),
+        },
+        None => Box::new(io::stdin().lock()),
     };
     let format = format.unwrap_or(if io::stdout().is_terminal() {
         Format::Text
@@ -245,46 +269,53 @@ fn replay(
     let mut sink: Box<dyn Sink> = match format {
         Format::Json => Box::new(JsonSink(stdout)),
         Format::Text => {
-            let mut out = stdout;
-            let name = file.map_or("stdin".into(), |f| f.display().to_string());
-            let config_note = match &config_path {
-                Some(p) => format!("config {} ({})", p.display(), config.describe()),
-                None => format!("no config ({})", config.describe()),
+            let source = match (&config_path, config_format, file) {
+                (Some(path), Some(format), _) => ConfigSource::File {
+                    path: path.clone(),
+                    format,
+                },
+                (_, _, None) => ConfigSource::Stdin,
+                _ => ConfigSource::NoneBeside,
             };
-            if writeln!(out, "replaying {name} — {config_note}").is_err() {
-                return OK;
-            }
-            Box::new(TextSink(out))
+            let header = render::header(file, &source, &config.describe());
+            Box::new(TextSink::new(stdout, header))
         }
     };
-    let result = match file {
-        Some(path) => match File::open(path) {
-            Ok(f) => stream::run(
-                &mut engine,
-                runtime,
-                BufReader::with_capacity(64 * 1024, f),
-                args.max_line_bytes,
-                sink.as_mut(),
-            ),
-            Err(e) => return usage(format!("cannot read {}: {e}", path.display())),
-        },
-        None => stream::run(
-            &mut engine,
-            runtime,
-            io::stdin().lock(),
-            args.max_line_bytes,
-            sink.as_mut(),
-        ),
-    };
-    match result {
-        Ok(tally) if tally.invalid > 0 => NOTHING,
+    match stream::run(
+        &mut engine,
+        runtime,
+        input,
+        args.max_line_bytes,
+        sink.as_mut(),
+        WhenClosed::Drain,
+    ) {
+        Ok(ran) if ran.tally.invalid > 0 => NOTHING,
         Ok(_) => OK,
-        Err(e) => io_failure(e),
+        Err(StreamError::Read(e)) => usage(format!(
+            "cannot read {}: {e}",
+            file.map_or_else(|| "stdin".to_owned(), shown)
+        )),
+        Err(e @ StreamError::Write(_)) => usage(e.to_string()),
+    }
+}
+
+/// Opens a session file, refusing a directory by name (reading one fails
+/// only later, with an error that names no path).
+fn open(path: &Path) -> Result<File, String> {
+    let not_readable = |e: io::Error| format!("cannot read {}: {e}", shown(path));
+    let file = File::open(path).map_err(not_readable)?;
+    match file.metadata() {
+        Ok(meta) if meta.is_dir() => Err(format!(
+            "cannot read {}: it is a directory; give a session file (JSON lines) or `-` for stdin",
+            shown(path)
+        )),
+        Ok(_) => Ok(file),
+        Err(e) => Err(not_readable(e)),
     }
 }
 
 fn serve(runtime: &tokio::runtime::Runtime, args: &StreamArgs) -> u8 {
-    let config = match load_config(args.config.as_deref()) {
+    let (config, _) = match load_config(args.config.as_deref()) {
         Ok(c) => c,
         Err(code) => return code,
     };
@@ -300,25 +331,23 @@ fn serve(runtime: &tokio::runtime::Runtime, args: &StreamArgs) -> u8 {
         io::stdin().lock(),
         args.max_line_bytes,
         &mut sink,
+        WhenClosed::Stop,
     ) {
+        // At the end of input, or when the harness closed our stdout: nobody is left to answer.
         Ok(_) => OK,
-        Err(e) => io_failure(e),
+        Err(StreamError::Read(e)) => usage(format!("cannot read stdin: {e}")),
+        Err(e @ StreamError::Write(_)) => usage(e.to_string()),
     }
 }
 
-fn load_config(path: Option<&Path>) -> Result<FileConfig, u8> {
+/// The configuration and the format it was read with (`None` without a file).
+fn load_config(path: Option<&Path>) -> Result<(FileConfig, Option<config::Format>), u8> {
     match path {
-        None => Ok(FileConfig::default()),
-        Some(path) => FileConfig::load(path).map_err(|e| usage(e.to_string())),
+        None => Ok((FileConfig::default(), None)),
+        Some(path) => FileConfig::load(path)
+            .map(|(config, format)| (config, Some(format)))
+            .map_err(|e| usage(e.to_string())),
     }
-}
-
-fn io_failure(e: io::Error) -> u8 {
-    if e.kind() == io::ErrorKind::BrokenPipe {
-        // The reader went away (`| head`, a harness that exited): nothing left to say.
-        return OK;
-    }
-    usage(format!("I/O error: {e}"))
 }
 
 fn usage(message: String) -> u8 {
@@ -344,8 +373,17 @@ fn init_log(level: LogLevel) {
         LogLevel::Debug => LevelFilter::DEBUG,
         LogLevel::Trace => LevelFilter::TRACE,
     };
-    let _ = tracing_subscriber::fmt()
+    // The CLI tells withheld advisories itself, in words and once per session
+    // (`sandbox_advisor::withheld`); the core's own per-agent lines on that target are dropped.
+    let ours = tracing_subscriber::filter::filter_fn(|meta| {
+        meta.target() != WITHHELD_TARGET
+            || meta
+                .module_path()
+                .is_some_and(|m| m.starts_with("sandbox_advisor"))
+    });
+    let layer = tracing_subscriber::fmt::layer()
         .with_writer(io::stderr)
-        .with_max_level(filter)
-        .try_init();
+        .with_filter(filter)
+        .with_filter(ours);
+    let _ = tracing_subscriber::registry().with(layer).try_init();
 }

@@ -2,12 +2,15 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use advisor_core::{Seat, Withheld};
+use advisor_core::quote::{is_visible, log_field};
+use advisor_core::{AgentId, Seat, Withheld};
 
 use crate::engine::Decision;
 use crate::protocol::{Output, PROTOCOL_VERSION, RefusalOut, WithheldOut};
+use crate::withheld::{Told, reason_text};
 
 /// What a stream amounted to, for the closing tally.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -62,10 +65,15 @@ impl Tally {
 
 /// Where a stream's results go.
 pub trait Sink {
+    /// Before the first line: a header, if the format has one.
+    fn start(&mut self) -> io::Result<()> {
+        Ok(())
+    }
     /// The answer to a `hello` line.
     fn hello(&mut self, seq: u64, families: Vec<&'static str>) -> io::Result<()>;
-    /// A decision.
-    fn decision(&mut self, seq: u64, decision: &Decision) -> io::Result<()>;
+    /// A decision; `told` says, for each of its withheld advisories, whether
+    /// this is the first time its session hears it (see [`crate::withheld`]).
+    fn decision(&mut self, seq: u64, decision: &Decision, told: &[Told]) -> io::Result<()>;
     /// A line that could not be used.
     fn error(&mut self, seq: u64, error: &str) -> io::Result<()>;
     /// The end of the stream.
@@ -83,6 +91,29 @@ impl<W: Write> JsonSink<W> {
     }
 }
 
+/// The output line for one decision (also `explain --format json`'s one line).
+pub fn decision_line(seq: u64, d: &Decision) -> Output<'_> {
+    Output::Decision {
+        seq,
+        kind: d.hook.as_str(),
+        agent: d.agent.as_str(),
+        call: d.call.as_ref().map(|(c, _)| c.as_str()),
+        advisories: &d.advisories,
+        withheld: d
+            .withheld
+            .iter()
+            .map(|w| WithheldOut {
+                family: w.family.as_str(),
+                reason: w.reason.code(),
+            })
+            .collect(),
+        refusal: d.refusal.as_ref().map(|r| RefusalOut {
+            family: r.family.as_str(),
+            reason: &r.reason,
+        }),
+    }
+}
+
 impl<W: Write> Sink for JsonSink<W> {
     fn hello(&mut self, seq: u64, families: Vec<&'static str>) -> io::Result<()> {
         self.line(&Output::Hello {
@@ -93,26 +124,8 @@ impl<W: Write> Sink for JsonSink<W> {
         })
     }
 
-    fn decision(&mut self, seq: u64, d: &Decision) -> io::Result<()> {
-        self.line(&Output::Decision {
-            seq,
-            kind: d.hook.as_str(),
-            agent: d.agent.as_str(),
-            call: d.call.as_ref().map(|(c, _)| c.as_str()),
-            advisories: &d.advisories,
-            withheld: d
-                .withheld
-                .iter()
-                .map(|w| WithheldOut {
-                    family: w.family.as_str(),
-                    reason: w.reason.code(),
-                })
-                .collect(),
-            refusal: d.refusal.as_ref().map(|r| RefusalOut {
-                family: r.family.as_str(),
-                reason: &r.reason,
-            }),
-        })
+    fn decision(&mut self, seq: u64, d: &Decision, _told: &[Told]) -> io::Result<()> {
+        self.line(&decision_line(seq, d))
     }
 
     fn error(&mut self, seq: u64, error: &str) -> io::Result<()> {
@@ -124,24 +137,70 @@ impl<W: Write> Sink for JsonSink<W> {
     }
 }
 
-/// A readable account for a terminal: each advisory under a header naming the
-/// line, agent, call and family; withheld and refused lines; a closing tally.
-pub struct TextSink<W>(pub W);
+/// A readable account for a terminal: a header naming the input and the
+/// configuration, each advisory under a header naming the line, agent, call
+/// and family; withheld and refused lines; a closing tally. Every value the
+/// advisor did not write goes through [`log_field`].
+pub struct TextSink<W> {
+    out: W,
+    header: String,
+}
+
+impl<W: Write> TextSink<W> {
+    /// A sink that writes `header` (one line, already escaped) first.
+    pub fn new(out: W, header: String) -> Self {
+        Self { out, header }
+    }
+}
+
+/// What a text report's header says about its input and configuration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ConfigSource {
+    /// `--config FILE`, or the `<stem>.config.json` beside the session.
+    File {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The syntax it was read with.
+        format: crate::config::Format,
+    },
+    /// A session file with no configuration beside it.
+    NoneBeside,
+    /// Stdin, where the `<stem>.config.json` convention cannot apply.
+    Stdin,
+}
+
+/// The text report's first line: `replaying NAME — CONFIG; SETTINGS`.
+pub fn header(input: Option<&std::path::Path>, source: &ConfigSource, settings: &str) -> String {
+    let name = input.map_or_else(|| "stdin".to_owned(), crate::config::shown);
+    let config = match source {
+        ConfigSource::File { path, format } => {
+            format!("config {} ({format})", crate::config::shown(path))
+        }
+        ConfigSource::NoneBeside => "no config (none beside the file)".to_owned(),
+        ConfigSource::Stdin => "no config (stdin)".to_owned(),
+    };
+    format!("replaying {name} — {config}; {settings}\n")
+}
 
 const INDENT: &str = "    ";
 
-/// Input-derived text on a terminal: control characters (an escape sequence in
-/// an agent id, a newline in a quoted value) are shown as `�`, never executed.
-fn printable(text: &str) -> Cow<'_, str> {
-    if text.chars().any(char::is_control) {
-        Cow::Owned(
-            text.chars()
-                .map(|c| if c.is_control() { '\u{fffd}' } else { c })
-                .collect(),
-        )
-    } else {
-        Cow::Borrowed(text)
+/// A line of advisory text, which the families rendered: any invisible
+/// character left in it is escaped as [`log_field`] would, so nothing in it
+/// reaches the terminal raw, whatever its length.
+fn visible_line(line: &str) -> Cow<'_, str> {
+    if line.chars().all(is_visible) {
+        return Cow::Borrowed(line);
     }
+    let mut out = String::with_capacity(line.len() + 16);
+    let mut one = [0u8; 4];
+    for c in line.chars() {
+        if is_visible(c) {
+            out.push(c);
+        } else {
+            let _ = write!(out, "{}", log_field(c.encode_utf8(&mut one)));
+        }
+    }
+    Cow::Owned(out)
 }
 
 fn indented(text: &str) -> String {
@@ -149,7 +208,7 @@ fn indented(text: &str) -> String {
     for line in text.trim_end().lines() {
         if !line.trim().is_empty() {
             out.push_str(INDENT);
-            out.push_str(&printable(line));
+            out.push_str(&visible_line(line));
         }
         out.push('\n');
     }
@@ -157,77 +216,87 @@ fn indented(text: &str) -> String {
 }
 
 fn what(d: &Decision) -> String {
-    let agent = printable(d.agent.as_str());
+    let agent = log_field(d.agent.as_str());
     match &d.call {
         Some((call, tool)) => format!(
             "{agent} · call {} ({})",
-            printable(call.as_str()),
-            printable(tool.as_str())
+            log_field(call.as_str()),
+            log_field(tool.as_str())
         ),
         None => format!("{agent} · session start"),
     }
 }
 
-fn withheld_line(seq: u64, agent: &str, w: &Withheld) -> String {
+fn withheld_line(seq: u64, agent: &AgentId, w: &Withheld, told: Told) -> String {
     let seat = match w.seat {
         Seat::Preflight => " (pre-flight)",
         Seat::Failure => "",
     };
+    let reason = match told {
+        Told::First => reason_text(&w.reason),
+        Told::Again { at } => format!("{}, as told at #{at} for this session", w.reason.code()),
+    };
     format!(
-        "#{seq} withheld {} for {}{seat}: {} — {}\n",
+        "#{seq} withheld {} for {}{seat}: {reason}\n",
         w.family,
-        printable(agent),
-        w.reason.code(),
-        printable(&w.reason.to_string())
+        log_field(agent.as_str()),
     )
 }
 
 impl<W: Write> Sink for TextSink<W> {
+    fn start(&mut self) -> io::Result<()> {
+        self.out.write_all(self.header.as_bytes())?;
+        self.out.flush()
+    }
+
     fn hello(&mut self, seq: u64, families: Vec<&'static str>) -> io::Result<()> {
         writeln!(
-            self.0,
+            self.out,
             "#{seq} hello: protocol {PROTOCOL_VERSION}, {} families",
             families.len()
         )
     }
 
-    fn decision(&mut self, seq: u64, d: &Decision) -> io::Result<()> {
+    fn decision(&mut self, seq: u64, d: &Decision, told: &[Told]) -> io::Result<()> {
         let mut out = String::new();
-        for w in &d.withheld {
-            out.push_str(&withheld_line(seq, d.agent.as_str(), w));
+        for (i, w) in d.withheld.iter().enumerate() {
+            let told = told.get(i).copied().unwrap_or(Told::First);
+            out.push_str(&withheld_line(seq, &d.agent, w, told));
         }
         for a in &d.advisories {
-            out.push_str(&format!(
+            let _ = write!(
+                out,
                 "\n━━ #{seq} {} → {}\n{}\n\n{}",
                 what(d),
                 a.family,
-                printable(a.summary.as_str()),
+                log_field(a.summary.as_str()),
                 indented(&a.text)
-            ));
+            );
         }
         if let Some(r) = &d.refusal {
-            out.push_str(&format!(
+            let _ = write!(
+                out,
                 "\n━━ #{seq} {} refused before dispatch by {}\n{}",
                 what(d),
                 r.family,
                 indented(&r.reason)
-            ));
+            );
         }
         if out.is_empty() {
             return Ok(());
         }
-        self.0.write_all(out.as_bytes())?;
-        self.0.flush()
+        self.out.write_all(out.as_bytes())?;
+        self.out.flush()
     }
 
     fn error(&mut self, seq: u64, error: &str) -> io::Result<()> {
-        writeln!(self.0, "#{seq} invalid line: {}", printable(error))?;
-        self.0.flush()
+        writeln!(self.out, "#{seq} invalid line: {}", log_field(error))?;
+        self.out.flush()
     }
 
     fn finish(&mut self, tally: &Tally) -> io::Result<()> {
-        write!(self.0, "\n{}", tally.render())?;
-        self.0.flush()
+        write!(self.out, "\n{}", tally.render())?;
+        self.out.flush()
     }
 }
 
@@ -237,10 +306,29 @@ mod tests {
 
     #[test]
     fn input_derived_text_cannot_drive_the_terminal() {
+        assert_eq!(indented("x\u{7}y\n\nz"), "    x\\u{7}y\n\n    z\n");
         assert_eq!(
-            printable("a1\u{1b}[2J\r\nb"),
-            "a1\u{fffd}[2J\u{fffd}\u{fffd}b"
+            visible_line("a1\u{1b}[2J\u{202e}b"),
+            "a1\\u{1B}[2J\\u{202E}b"
         );
-        assert_eq!(indented("x\u{7}y\n\nz"), "    x\u{fffd}y\n\n    z\n");
+        let long = format!("{}\u{1b}", "x".repeat(1000));
+        assert!(visible_line(&long).ends_with("x\\u{1B}"), "not capped");
+    }
+
+    #[test]
+    fn the_header_names_input_and_configuration_escaped() {
+        let evil = std::path::Path::new("s\n2026 WARN forged\u{1b}[2J.jsonl");
+        assert_eq!(
+            header(
+                Some(evil),
+                &ConfigSource::NoneBeside,
+                "defaultMode read-only"
+            ),
+            "replaying s\\n2026 WARN forged\\u{1B}[2J.jsonl — no config (none beside the file); defaultMode read-only\n"
+        );
+        assert_eq!(
+            header(None, &ConfigSource::Stdin, "fail-fast off"),
+            "replaying stdin — no config (stdin); fail-fast off\n"
+        );
     }
 }

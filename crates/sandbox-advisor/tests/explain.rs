@@ -216,3 +216,222 @@ fn families_lists_ids_descriptions_refusals_and_the_fail_fast_family() {
             .contains("3. temp-root-inside-workspace  [pre-flight on win32]\n")
     );
 }
+
+/// The keys of a protocol decision line, in order (docs/protocol.md, "Output lines").
+const DECISION_KEYS: [&str; 7] = [
+    "seq",
+    "type",
+    "agent",
+    "call",
+    "advisories",
+    "withheld",
+    "refusal",
+];
+
+/// `explain` arguments, its exit code, the families that speak, the withheld `(family, reason)`.
+type Case = (
+    &'static [&'static str],
+    i32,
+    &'static [&'static str],
+    &'static [(&'static str, &'static str)],
+);
+
+#[test]
+fn explain_format_json_prints_one_protocol_decision_line() {
+    // (arguments, exit code, families that speak, withheld [family, reason])
+    let cases: [Case; 4] = [
+        (
+            &[r"SetNamedSecurityInfoW failed (Win32 5): grantWrite(D:\ws)"],
+            0,
+            &["acl-provisioning"],
+            &[],
+        ),
+        (
+            &["PTY shell exited during startup"],
+            0,
+            &[],
+            &[("pty-startup", "no-policy-service")],
+        ),
+        (
+            &[
+                "--mode",
+                "danger-full-access",
+                "PTY shell exited during startup",
+            ],
+            0,
+            &[],
+            &[("pty-startup", "unconfined-mode")],
+        ),
+        (
+            &["--mode", "workspace-write", "npm ERR! code ELIFECYCLE"],
+            1,
+            &[],
+            &[],
+        ),
+    ];
+    for (args, code, speaks, withheld) in cases {
+        let mut argv = vec!["explain", "--format", "json"];
+        argv.extend(args);
+        let out = run(&argv, "");
+        assert_eq!(out.code, code, "{args:?}: {}", out.stderr);
+        let text = run(&[&["explain"][..], args].concat(), "");
+        assert_eq!(text.code, code, "the same exit code as the text");
+        let json = out.json();
+        assert_eq!(json.len(), 1, "one line: {}", out.stdout);
+        let line = json[0].as_object().unwrap();
+        assert_eq!(line.keys().collect::<Vec<_>>(), DECISION_KEYS);
+        assert_eq!(
+            (&line["seq"], &line["type"], &line["agent"], &line["call"]),
+            (
+                &serde_json::json!(1),
+                &serde_json::json!("post"),
+                &serde_json::json!("explain"),
+                &serde_json::json!("explain")
+            )
+        );
+        assert_eq!(line["refusal"], serde_json::Value::Null);
+        let families: Vec<&str> = line["advisories"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a["family"].as_str().unwrap())
+            .collect();
+        assert_eq!(families, speaks, "{args:?}");
+        let held: Vec<(&str, &str)> = line["withheld"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| (w["family"].as_str().unwrap(), w["reason"].as_str().unwrap()))
+            .collect();
+        assert_eq!(held, withheld, "{args:?}");
+    }
+
+    // The advisory object is the one `replay` puts on a post line.
+    let explained = run(
+        &[
+            "explain",
+            "--format",
+            "json",
+            r"SetNamedSecurityInfoW failed (Win32 5): grantWrite(D:\ws)",
+        ],
+        "",
+    );
+    let replayed = run(
+        &["replay", "-", "--format", "json"],
+        lines(&[HOST, SESSION, MODE, ACL_A1]),
+    );
+    let keys = |v: &serde_json::Value| {
+        v["advisories"][0]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(keys(&explained.json()[0]), keys(&replayed.json()[0]));
+}
+
+/// The README's `sandbox-advisor` commands, as words (single quotes honoured).
+fn readme_commands() -> Vec<Vec<String>> {
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    readme
+        .lines()
+        .filter_map(|l| l.strip_prefix("cargo run --release -p sandbox-advisor -- "))
+        .map(|command| {
+            let command = command.split(" #").next().unwrap().trim();
+            let mut words = Vec::new();
+            let mut word = String::new();
+            let mut quoted = false;
+            for c in command.chars() {
+                match c {
+                    '\'' => quoted = !quoted,
+                    ' ' if !quoted => {
+                        if !word.is_empty() {
+                            words.push(std::mem::take(&mut word));
+                        }
+                    }
+                    c => word.push(c),
+                }
+            }
+            words.push(word);
+            words
+        })
+        .collect()
+}
+
+#[test]
+fn every_readme_command_runs_and_the_pty_example_shows_the_main_case() {
+    let commands = readme_commands();
+    assert!(commands.len() >= 4, "{commands:?}");
+    let mut pty_examples = 0;
+    for words in &commands {
+        let args: Vec<&str> = words.iter().map(String::as_str).collect();
+        let out = run_in(&repo_root(), &args, "");
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+        if args.contains(&"PTY shell exited during startup") {
+            pty_examples += 1;
+            // The main case: a packaged Electron host under a confining mode, not the hedged variant.
+            assert!(args.contains(&"--electron"), "{args:?}");
+            assert!(
+                out.stdout.starts_with(
+                    "pty-startup recognizes this and speaks (host win32, Electron host, mode workspace-write"
+                ),
+                "{}",
+                out.stdout
+            );
+        }
+    }
+    assert_eq!(pty_examples, 1);
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    assert!(
+        readme.contains("Without `--electron`"),
+        "the README says what the flag changes"
+    );
+}
+
+#[test]
+fn bare_issue_numbers_name_their_repository_unless_href_is_set() {
+    let sentence = format!(
+        "The #-numbers above are discussions in the {} repository on GitHub.",
+        advisor_core::DISCUSSIONS_REPOSITORY
+    );
+    let message = r"SetNamedSecurityInfoW failed (Win32 5): grantWrite(D:\ws)";
+    let plain = run(&["explain", "--format", "json", message], "");
+    let text = plain.json()[0]["advisories"][0]["text"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(text.trim_end().ends_with(&sentence), "{text}");
+    assert_eq!(text.matches(&sentence).count(), 1);
+
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("c.json");
+    std::fs::write(&config, r#"{"href": "https://example.org/sandbox"}"#).unwrap();
+    let cited = run(
+        &[
+            "explain",
+            "--format",
+            "json",
+            "--config",
+            config.to_str().unwrap(),
+            message,
+        ],
+        "",
+    );
+    let text = cited.json()[0]["advisories"][0]["text"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        !text.contains(advisor_core::DISCUSSIONS_REPOSITORY),
+        "{text}"
+    );
+
+    for doc in ["README.md", "docs/protocol.md"] {
+        let doc_text = std::fs::read_to_string(repo_root().join(doc)).unwrap();
+        assert!(
+            doc_text.contains(advisor_core::DISCUSSIONS_REPOSITORY),
+            "{doc} names the repository behind the numbers"
+        );
+    }
+}

@@ -193,12 +193,12 @@ fn malformed_lines_mid_stream_are_reported_and_nothing_decided_is_lost() {
         .filter_map(|l| Some(format!("{} {}", l["seq"], l.get("error")?.as_str()?)))
         .collect();
     insta::assert_snapshot!(errors.join("\n"), @r#"
-    5 the line is not valid JSON: expected ident at line 1 column 2
+    5 the line is not valid JSON: expected a JSON value at column 2
     6 unknown type "telemetry" (expected one of: hello, host, session, sandbox-mode, policy-unavailable, session-start, post, pre, agent-end)
     7 `sandbox-mode` line: field `mode`: unknown variant `full-access`, expected one of `read-only`, `workspace-write`, `danger-full-access`
     8 `post` line: missing field `error` (a failed call) or `result` (a success)
     9 the line is not a JSON object
-    10 the line is not valid JSON: EOF while parsing an object at line 1 column 179
+    10 the line is not valid JSON: the text ends inside an object at column 179
     "#);
     let decided: Vec<(u64, usize)> = json
         .iter()
@@ -348,4 +348,262 @@ fn usage_errors_exit_2() {
         out.stdout
             .contains("version 2 is not supported (this build speaks 1)")
     );
+}
+
+// ── issue 18: CLI polish ──────────────────────────────────────────────────
+
+#[test]
+fn a_directory_or_a_missing_file_is_refused_by_name_before_any_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.jsonl");
+    let cases = [
+        (
+            dir.path().to_path_buf(),
+            "it is a directory; give a session file",
+        ),
+        (missing, "No such file or directory"),
+    ];
+    for (path, why) in &cases {
+        for format in ["text", "json"] {
+            let out = run(&["replay", path.to_str().unwrap(), "--format", format], "");
+            assert_eq!(out.code, 2, "{format} {path:?}");
+            assert!(
+                out.stderr.starts_with(&format!(
+                    "sandbox-advisor: cannot read {}: ",
+                    path.display()
+                )),
+                "{}",
+                out.stderr
+            );
+            assert!(out.stderr.contains(why), "{}", out.stderr);
+            assert!(
+                out.stdout.is_empty(),
+                "nothing before the error: {}",
+                out.stdout
+            );
+        }
+    }
+}
+
+#[test]
+fn a_host_without_tmpdir_is_withheld_in_words_once_per_session() {
+    let input = lines(&[
+        r#"{"type":"host","platform":"win32"}"#,
+        SESSION,
+        MODE,
+        r#"{"type":"session","session":"s2","cwd":"D:\\ws2"}"#,
+        r#"{"type":"sandbox-mode","session":"s2","mode":"workspace-write"}"#,
+        r#"{"type":"session-start","agent":"a1","session":"s1"}"#,
+        r#"{"type":"session-start","agent":"a2","session":"s1"}"#,
+        r#"{"type":"session-start","agent":"a3","session":"s2"}"#,
+        r#"{"type":"session-start","agent":"a4","session":"s2"}"#,
+    ]);
+    let reason = "no-temp-dir — the host reported no temp directory (a `host` line without `tmpdir`), so the temp root cannot be compared with the workspace root";
+
+    let text = run(&["replay", "-", "--format", "text"], input.clone());
+    let withheld: Vec<&str> = text
+        .stdout
+        .lines()
+        .filter(|l| l.contains(" withheld "))
+        .collect();
+    assert_eq!(
+        withheld,
+        [
+            format!("#6 withheld temp-root-inside-workspace for a1 (pre-flight): {reason}"),
+            "#7 withheld temp-root-inside-workspace for a2 (pre-flight): no-temp-dir, as told at #6 for this session".into(),
+            format!("#8 withheld temp-root-inside-workspace for a3 (pre-flight): {reason}"),
+            "#9 withheld temp-root-inside-workspace for a4 (pre-flight): no-temp-dir, as told at #8 for this session".into(),
+        ]
+    );
+
+    // The protocol keeps its contract: every agent's line carries its withheld code.
+    let json = run(&["replay", "-", "--format", "json"], input.clone());
+    for line in json.json() {
+        assert_eq!(
+            line["withheld"],
+            serde_json::json!([{"family": "temp-root-inside-workspace", "reason": "no-temp-dir"}])
+        );
+    }
+
+    // serve's host log: one WARN per session, in words.
+    let serve = run(&["serve"], input);
+    let warned: Vec<&str> = serve
+        .stderr
+        .lines()
+        .filter(|l| l.contains("WARN sandbox_advisor::withheld"))
+        .collect();
+    assert_eq!(warned.len(), 2, "{}", serve.stderr);
+    assert!(warned[0].contains(reason) && warned[0].contains("session=s1"));
+    assert!(warned[1].contains("session=s2"));
+    assert!(!serve.stderr.contains("no-temp-dir — no-temp-dir"));
+}
+
+/// A field of the wrong type, and the error in the protocol's words.
+const WRONG_TYPES: &[(&str, &str)] = &[
+    (
+        r#"{"type":"post","agent":"a1","call":"c1","tool":"pwsh","error":"boom"}"#,
+        "`post` line: field `error` must be an object with a string `message` (and optional `members` and `content`), not a string",
+    ),
+    (
+        r#"{"type":"post","agent":"a1","call":"c1","tool":"pwsh","error":{"message":5}}"#,
+        "`post` line: field `error.message` must be a string, not the number 5",
+    ),
+    (
+        r#"{"type":"post","agent":"a1","call":"c1","tool":"pwsh","error":{}}"#,
+        "`post` line: missing field `error.message`",
+    ),
+    (
+        r#"{"type":"post","agent":"a1","call":"c1","tool":"pwsh","error":{"message":"m","members":"x"}}"#,
+        "`post` line: field `error.members` must be an array of strings, not a string",
+    ),
+    (
+        r#"{"type":"post","agent":"a1","call":"c1","tool":"pwsh","error":{"message":"m","members":["x",1]}}"#,
+        "`post` line: field `error.members[1]` must be a string, not the number 1",
+    ),
+    (
+        r#"{"type":"post","agent":"a1","call":"c1","tool":"pwsh","result":"ok"}"#,
+        "`post` line: field `result` must be an object with a `value` (and an optional string `content`), not a string",
+    ),
+    (
+        r#"{"type":"pre","agent":"a1","call":["c1"],"tool":"pwsh"}"#,
+        "`pre` line: field `call` must be a non-empty string, not an array",
+    ),
+    (
+        r#"{"type":"hello","protocol":"1"}"#,
+        "`hello` line: field `protocol` must be a non-negative integer, not a string",
+    ),
+    (
+        r#"{"type":"hello","protocol":-1}"#,
+        "`hello` line: field `protocol` must be a non-negative integer, not the number -1",
+    ),
+    (
+        r#"{"type":"host","platform":"win32","electron":"yes"}"#,
+        "`host` line: field `electron` must be `true` or `false`, not a string",
+    ),
+    (
+        r#"{"type":"host","platform":7}"#,
+        "`host` line: field `platform` must be one of `win32`, `linux`, `macos`, not the number 7",
+    ),
+    (
+        r#"{"type":"policy-unavailable","reason":"resolver-error","message":{}}"#,
+        "`policy-unavailable` line: field `message` must be a string, not an object",
+    ),
+    (
+        r#"{"type":"session","session":"s1","cwd":null,"x":1}"#,
+        "", // null is an absent optional field: valid
+    ),
+    (
+        "this is not json",
+        "the line is not valid JSON: expected a JSON value at column 2",
+    ),
+];
+
+#[test]
+fn wrong_field_types_are_worded_in_protocol_terms() {
+    let input = lines(&WRONG_TYPES.iter().map(|(l, _)| *l).collect::<Vec<_>>());
+    let out = run(&["replay", "-", "--format", "json"], input);
+    let errors: std::collections::HashMap<u64, String> = out
+        .json()
+        .iter()
+        .filter_map(|l| Some((l["seq"].as_u64()?, l.get("error")?.as_str()?.to_owned())))
+        .collect();
+    for (i, (line, expected)) in WRONG_TYPES.iter().enumerate() {
+        let got = errors.get(&(i as u64 + 1)).map_or("", String::as_str);
+        assert_eq!(got, *expected, "{line}");
+        for rust in ["struct", "u32", "ident", "Part", "EOF", "map", "sequence"] {
+            assert!(!got.contains(rust), "{rust} in {got}");
+        }
+    }
+}
+
+/// A session whose every line is answered with a long advisory: far more output
+/// than a pipe buffers, so a reader that leaves early is seen mid-run as EPIPE.
+fn loud_session(dir: &std::path::Path, name: &str, last: Option<&str>) -> String {
+    let mut body = vec![HOST.to_owned(), SESSION.to_owned(), MODE.to_owned()];
+    for n in 0..1500 {
+        body.push(PTY_A2.replace(r#""agent":"a2""#, &format!(r#""agent":"a{n}""#)));
+    }
+    body.extend(last.map(str::to_owned));
+    let path = dir.join(name);
+    std::fs::write(
+        &path,
+        lines(&body.iter().map(String::as_str).collect::<Vec<_>>()),
+    )
+    .unwrap();
+    path.to_str().unwrap().to_owned()
+}
+
+#[test]
+fn a_closed_stdout_leaves_the_exit_code_as_a_full_run_would() {
+    let dir = tempfile::tempdir().unwrap();
+    let clean = loud_session(dir.path(), "clean.jsonl", None);
+    let broken = loud_session(dir.path(), "broken.jsonl", Some("not json"));
+    for (file, format, code) in [
+        (&clean, "json", 0),
+        (&broken, "json", 1),
+        (&clean, "text", 0),
+        (&broken, "text", 1),
+    ] {
+        // Run to the end first: the closed-pipe runs must agree with it.
+        let full = run(&["replay", file, "--format", format], "");
+        assert_eq!(full.code, code, "full run, {format} {file}");
+        assert!(
+            full.stdout.len() > 1 << 20,
+            "the output must outgrow a pipe"
+        );
+        for _ in 0..3 {
+            let (closed, first) = run_closing_stdout(&["replay", file, "--format", format], 1);
+            assert_eq!(closed, code, "`| head -1`, {format} {file}");
+            assert!(!first[0].is_empty());
+        }
+    }
+}
+
+#[test]
+fn the_text_header_names_the_input_and_where_its_config_came_from() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_owned();
+    let session = lines(&[HOST, SESSION, MODE, PTY_A2]);
+    for name in ["bare.jsonl", "paired.jsonl"] {
+        std::fs::write(path(name), &session).unwrap();
+    }
+    std::fs::write(path("paired.config.json"), r#"{"enforceAfter": 2}"#).unwrap();
+    std::fs::write(path("deploy.conf"), "defaultMode = \"workspace-write\"\n").unwrap();
+    // A session file's convention does not apply to stdin, even beside such a file.
+    std::fs::write(path("-.config.json"), r#"{"enforceAfter": 5}"#).unwrap();
+    let cases: Vec<(Vec<String>, String)> = vec![
+        (
+            vec!["-".into()],
+            "replaying stdin — no config (stdin); defaultMode read-only, fail-fast off".into(),
+        ),
+        (
+            vec![path("bare.jsonl")],
+            format!(
+                "replaying {} — no config (none beside the file); defaultMode read-only, fail-fast off",
+                path("bare.jsonl")
+            ),
+        ),
+        (
+            vec![path("paired.jsonl")],
+            format!(
+                "replaying {} — config {} (JSON); defaultMode read-only, enforceAfter 2, maxDenials 2",
+                path("paired.jsonl"),
+                path("paired.config.json")
+            ),
+        ),
+        (
+            vec!["-".into(), "--config".into(), path("deploy.conf")],
+            format!(
+                "replaying stdin — config {} (TOML, detected from its content); defaultMode workspace-write, fail-fast off",
+                path("deploy.conf")
+            ),
+        ),
+    ];
+    for (args, header) in cases {
+        let mut argv = vec!["replay", "--format", "text"];
+        argv.extend(args.iter().map(String::as_str));
+        let out = run_in(dir.path(), &argv, session.clone());
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        assert_eq!(out.stdout.lines().next().unwrap(), header);
+    }
 }

@@ -21,8 +21,9 @@ struct Sidecar {
 }
 
 impl Sidecar {
-    fn start() -> Self {
+    fn start(args: &[&str]) -> Self {
         let mut child = Command::new(BIN)
+            .args(args)
             .arg("serve")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -69,7 +70,7 @@ impl Sidecar {
 
 #[test]
 fn serve_answers_each_line_as_it_arrives_and_keeps_state() {
-    let mut sidecar = Sidecar::start();
+    let mut sidecar = Sidecar::start(&["--log", "info"]);
     sidecar.send(r#"{"type":"hello","protocol":1}"#);
     assert_eq!(sidecar.answer()["protocol"], 1);
 
@@ -121,9 +122,87 @@ fn serve_answers_each_line_as_it_arrives_and_keeps_state() {
     let mut stderr = String::new();
     std::io::Read::read_to_string(&mut sidecar.child.stderr.take().unwrap(), &mut stderr).unwrap();
     assert!(
-        stderr.contains("sandbox_advisor::advisory"),
+        stderr.contains(" INFO sandbox_advisor::advisory"),
         "the host log goes to stderr: {stderr}"
     );
+}
+
+#[test]
+fn a_delivery_is_info_and_a_withhold_is_warn_on_the_host_log() {
+    // a1 is advised (a delivery); a3's call has no session, so the pre-flight withholds.
+    let input = lines(&[
+        HOST,
+        SESSION,
+        MODE,
+        ACL_A1,
+        r#"{"type":"post","agent":"a3","call":"c8","tool":"pwsh","error":{"message":"npm ERR! code ELIFECYCLE"}}"#,
+    ]);
+    // (arguments, a delivery line expected, a withhold line expected)
+    let cases: [(&[&str], Option<&str>, Option<&str>); 4] = [
+        (&["serve"], None, Some(" WARN sandbox_advisor::withheld")),
+        (
+            &["--log", "info", "serve"],
+            Some(" INFO sandbox_advisor::advisory"),
+            Some(" WARN sandbox_advisor::withheld"),
+        ),
+        (&["--log", "error", "serve"], None, None),
+        (
+            &["--log", "info", "replay", "-", "--format", "json"],
+            Some(" INFO sandbox_advisor::advisory"),
+            Some(" WARN sandbox_advisor::withheld"),
+        ),
+    ];
+    for (args, delivered, withheld) in cases {
+        let out = run(args, input.clone());
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+        let has = |needle: &str| out.stderr.lines().filter(|l| l.contains(needle)).count();
+        assert_eq!(
+            has("sandbox_advisor::advisory"),
+            usize::from(delivered.is_some()),
+            "{args:?}: {}",
+            out.stderr
+        );
+        if let Some(level) = delivered {
+            assert_eq!(has(level), 1, "{args:?}: {}", out.stderr);
+        }
+        assert_eq!(
+            has(" WARN sandbox_advisor::withheld"),
+            usize::from(withheld.is_some()),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
+}
+
+#[test]
+fn serve_exits_0_when_its_stdout_is_closed_even_with_stdin_open() {
+    let mut child = Command::new(BIN)
+        .arg("serve")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().unwrap();
+    for line in [HOST, SESSION, MODE, ACL_A1] {
+        stdin.write_all(line.as_bytes()).unwrap();
+        stdin.write_all(b"\n").unwrap();
+    }
+    stdin.flush().unwrap();
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("serve kept running with its stdout closed");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(0));
+    drop(stdin);
 }
 
 #[test]

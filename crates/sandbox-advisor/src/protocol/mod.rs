@@ -124,8 +124,13 @@ pub struct PostOutcome {
 /// wrong with it, naming the field.
 pub fn parse_line(line: &[u8]) -> Result<Event, String> {
     let text = std::str::from_utf8(line).map_err(|e| format!("the line is not UTF-8: {e}"))?;
-    let value: Value = serde_json::from_str(text)
-        .map_err(|e| bounded(format!("the line is not valid JSON: {e}")))?;
+    let value: Value = serde_json::from_str(text).map_err(|e| {
+        format!(
+            "the line is not valid JSON: {} at column {}",
+            crate::config::json_syntax_message(&e),
+            e.column()
+        )
+    })?;
     let Value::Object(map) = &value else {
         return Err("the line is not a JSON object".into());
     };
@@ -259,12 +264,91 @@ where
     serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
         let inner = e.into_inner().to_string();
-        if path == "." {
-            inner
-        } else {
-            format!("field `{path}`: {inner}")
-        }
+        in_protocol_terms(&path, &inner)
     })
+}
+
+/// What a field takes, in the protocol's words (`docs/protocol.md`), by its
+/// path with array indices dropped.
+fn expected(path: &str) -> Option<&'static str> {
+    Some(match path {
+        "protocol" => "a non-negative integer",
+        "platform" => "one of `win32`, `linux`, `macos`",
+        "electron" => "`true` or `false`",
+        "session" | "agent" | "call" | "tool" => "a non-empty string",
+        "tmpdir" | "cwd" | "message" | "error.message" | "error.content" | "error.members[]"
+        | "result.content" => "a string",
+        "mode" => "one of `read-only`, `workspace-write`, `danger-full-access`",
+        "reason" => "`no-service` or `resolver-error`",
+        "error" => "an object with a string `message` (and optional `members` and `content`)",
+        "error.members" => "an array of strings",
+        "result" => "an object with a `value` (and an optional string `content`)",
+        _ => return None,
+    })
+}
+
+/// A JSON value as serde describes it (`string "x"`, `integer `5``, `map`, …),
+/// as the protocol says it; a string's content is not repeated.
+fn json_kind(unexpected: &str) -> Option<String> {
+    let literal = || unexpected.split('`').nth(1);
+    let word = |prefix: &str| unexpected.starts_with(prefix);
+    Some(if word("string") {
+        "a string".into()
+    } else if word("integer") || word("floating point") {
+        format!("the number {}", literal()?)
+    } else if word("boolean") {
+        format!("`{}`", literal()?)
+    } else if word("map") {
+        "an object".into()
+    } else if word("sequence") {
+        "an array".into()
+    } else if word("unit") {
+        "null".into()
+    } else {
+        return None;
+    })
+}
+
+/// Rewrites a deserializer's error (which names Rust types: `struct ErrorPart`,
+/// `u32`) in the protocol's terms: what the field takes, and what it held.
+fn in_protocol_terms(path: &str, inner: &str) -> String {
+    let field: String = {
+        let mut out = String::with_capacity(path.len());
+        let mut skipping = false;
+        for c in path.chars() {
+            match c {
+                '[' => {
+                    skipping = true;
+                    out.push_str("[]");
+                }
+                ']' => skipping = false,
+                c if !skipping => out.push(c),
+                _ => {}
+            }
+        }
+        out
+    };
+    let wrong = inner
+        .strip_prefix("invalid type: ")
+        .or_else(|| inner.strip_prefix("invalid value: "));
+    if let (Some(rest), Some(takes)) = (wrong, expected(&field)) {
+        let held = rest.split(", expected").next().and_then(json_kind);
+        return match held {
+            Some(held) => format!("field `{path}` must be {takes}, not {held}"),
+            None => format!("field `{path}` must be {takes}"),
+        };
+    }
+    if let Some(missing) = inner.strip_prefix("missing field `") {
+        if path != "." {
+            let name = missing.trim_end_matches('`');
+            return format!("missing field `{path}.{name}`");
+        }
+    }
+    if path == "." {
+        inner.to_owned()
+    } else {
+        format!("field `{path}`: {inner}")
+    }
 }
 
 fn id<T: From<String>>(field: &str, raw: &str) -> Result<T, String> {
@@ -309,9 +393,9 @@ mod tests {
             err(r#"{"type":"pre","agent":"","call":"c1","tool":"t"}"#)
                 .contains("field `agent` must not be empty")
         );
-        assert!(
-            err(r#"{"type":"post","agent":5,"call":"c1","tool":"t","error":{"message":"m"}}"#)
-                .starts_with("`post` line: field `agent`: invalid type")
+        assert_eq!(
+            err(r#"{"type":"post","agent":5,"call":"c1","tool":"t","error":{"message":"m"}}"#),
+            "`post` line: field `agent` must be a non-empty string, not the number 5"
         );
         assert!(
             err(r#"{"type":"host","platform":"win32","electron":"yes"}"#)

@@ -30,10 +30,49 @@ pub fn sessions_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/sessions")
 }
 
+/// The repository root (README.md, docs/, examples/).
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
 /// Runs `sandbox-advisor <args>` with `stdin` written from another thread.
 pub fn run(args: &[&str], stdin: impl Into<Vec<u8>>) -> Run {
+    run_in(&std::env::current_dir().unwrap(), args, stdin)
+}
+
+/// Runs `sandbox-advisor <args>` in `dir`.
+pub fn run_in(dir: &std::path::Path, args: &[&str], stdin: impl Into<Vec<u8>>) -> Run {
+    spawn(Command::new(BIN).current_dir(dir).args(args), stdin)
+}
+
+/// Runs `sandbox-advisor <args>`, reads `keep` lines of its stdout, then closes
+/// the pipe as `| head -n keep` does; returns the exit code and the lines read.
+/// stdin is closed at once (give the input as a file).
+pub fn run_closing_stdout(args: &[&str], keep: usize) -> (i32, Vec<String>) {
+    use std::io::BufRead;
     let mut child = Command::new(BIN)
         .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut read = Vec::new();
+    {
+        let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+        for _ in 0..keep {
+            let mut line = String::new();
+            stdout.read_line(&mut line).unwrap();
+            read.push(line.trim_end().to_owned());
+        }
+        // Dropped here: the reader goes away, the next write fails with EPIPE.
+    }
+    let status = child.wait().unwrap();
+    (status.code().unwrap_or(-1), read)
+}
+
+fn spawn(command: &mut Command, stdin: impl Into<Vec<u8>>) -> Run {
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
