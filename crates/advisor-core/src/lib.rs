@@ -26,16 +26,18 @@ mod ledger;
 mod observation;
 mod paths;
 mod prefilter;
+pub mod quote;
 mod registry;
 pub mod shell;
 #[cfg(feature = "testing")]
 pub mod testing;
-pub mod quote;
 
 pub use advisor::{
     Advisor, Context, Explanation, PendingCall, PostDecision, PreDecision, Refusal, Withheld,
 };
-pub use advisory::{Advisory, DISCUSSIONS_REPOSITORY, SOURCE_KIND, SUMMARY_MAX_CHARS, Source, Summary};
+pub use advisory::{
+    Advisory, DISCUSSIONS_REPOSITORY, SOURCE_KIND, SUMMARY_MAX_CHARS, Source, Summary,
+};
 pub use budget::CallKey;
 pub use config::{Config, ConfigError, DEFAULT_LEDGER_CAPACITY, ToolPattern};
 pub use environment::{
@@ -48,6 +50,6 @@ pub use family::{
 pub use ids::{AgentId, CallId, FamilyId, SessionId, ToolName};
 pub use ledger::Ledger;
 pub use observation::{Failure, Observation, Outcome, Success};
-pub use quote::Untrusted;
 pub use paths::{Containment, HostPath, PathStyle};
+pub use quote::Untrusted;
 pub use registry::{ErasedFamily, Recognized, Registry, RegistryBuilder, RegistryError};

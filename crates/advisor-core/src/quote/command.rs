@@ -31,7 +31,8 @@ pub enum Refusal {
     /// Not of the form `X:\…`.
     #[error("it is not a drive-absolute path (X:\\…)")]
     NotDriveAbsolute,
-    /// `\\host\share`, `\\?\`, `\\.\`: a command would open a connection or a device.
+    /// `\\host\share`, `\\?\`, `\\.\`, or a device name such as `NUL` or
+    /// `COM1`: a command would open a connection or a device.
     #[error("it is a network or device path, which the command itself would open")]
     NetworkOrDevice,
     /// A `.` or `..` component: the path may name another directory than it appears to.
@@ -50,6 +51,15 @@ pub(crate) fn is_ps_single_quote(c: char) -> bool {
 /// A PowerShell single-quoted literal: `'…'`, in which PowerShell expands
 /// nothing; each single-quote variant inside is doubled, which the tokenizer
 /// reads back as one.
+///
+/// Text PowerShell reads right can still reach a program wrong: Windows
+/// PowerShell (5.1, and 7.0–7.2, or later with
+/// `$PSNativeCommandArgumentPassing = 'Legacy'`) builds a native program's
+/// command line by wrapping an argument that holds a space in `"…"` and
+/// escaping nothing. So a literal never holds a `"` (it would start or end a
+/// quoted run: `'a b" /grant Everyone:F "c'` reaches icacls as four
+/// arguments), nor a trailing backslash after a space (`'D:\my dir\'`
+/// becomes `"D:\my dir\"`, whose closing quote is escaped).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PsLiteral(String);
 
@@ -58,6 +68,9 @@ impl PsLiteral {
         check_len(text, COMMAND_ARG_MAX_CHARS)?;
         if !text.chars().all(is_visible) {
             return Err(Refusal::Invisible);
+        }
+        if text.contains('"') || (text.ends_with('\\') && text.contains(' ')) {
+            return Err(Refusal::Character);
         }
         Ok(Self::render(text))
     }
@@ -148,7 +161,8 @@ fn is_path_char(c: char) -> bool {
 
 /// A Windows path fit for any command line: drive-absolute, `/` read as `\`,
 /// repeated separators collapsed, no `.` or `..` component, no UNC or device
-/// prefix, at most [`COMMAND_PATH_MAX_CHARS`], allow-listed characters only.
+/// prefix, no device name (`NUL`, `COM1`, …) as a component, at most
+/// [`COMMAND_PATH_MAX_CHARS`], allow-listed characters only.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CommandPath(String);
 
@@ -180,6 +194,9 @@ impl CommandPath {
             if part.ends_with(['.', ' ']) {
                 return Err(Refusal::TrailingDotOrSpace);
             }
+            if is_dos_device(part) {
+                return Err(Refusal::NetworkOrDevice);
+            }
             if !part.chars().all(is_path_char) {
                 return Err(Refusal::Character);
             }
@@ -206,6 +223,29 @@ impl CommandPath {
     pub fn cmd(&self) -> CmdArg {
         CmdArg::render(&self.0)
     }
+}
+
+/// True for a component Windows opens as a device in any directory: `CON`,
+/// `PRN`, `AUX`, `NUL`, `COM0`–`COM9`, `LPT0`–`LPT9` (and their superscript
+/// ¹²³ forms), `CONIN$`, `CONOUT$`, in any case, with or without an
+/// extension (`nul.txt`) or spaces before it.
+fn is_dos_device(part: &str) -> bool {
+    let stem = part.split('.').next().unwrap_or(part).trim_end_matches(' ');
+    let stem = stem.to_ascii_uppercase();
+    let numbered = ["COM", "LPT"].iter().any(|prefix| {
+        stem.strip_prefix(prefix).is_some_and(|n| {
+            let mut n = n.chars();
+            matches!(
+                (n.next(), n.next()),
+                (Some('0'..='9' | '\u{B9}' | '\u{B2}' | '\u{B3}'), None)
+            )
+        })
+    });
+    numbered
+        || matches!(
+            stem.as_str(),
+            "CON" | "PRN" | "AUX" | "NUL" | "CONIN$" | "CONOUT$"
+        )
 }
 
 fn check_len(text: &str, max: usize) -> Result<(), Refusal> {
@@ -299,8 +339,19 @@ mod tests {
         assert_eq!(path("D:\\a\u{200B}b"), Err(Refusal::Invisible));
         assert_eq!(path(r"D:\50%"), Err(Refusal::Character));
         assert_eq!(path(""), Err(Refusal::Empty));
-        assert_eq!(path(&format!("D:\\{}", "a".repeat(300))), Err(Refusal::TooLong));
+        assert_eq!(
+            path(&format!("D:\\{}", "a".repeat(300))),
+            Err(Refusal::TooLong)
+        );
         assert_eq!(path(r"D:\项目\proj[1]"), Ok(r"D:\项目\proj[1]".to_owned()));
+        assert_eq!(path(r"D:\ws\NUL"), Err(Refusal::NetworkOrDevice));
+        assert_eq!(path(r"D:\ws\com1.txt\x"), Err(Refusal::NetworkOrDevice));
+        assert_eq!(path("D:\\LPT\u{B9}"), Err(Refusal::NetworkOrDevice));
+        assert_eq!(path(r"D:\CONIN$"), Err(Refusal::NetworkOrDevice));
+        assert_eq!(
+            path(r"D:\console\COM10"),
+            Ok(r"D:\console\COM10".to_owned())
+        );
     }
 
     #[test]
@@ -316,6 +367,10 @@ mod tests {
             Ok("'a\u{2019}\u{2019}b'".to_owned())
         );
         assert_eq!(CmdArg::new("%PATH%"), Err(Refusal::Character));
+        assert_eq!(CmdArg::new("a\u{200B}"), Err(Refusal::Invisible));
+        assert_eq!(PsLiteral::new(r#"a" /grant x "b"#), Err(Refusal::Character));
+        assert_eq!(PsLiteral::new(r"D:\my dir\"), Err(Refusal::Character));
+        assert_eq!(PsLiteral::new(r"D:\").map(|l| l.0), Ok(r"'D:\'".to_owned()));
     }
 
     #[test]

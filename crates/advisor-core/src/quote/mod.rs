@@ -10,9 +10,9 @@
 //! |---|---|---|
 //! | [`Untrusted::quote_block`] | evidence in prose | its own `> ` lines; invisible characters and backticks escaped visibly; capped |
 //! | [`Untrusted::inline`] | a mention inside a sentence | a code span nothing inside can close; same escapes; capped |
-//! | [`Untrusted::powershell`] | a PowerShell argument | `'…'`, every single-quote variant doubled; allow-listed characters only |
+//! | [`Untrusted::powershell`] | a PowerShell argument | `'…'`, every single-quote variant doubled; allow-listed characters only; no `"` and no trailing `\` after a space, which Windows PowerShell would pass on to a program unescaped |
 //! | [`Untrusted::cmd`] | a cmd.exe argument | `"…"`, allow-listed characters only, trailing backslashes doubled |
-//! | [`CommandPath`] | a path in any command line | drive-absolute, normalized, no `.`/`..`, no UNC or device prefix |
+//! | [`CommandPath`] | a path in any command line | drive-absolute, normalized, no `.`/`..`, no UNC or device prefix, no device name (`NUL`, `COM1`) |
 //! | [`log_field`] | a `tracing` field, a terminal header | controls and invisible characters escaped; capped |
 //!
 //! Every rule is an allow-list: a character is carried only when it is known
@@ -27,7 +27,8 @@ mod prose;
 
 pub use class::{is_visible, needs_escape};
 pub use command::{
-    COMMAND_ARG_MAX_CHARS, COMMAND_PATH_MAX_CHARS, CmdArg, CommandPath, PathSlot, PsLiteral, Refusal,
+    COMMAND_ARG_MAX_CHARS, COMMAND_PATH_MAX_CHARS, CmdArg, CommandPath, PathSlot, PsLiteral,
+    Refusal,
 };
 pub use log::{LOG_FIELD_MAX_CHARS, LogField, log_field};
 pub use prose::{INLINE_MAX_CHARS, Inline, QUOTE_MAX_CHARS, QUOTE_MAX_LINES, QuoteBlock};

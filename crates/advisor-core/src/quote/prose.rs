@@ -35,6 +35,7 @@ impl fmt::Display for QuoteBlock<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut shown = 0usize;
         let mut truncated = self.cut;
+        let mut bare = false;
         let body = self.text.strip_suffix('\n').unwrap_or(self.text);
         let body = body.strip_suffix('\r').unwrap_or(body);
         for (n, line) in body.split('\n').enumerate() {
@@ -47,7 +48,8 @@ impl fmt::Display for QuoteBlock<'_> {
             }
             let line = line.strip_suffix('\r').unwrap_or(line);
             f.write_char('>')?;
-            if !line.is_empty() {
+            bare = line.is_empty();
+            if !bare {
                 f.write_char(' ')?;
             }
             for c in line.chars() {
@@ -60,7 +62,7 @@ impl fmt::Display for QuoteBlock<'_> {
             }
         }
         if truncated {
-            f.write_char('…')?;
+            f.write_str(if bare { " …" } else { "…" })?;
         }
         Ok(())
     }
@@ -131,7 +133,11 @@ mod tests {
         let shown = long.quote_block().to_string();
         assert_eq!(shown.lines().count(), super::QUOTE_MAX_LINES);
         assert!(shown.ends_with('…'));
-        let wide = Untrusted::new(&"b".repeat(10_000)).quote_block().to_string();
+        let blank = Untrusted::new(&"\n".repeat(20)).quote_block().to_string();
+        assert_eq!(blank, ">\n".repeat(super::QUOTE_MAX_LINES - 1) + "> …");
+        let wide = Untrusted::new(&"b".repeat(10_000))
+            .quote_block()
+            .to_string();
         assert_eq!(wide.chars().count(), 2 + super::QUOTE_MAX_CHARS + 1);
     }
 
