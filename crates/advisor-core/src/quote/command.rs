@@ -187,6 +187,11 @@ impl CommandPath {
         out.push(drive);
         out.push_str(":\\");
         let mut first = true;
+        // Characters first, over the whole path, so the reason names the
+        // character rather than whatever component it happens to end.
+        if !raw[3..].chars().all(|c| sep(c) || is_path_char(c)) {
+            return Err(Refusal::Character);
+        }
         for part in raw[3..].split(sep).filter(|p| !p.is_empty()) {
             if part == "." || part == ".." {
                 return Err(Refusal::DotComponent);
@@ -196,9 +201,6 @@ impl CommandPath {
             }
             if is_dos_device(part) {
                 return Err(Refusal::NetworkOrDevice);
-            }
-            if !part.chars().all(is_path_char) {
-                return Err(Refusal::Character);
             }
             if !first {
                 out.push('\\');
@@ -335,6 +337,10 @@ mod tests {
         assert_eq!(path(r"D:\ws\..\Windows"), Err(Refusal::DotComponent));
         assert_eq!(path(r"D:\ws\.\x"), Err(Refusal::DotComponent));
         assert_eq!(path(r"D:\ws.\x"), Err(Refusal::TrailingDotOrSpace));
+        assert_eq!(
+            path(r#"D:\ws" & del /s /q C:\ & ""#),
+            Err(Refusal::Character)
+        );
         assert_eq!(path("D:\\proj\u{201E}; calc"), Err(Refusal::Character));
         assert_eq!(path("D:\\a\u{200B}b"), Err(Refusal::Invisible));
         assert_eq!(path(r"D:\50%"), Err(Refusal::Character));
