@@ -14,6 +14,8 @@
 //! order, each behind a Cargo feature (all on by default).
 
 mod adapter;
+#[cfg(feature = "dsh")]
+pub mod dsh;
 mod policy;
 mod registry;
 
