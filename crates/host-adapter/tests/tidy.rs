@@ -28,7 +28,10 @@ const MAX_LINES: usize = 400;
 
 /// Source files allowed past [`MAX_LINES`], relative to the workspace root, with why.
 /// An entry whose file no longer needs it fails the check, so the list cannot go stale.
-const LONG_FILES: &[(&str, &str)] = &[];
+const LONG_FILES: &[(&str, &str)] = &[(
+    "crates/sandbox-advisor/src/config/mod.rs",
+    "loading a config file: format detection, the key table and the error wording read top to bottom in one place",
+)];
 
 fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
