@@ -2,21 +2,23 @@
 //! check that separates them, the two-step check, the ranked remedy, what will
 //! not work, and where the knowledge stops.
 //!
-//! The one piece of text the advisor did not write is the command that did
-//! not start. It is evidence, so it stands on its own `> ` lines
-//! ([`Untrusted::quote_block`](advisor_core::Untrusted::quote_block)): a
-//! newline in it starts another `> ` line, and backticks, escapes and
-//! invisible characters are shown as visible `\u{…}` escapes, so nothing in
-//! it can end the quote or read as the advisor's own words. It is never put on
-//! a command line.
+//! Two pieces of evidence are quoted, each on its own `> ` lines
+//! ([`Untrusted::quote_block`](advisor_core::Untrusted::quote_block)): the
+//! shell's exit record, `[exit code: N]`, with the number exactly as the value
+//! carried it (signed or unsigned), so a reader can audit the claim against
+//! the record; and the command that did not start, the one piece of text the
+//! advisor did not write. A newline in the command starts another `> ` line,
+//! and backticks, escapes and invisible characters are shown as visible
+//! `\u{…}` escapes, so nothing in it can end the quote or read as the
+//! advisor's own words. It is never put on a command line.
 
 use std::fmt::Write as _;
 
-use advisor_core::{Advisory, Environment, HostBinary, Platform, SandboxMode};
+use advisor_core::{Advisory, Environment, HostBinary, Platform, SandboxMode, Untrusted};
 
 use crate::gate::{ModeSource, RanUnder, ran_under};
 use crate::producers;
-use crate::recognize::Finding;
+use crate::recognize::{Finding, STATUS_DLL_INIT_FAILED};
 
 /// Builds the advisory. Called only after the gate spoke; should the mode be
 /// unknowable anyway, the text says so instead of naming one.
@@ -52,18 +54,23 @@ fn lead(out: &mut String, finding: &Finding, ran: Option<RanUnder>, env: &Enviro
          own code ran. Do not retry it; nothing about the environment has changed, and the \
          identical call ends with the identical status.\n"
     );
-    let spelling = if finding.reported < 0 {
-        "the signed spelling PowerShell and cmd print; the sandbox runner mirrors the same \
-         32-bit status unsigned, as 3221225794"
-    } else {
+    // A finding's code is one of exactly two numbers (`is_dll_init_failed`):
+    // the unsigned status itself, or its signed view.
+    let spelling = if finding.reported == i64::from(STATUS_DLL_INIT_FAILED) {
         "the unsigned spelling the sandbox runner mirrors; PowerShell and cmd print the same \
          32-bit status signed, as -1073741502"
+    } else {
+        "the signed spelling PowerShell and cmd print; the sandbox runner mirrors the same \
+         32-bit status unsigned, as 3221225794"
     };
+    // The renderer's own record for this value, `[exit code: <exitCode>]`,
+    // with the number exactly as the value carried it.
+    let record = Untrusted::new(&format!("[exit code: {}]", finding.reported));
     let _ = writeln!(
         out,
-        "What was reported: exit code {code}, which is 0xC0000142 (STATUS_DLL_INIT_FAILED) in \
-         {spelling}.",
-        code = finding.reported,
+        "What was reported, the shell's exit record for this call:\n{}\nThat is 0xC0000142 \
+         (STATUS_DLL_INIT_FAILED) in {spelling}.",
+        record.quote_block(),
     );
     if let Some(command) = &finding.command {
         let _ = writeln!(

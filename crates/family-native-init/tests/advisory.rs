@@ -89,6 +89,40 @@ const PLANTED: [&str; 8] = [
 /// The line that introduces the quoted command.
 const COMMAND_HEAD: &str = "The command that did not start, as the call passed it:";
 
+/// The line that introduces the quoted exit record.
+const RECORD_HEAD: &str = "What was reported, the shell's exit record for this call:";
+
+/// Issue 13: every variant quotes the shell's `[exit code: N]` record, as its
+/// own one-line quote block, with the number exactly as the value carried it.
+#[test]
+fn the_exit_record_is_quoted_as_reported() {
+    for (name, a) in variants() {
+        let lines: Vec<&str> = a.text.lines().collect();
+        let head = lines.iter().position(|l| *l == RECORD_HEAD);
+        let record = head.and_then(|h| lines.get(h + 1)).copied();
+        let spelled = ["> [exit code: -1073741502]", "> [exit code: 3221225794]"];
+        assert!(
+            record.is_some_and(|r| spelled.contains(&r)),
+            "{name}: {record:?}"
+        );
+        let next = head.and_then(|h| lines.get(h + 2)).copied();
+        assert!(
+            next.is_some_and(|l| l.starts_with("That is 0xC0000142")),
+            "{name}: the record block runs on: {next:?}"
+        );
+    }
+    for (fixture, record) in [
+        ("pos_signed_workspace_write", "> [exit code: -1073741502]"),
+        ("pos_unsigned_runner_mirror", "> [exit code: 3221225794]"),
+    ] {
+        let a = speak(fixture, &win(WW));
+        assert!(
+            a.text.contains(&format!("{RECORD_HEAD}\n{record}\n")),
+            "{fixture}"
+        );
+    }
+}
+
 #[test]
 fn advisory_variants_snapshot() {
     for (name, advisory) in variants() {
@@ -131,14 +165,20 @@ fn says_not_to_retry_and_that_read_only_is_no_substitute() {
 #[test]
 fn names_the_code_its_meaning_and_the_mode() {
     let a = speak("pos_signed_workspace_write", &win(WW));
-    assert!(a.text.contains("exit code -1073741502"));
+    assert!(
+        a.text
+            .contains(&format!("{RECORD_HEAD}\n> [exit code: -1073741502]\n"))
+    );
     assert!(a.text.contains("0xC0000142 (STATUS_DLL_INIT_FAILED)"));
     assert!(a.text.contains("3221225794"));
     assert!(a.text.contains("before the program's entry point"));
     assert!(a.text.contains("sandbox mode `workspace-write`"));
     assert!(a.text.contains("executor recorded"));
     let u = speak("pos_unsigned_runner_mirror", &win(WW));
-    assert!(u.text.contains("exit code 3221225794"));
+    assert!(
+        u.text
+            .contains(&format!("{RECORD_HEAD}\n> [exit code: 3221225794]\n"))
+    );
     assert!(u.text.contains("-1073741502"));
     let p = speak("pos_no_stamp", &win(RO));
     assert!(p.text.contains("sandbox mode `read-only`"));
@@ -305,8 +345,9 @@ fn hostile_commands_stay_inside_one_quote_block() {
             Some(&""),
             "{name}: block not closed"
         );
+        let record = lines.iter().position(|l| *l == RECORD_HEAD).unwrap() + 1;
         for (i, line) in lines.iter().enumerate() {
-            if (head + 1..=head + block).contains(&i) {
+            if (head + 1..=head + block).contains(&i) || i == record {
                 continue;
             }
             assert!(

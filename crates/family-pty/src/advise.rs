@@ -5,17 +5,20 @@
 //! tool, the resolved mode, this host's binary and platform. The fixed parts
 //! are written once, below, in the order the reader needs them.
 //!
-//! The tool's name is the one piece of text the advisor did not write. It is
-//! only ever mentioned as an [`Untrusted::inline`](advisor_core::Untrusted::inline)
-//! code span, in the text and in the summary alike: a backtick, a newline, an
-//! escape or an invisible character in the name is shown as a visible
-//! `\u{…}` escape, so the name can neither close its span nor pass for the
-//! advisor's own words.
+//! Two pieces of text are not the advisor's. The producer's sentence is the
+//! evidence, quoted on its own `> ` line
+//! ([`Untrusted::quote_block`](advisor_core::Untrusted::quote_block)) exactly
+//! as the failure carried it; a stack trace below it is counted, not repeated.
+//! The tool's name is only ever mentioned as an
+//! [`Untrusted::inline`](advisor_core::Untrusted::inline) code span, in the
+//! text and in the summary alike: a backtick, a newline, an escape or an
+//! invisible character in the name is shown as a visible `\u{…}` escape, so
+//! the name can neither close its span nor pass for the advisor's own words.
 
 use advisor_core::{Advisory, Environment, HostBinary, Platform, SandboxMode};
 
 use crate::ID;
-use crate::recognize::{Finding, SENTENCE};
+use crate::recognize::Finding;
 
 /// Remedy 1: a preset whose shell needs no pseudo-console.
 const REMEDY_STANDARD: &str = "1. Switch the agent preset to `standard` for the next session. \
@@ -57,8 +60,20 @@ pub fn advise(finding: &Finding, env: &Environment) -> Advisory {
          changes from one call to the next."
     ));
     line("");
-    line("What was reported, the failure's whole message:");
-    line(&format!("> {SENTENCE}"));
+    line(if finding.frames == 0 {
+        "What was reported, the failure's whole message:"
+    } else {
+        "What was reported, the first line of the failure's message:"
+    });
+    line(&finding.sentence.quote_block().to_string());
+    if finding.frames > 0 {
+        let plural = if finding.frames == 1 { "" } else { "s" };
+        line(&format!(
+            "Every line below it is a stack frame ({} frame{plural}, not repeated here): they \
+             show where the startup was abandoned, not why.",
+            finding.frames
+        ));
+    }
     line("");
 
     line("What is known about it:");

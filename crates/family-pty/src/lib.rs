@@ -5,10 +5,12 @@
 //! A persistent shell tool (`@deepseek-ai/dsh-tool-bash-persistent`,
 //! `@deepseek-ai/dsh-tool-pwsh-persistent`) failing with the terminal backend's
 //! own throw, `PTY shell exited during startup`: the shell spawned through the
-//! sandbox and exited before its first prompt. The failure's message must be
-//! that sentence and nothing else (an `Error: ` envelope and surrounding
-//! whitespace allowed); with an empty message, the rendered content is read
-//! the same way.
+//! sandbox and exited before its first prompt. The failure's message, read
+//! through the one envelope rule ([`advisor_core::envelope::unwrap`]), must be
+//! that sentence and nothing else, or that sentence as its first line with
+//! only stack frames (`    at …`) below it; with an empty message, the
+//! rendered content is read the same way. The advisory quotes the sentence as
+//! the failure carried it.
 //!
 //! ## Why it matters
 //!
@@ -23,7 +25,8 @@
 //!
 //! ## What it refuses
 //!
-//! - A longer line or message that contains the sentence: something quoting it.
+//! - A longer line or message that contains the sentence, or a line below it
+//!   that is not a stack frame: something quoting it.
 //! - The sibling `PTY shell did not reach readiness before startup timeout` (a
 //!   shell that started and then stalled), the cleanup and rollback aggregates,
 //!   and the `… did not accept initialization` neighbours.
@@ -61,7 +64,7 @@ use advisor_core::{
     Advisory, Anchors, Environment, Family, FamilyDoc, FamilyId, Gate, Observation,
 };
 
-pub use recognize::{Carrier, Finding, SENTENCE};
+pub use recognize::{Carrier, Finding, SENTENCE, STACK_FRAME};
 
 /// The family id.
 pub const ID: FamilyId = FamilyId::new("pty-startup");
@@ -79,10 +82,12 @@ impl Family for PtyStartup {
 
     fn doc(&self) -> FamilyDoc {
         FamilyDoc {
-            recognizes: "a failure whose whole message is `PTY shell exited during startup` \
-                         (an `Error: ` envelope allowed), spoken only under a confining mode",
-            refuses: "a longer line quoting it, the readiness-timeout sibling, a successful \
-                      result quoting it; withholds under danger-full-access or an unresolved mode",
+            recognizes: "a failure whose message is `PTY shell exited during startup` (one \
+                         envelope allowed), alone or above stack frames only, spoken only under a \
+                         confining mode",
+            refuses: "a longer line quoting it, any later line that is not a stack frame, the \
+                      readiness-timeout sibling, a successful result quoting it; withholds under \
+                      danger-full-access or an unresolved mode",
         }
     }
 

@@ -289,6 +289,80 @@ fn hostile_tool_names_are_only_ever_quoted() {
     }
 }
 
+/// Issue 13: a stack trace below the sentence changes what the evidence is
+/// called and is counted, never repeated.
+#[test]
+fn snapshot_stack_trace() {
+    snapshot("stack_trace", "pos-stack-trace", &desktop(WS));
+}
+
+/// Issue 13: the producer's sentence is quoted as evidence, on its own `> `
+/// line, as the carrier held it; stack frames are counted, not quoted.
+#[test]
+fn the_sentence_is_quoted_as_evidence() {
+    for (fixture, header, frames) in [
+        ("pos-bash-exit", "the failure's whole message:", None),
+        (
+            "pos-enveloped-message",
+            "the failure's whole message:",
+            None,
+        ),
+        (
+            "pos-aggregate-envelope-crlf",
+            "the failure's whole message:",
+            None,
+        ),
+        ("pos-content-only", "the failure's whole message:", None),
+        (
+            "pos-stack-trace",
+            "the first line of the failure's message:",
+            Some("(3 frames,"),
+        ),
+        (
+            "pos-stack-trace-rendered",
+            "the first line of the failure's message:",
+            Some("(1 frame,"),
+        ),
+    ] {
+        let t = text(fixture, &desktop(WS));
+        let quoted = format!("What was reported, {header}\n> PTY shell exited during startup\n");
+        assert!(t.contains(&quoted), "{fixture}: {t}");
+        assert_eq!(t.matches("> ").count(), 1, "{fixture}: one quote line");
+        assert!(!t.contains("    at "), "{fixture}: a frame was repeated");
+        match frames {
+            None => assert!(!t.contains("stack frame"), "{fixture}"),
+            Some(count) => assert!(
+                t.contains(&format!(
+                    "{quoted}Every line below it is a stack frame {count}"
+                )),
+                "{fixture}: {t}"
+            ),
+        }
+    }
+}
+
+/// The summary's tool-name bound at its edge: a mention of exactly
+/// `SUMMARY_TOOL_MAX_CHARS` characters (its backticks included) is named, one
+/// more is not.
+#[test]
+fn summary_names_the_tool_up_to_the_bound() {
+    let longest = "t".repeat(family_pty::advise::SUMMARY_TOOL_MAX_CHARS - 2);
+    let too_long = format!("{longest}t");
+    for (tool, named) in [(longest.as_str(), true), (too_long.as_str(), false)] {
+        let mut obs = failure(family_pty::SENTENCE);
+        obs.tool = ToolName::new(tool);
+        let a = run(&obs, &desktop(WS), Expect::Speak, tool).unwrap();
+        let summary = a.summary.as_str();
+        let expected = if named {
+            format!("Persistent shell `{tool}` cannot start under workspace-write;")
+        } else {
+            "Persistent shell cannot start under workspace-write;".to_owned()
+        };
+        assert!(summary.starts_with(&expected), "{tool}: {summary}");
+        assert!(summary.contains("retrying will not help"), "{summary}");
+    }
+}
+
 #[test]
 fn summary_is_one_bounded_line() {
     for e in [desktop(WS), console_host(RO)] {

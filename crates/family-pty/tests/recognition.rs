@@ -21,8 +21,17 @@ fn finding_carries_the_failing_tool_and_the_carrier() {
     let f = PtyStartup.recognize(&load("pos-pwsh-exit")).unwrap();
     assert_eq!(f.tool.inspect(), "pwsh");
     assert_eq!(f.carrier, Carrier::Message);
+    assert_eq!(f.sentence.inspect(), SENTENCE);
+    assert_eq!(f.frames, 0);
     let f = PtyStartup.recognize(&load("pos-content-only")).unwrap();
     assert_eq!(f.carrier, Carrier::Content);
+    let f = PtyStartup.recognize(&load("pos-stack-trace")).unwrap();
+    assert_eq!((f.carrier, f.frames), (Carrier::Message, 3));
+    assert_eq!(f.sentence.inspect(), SENTENCE);
+    let f = PtyStartup
+        .recognize(&load("pos-stack-trace-rendered"))
+        .unwrap();
+    assert_eq!((f.carrier, f.frames), (Carrier::Content, 1));
 }
 
 #[test]
@@ -31,8 +40,32 @@ fn error_envelope_on_the_message_is_stripped() {
 }
 
 #[test]
-fn surrounding_whitespace_is_allowed() {
+fn trailing_whitespace_is_allowed() {
     check("pos-trailing-newline", &ws(), Expect::Speak);
+}
+
+/// Issue 13: the one envelope rule (`advisor_core::envelope::unwrap`): one
+/// `Error: ` or `AggregateError: ` in front and trailing white space behind;
+/// leading white space means something else wrote the line.
+#[test]
+fn the_cores_envelope_rule_applies() {
+    check("pos-aggregate-envelope-crlf", &ws(), Expect::Speak);
+    check("neg-leading-whitespace", &ws(), Expect::NotRecognized);
+}
+
+/// Issue 13: the sentence as the message's first line with nothing but stack
+/// frames (`    at …`) below it is the producer's throw with its stack.
+#[test]
+fn sentence_followed_by_a_stack_trace_is_recognized() {
+    check("pos-stack-trace", &ws(), Expect::Speak);
+    check("pos-stack-trace-rendered", &ws(), Expect::Speak);
+}
+
+/// Any other later line keeps the message a quotation.
+#[test]
+fn a_stack_trace_with_any_other_line_is_refused() {
+    check("neg-stack-then-log-line", &ws(), Expect::NotRecognized);
+    check("neg-stack-frame-misindented", &ws(), Expect::NotRecognized);
 }
 
 #[test]

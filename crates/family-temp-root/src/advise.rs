@@ -29,14 +29,14 @@ pub fn failure(finding: &TempRootRefusal, env: &Environment) -> Advisory {
          every command, however trivial, is refused the same way until the environment outside \
          this session changes.\n\n",
     );
-    match finding.carrier {
+    match &finding.carrier {
         Carrier::Provider => text.push_str(
             "Which check refused: the session-scoped sandbox provider (sandbox-local), while it \
              prepared the workspace-write grant for this call. It refuses before any directory is \
              touched and before any process exists, which is why the call produced no command \
              output at all.\n\n",
         ),
-        Carrier::Runner { mode } => {
+        Carrier::Runner { mode, line } => {
             let _ = write!(
                 text,
                 "Which check refused: the Windows ACL runner (sandbox-windows-acl), which repeats \
@@ -44,7 +44,10 @@ pub fn failure(finding: &TempRootRefusal, env: &Environment) -> Advisory {
                  the `windows-acl-run:` marker and exited 127, so the harness reported a \
                  SandboxUnavailableError for mode \"{mode}\" with the runner's line as its detail. \
                  The generic suggestions in that error (bubblewrap, sandbox-exec, switching the \
-                 consumer to danger-full-access) do not address this cause.\n\n"
+                 consumer to danger-full-access) do not address this cause.\n\n\
+                 The runner's record of that exit 127, its stderr line as the error's detail \
+                 carried it:\n{}\n\n",
+                line.quote_block(),
             );
         }
     }
@@ -74,7 +77,7 @@ pub fn failure(finding: &TempRootRefusal, env: &Environment) -> Advisory {
          no environment variable was set and no mode was switched.",
         source,
     );
-    let summary = match finding.carrier {
+    let summary = match &finding.carrier {
         Carrier::Provider => {
             "Sandbox provider refused: temp root is inside the workspace; no command can run, retrying will not help"
         }

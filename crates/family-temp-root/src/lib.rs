@@ -3,12 +3,17 @@
 //! ## What it detects
 //! The Windows ACL backend's `assertTempRootOutsideWorkspace` refusal,
 //! `Windows ACL temp root must be outside the workspace: workspace=<w>; temp=<t>`,
-//! read from a failure's message in either of its two carriers: thrown by the
-//! session-scoped provider (`sandbox-local`; the message is the sentence), or
-//! written by the runner behind `windows-acl-run:` and carried as the
-//! `Runner failure:` detail of a `SandboxUnavailableError`. The advisory names
-//! which carrier refused. There is no platform or mode gate on this half: only
-//! that backend, under `workspace-write`, writes the sentence.
+//! read from a failure's message (through the one envelope rule,
+//! [`advisor_core::envelope::unwrap`]) in either of its two carriers: thrown
+//! by the session-scoped provider (`sandbox-local`; the line is the sentence),
+//! or written by the runner behind `windows-acl-run:` and carried as the
+//! `Runner failure:` detail of a `SandboxUnavailableError`. The runner's
+//! marker names the runner only on the assertion's own line; an assertion on
+//! a line of its own is the provider's, even beside a runner line. The
+//! advisory names which carrier refused and quotes its record: the sentence,
+//! and for the runner the line it wrote as it exited 127. There is no platform
+//! or mode gate on this half: only that backend, under `workspace-write`,
+//! writes the sentence.
 //!
 //! It is also the one family with a pre-flight seat: on a Windows host, at
 //! session start (or on the session's first tracked call) it resolves the
@@ -25,9 +30,11 @@
 //!
 //! ## What it refuses
 //! The sentence in a successful command's output; the sentence after any other
-//! prefix (quoted by something else) or followed by another line; the runner's
-//! `cleanup:` lines; the sibling `AclSandbox private temp directory must be
-//! disjoint from writable directories: …` sentence; a sentence missing an operand.
+//! prefix (quoted by something else), twice, or beside any line that is not
+//! the runner's (a stack trace, a log); the runner's `cleanup:` lines; the
+//! sibling `AclSandbox private temp directory must be disjoint from writable
+//! directories: …` sentence; a sentence whose operand is missing, empty or
+//! blank (text quoting the sentence, not the producer).
 
 mod advise;
 mod gate;
@@ -59,12 +66,14 @@ impl Family for TempRootInsideWorkspace {
     fn doc(&self) -> FamilyDoc {
         FamilyDoc {
             recognizes: "the Windows ACL backend's `Windows ACL temp root must be outside the \
-                         workspace: workspace=…; temp=…` refusal in a failure's message, thrown by \
-                         the session provider or carried as a SandboxUnavailableError runner \
-                         detail; plus a Windows pre-flight that computes the same containment",
-            refuses: "the sentence in a successful output, quoted after another prefix or \
-                      followed by another line, the runner's cleanup lines, the sibling \
-                      `AclSandbox private temp directory …` sentence, and a missing operand",
+                         workspace: workspace=…; temp=…` refusal on a line of a failure's \
+                         message, thrown by the session provider or carried as a \
+                         SandboxUnavailableError runner detail on the same line; plus a Windows \
+                         pre-flight that computes the same containment",
+            refuses: "the sentence in a successful output, quoted after another prefix, \
+                      twice, or beside a line that is not the runner's, the runner's cleanup \
+                      lines, the sibling `AclSandbox private temp directory …` sentence, and a \
+                      missing, empty or blank operand",
         }
     }
 

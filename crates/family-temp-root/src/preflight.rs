@@ -144,12 +144,61 @@ fn local_relation(temp: &Path, root: &Path) -> Containment {
     }
 }
 
-/// A resolved path as the user would spell it: Windows' verbatim `\\?\C:\…`
-/// prefix, which `canonicalize` adds and the harness's realpath does not, is dropped.
+/// A resolved path as the user would spell it.
 fn display(path: &Path) -> Untrusted {
-    let text = path.to_string_lossy();
-    match text.strip_prefix(r"\\?\") {
-        Some(rest) if rest.as_bytes().get(1) == Some(&b':') => Untrusted::new(rest),
-        _ => Untrusted::new(&text),
+    Untrusted::new(user_spelling(&path.to_string_lossy()))
+}
+
+/// Windows' verbatim `\\?\C:\…` prefix, which `canonicalize` adds and the
+/// harness's realpath does not, dropped from a drive path; any other spelling
+/// (a verbatim UNC or volume path included) kept as it is.
+fn user_spelling(resolved: &str) -> &str {
+    match resolved.strip_prefix(r"\\?\") {
+        Some(rest) if rest.as_bytes().get(1) == Some(&b':') => rest,
+        _ => resolved,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_verbatim_drive_prefix_is_dropped() {
+        for (resolved, spelled) in [
+            (r"\\?\C:\Users\u", r"C:\Users\u"),
+            (r"\\?\UNC\host\share\ws", r"\\?\UNC\host\share\ws"),
+            (r"\\?\Volume{0b1c}\ws", r"\\?\Volume{0b1c}\ws"),
+            (r"\\?\C", r"\\?\C"),
+            (r"C:\Users\u", r"C:\Users\u"),
+            ("/tmp/ws", "/tmp/ws"),
+        ] {
+            assert_eq!(user_spelling(resolved), spelled, "{resolved}");
+        }
+    }
+
+    /// A spelling that starts like a UNC path is compared by spelling even
+    /// when this machine could resolve it (POSIX reads a leading `//` as `/`):
+    /// resolving it on Windows would open a network connection. Either
+    /// operand alone is enough.
+    #[cfg(unix)]
+    #[test]
+    fn a_remote_spelling_is_never_resolved() {
+        let base =
+            std::env::temp_dir().join(format!("family-temp-root-unit-{}", std::process::id()));
+        let temp = base.join("t");
+        std::fs::create_dir_all(&temp).expect("scratch dir");
+        let (ws, tmp) = (base.to_string_lossy(), temp.to_string_lossy());
+        let (remote_ws, remote_tmp) = (format!("/{ws}"), format!("/{tmp}"));
+        let kind = |w: &str, t: &str| {
+            compare(Platform::Linux, w, t).map(|(c, r)| (matches!(c, Comparison::Lexical), r))
+        };
+        let local = kind(&ws, &tmp);
+        let workspace_remote = kind(&remote_ws, &tmp);
+        let temp_remote = kind(&ws, &remote_tmp);
+        let _ = std::fs::remove_dir_all(&base);
+        assert_eq!(local, Some((false, Containment::Inside)));
+        assert_eq!(workspace_remote, Some((true, Containment::Inside)));
+        assert_eq!(temp_remote, Some((true, Containment::Inside)));
     }
 }

@@ -57,6 +57,42 @@ fn carrier_is_named() {
     assert!(!runner.contains("sandbox-local"));
 }
 
+/// Issue 13: the runner carrier quotes its record — the line the runner wrote
+/// as it exited 127, byte for byte as the error's detail carried it — and then
+/// the sentence; the provider has no such record.
+#[test]
+fn runner_record_is_quoted_verbatim() {
+    let runner = check("failure-runner.txt", None).text;
+    assert!(runner.contains(
+        "carried it:\n> windows-acl-run: Windows ACL temp root must be outside the workspace: \
+         workspace=C:\\Users\\u; temp=C:\\Users\\u\\AppData\\Local\\Temp\n\n"
+    ));
+    let provider = check("failure-provider.txt", None).text;
+    assert!(!provider.contains("> windows-acl-run:"));
+    assert!(!provider.contains("exit 127"));
+}
+
+/// Issue 13: an assertion on its own line beside a runner line is the
+/// provider's, and it is named and quoted exactly as the provider's.
+#[test]
+fn provider_beside_a_runner_line_reads_as_the_provider() {
+    let provider = check("failure-provider.txt", None);
+    for fixture in [
+        "failure-provider-after-runner-line.txt",
+        "failure-provider-before-runner-line.txt",
+        "failure-provider-enveloped.txt",
+    ] {
+        assert_eq!(check(fixture, None), provider, "{fixture}");
+    }
+    let runner = check("failure-runner.txt", None);
+    for fixture in [
+        "failure-runner-after-runner-line.txt",
+        "failure-runner-enveloped.txt",
+    ] {
+        assert_eq!(check(fixture, None), runner, "{fixture}");
+    }
+}
+
 #[test]
 fn both_operands_are_quoted() {
     for fixture in CARRIERS {

@@ -8,12 +8,22 @@ use advisor_core::testing::{host, resolved, unresolved};
 use advisor_core::{Anchors, Family, Gate, Platform, PolicyNeed, SandboxMode, Unresolved};
 use family_temp_root::{Carrier, TempRootInsideWorkspace, TempRootRefusal};
 
+use Kind::{Provider, Runner};
+
 const WS: &str = r"C:\Users\u";
 const TEMP: &str = r"C:\Users\u\AppData\Local\Temp";
 const HEAD: &str = "Windows ACL temp root must be outside the workspace: workspace=";
 
+/// Which carrier a fixture is expected to name.
+#[derive(Clone, Copy)]
+enum Kind {
+    Provider,
+    /// The runner, with the mode its `SandboxUnavailableError` names.
+    Runner(SandboxMode),
+}
+
 enum Expect {
-    Recognized(Carrier, &'static str, &'static str),
+    Recognized(Kind, &'static str, &'static str),
     Refused,
 }
 
@@ -25,13 +35,21 @@ fn check(fixture: &str, expected: Expect) {
     let found = family.recognize(&observation);
     match expected {
         Expect::Refused => assert_eq!(found, None, "{fixture} must not be recognized"),
-        Expect::Recognized(carrier, workspace, temp) => {
+        Expect::Recognized(kind, workspace, temp) => {
             let found = found.unwrap_or_else(|| panic!("{fixture} must be recognized"));
+            let sentence = format!("{HEAD}{workspace}; temp={temp}");
+            let carrier = match kind {
+                Provider => Carrier::Provider,
+                Runner(mode) => Carrier::Runner {
+                    mode,
+                    line: format!("windows-acl-run: {sentence}").into(),
+                },
+            };
             assert_eq!(
                 found,
                 TempRootRefusal {
                     carrier,
-                    sentence: format!("{HEAD}{workspace}; temp={temp}").into(),
+                    sentence: sentence.into(),
                     workspace: workspace.into(),
                     temp: temp.into()
                 },
@@ -78,7 +96,7 @@ fn check(fixture: &str, expected: Expect) {
 fn provider_carrier_is_recognized() {
     check(
         "failure-provider.txt",
-        Expect::Recognized(Carrier::Provider, WS, TEMP),
+        Expect::Recognized(Provider, WS, TEMP),
     );
 }
 
@@ -86,7 +104,7 @@ fn provider_carrier_is_recognized() {
 fn provider_same_directory_is_recognized() {
     check(
         "failure-provider-same-directory.txt",
-        Expect::Recognized(Carrier::Provider, r"D:\ws", r"D:\ws"),
+        Expect::Recognized(Provider, r"D:\ws", r"D:\ws"),
     );
 }
 
@@ -95,7 +113,7 @@ fn operands_with_spaces_are_kept_whole() {
     check(
         "failure-provider-spaces.txt",
         Expect::Recognized(
-            Carrier::Provider,
+            Provider,
             r"C:\Users\Jane Doe",
             r"C:\Users\Jane Doe\AppData\Local\Temp",
         ),
@@ -107,7 +125,7 @@ fn operands_with_escapes_are_recognized_raw() {
     check(
         "failure-provider-escapes.txt",
         Expect::Recognized(
-            Carrier::Provider,
+            Provider,
             "C:\\Users\\u\u{1b}[31m",
             "C:\\Users\\u\\AppData\\Local\\Temp\u{1b}]0;owned\u{7}",
         ),
@@ -148,10 +166,7 @@ const HOSTILE: [(&str, &str, &str); 6] = [
 #[test]
 fn hostile_operands_are_recognized_raw() {
     for (fixture, workspace, temp) in HOSTILE {
-        check(
-            fixture,
-            Expect::Recognized(Carrier::Provider, workspace, temp),
-        );
+        check(fixture, Expect::Recognized(Provider, workspace, temp));
     }
 }
 
@@ -162,17 +177,13 @@ fn newline_then_fake_instructions_is_refused() {
 
 #[test]
 fn runner_carrier_is_recognized() {
-    let runner = Carrier::Runner {
-        mode: SandboxMode::WorkspaceWrite,
-    };
+    let runner = Runner(SandboxMode::WorkspaceWrite);
     check("failure-runner.txt", Expect::Recognized(runner, WS, TEMP));
 }
 
 #[test]
 fn runner_carrier_has_no_mode_gate() {
-    let runner = Carrier::Runner {
-        mode: SandboxMode::ReadOnly,
-    };
+    let runner = Runner(SandboxMode::ReadOnly);
     check(
         "failure-runner-read-only-mode.txt",
         Expect::Recognized(runner, r"D:\ws", r"D:\ws\tmp"),
@@ -211,6 +222,67 @@ fn missing_operands_are_refused() {
     check("failure-missing-temp-operand.txt", Expect::Refused);
     check("failure-empty-workspace-operand.txt", Expect::Refused);
     check("failure-empty-temp-operand.txt", Expect::Refused);
+}
+
+/// Issue 13: an operand of nothing but white space is text quoting the
+/// sentence, not the producer. The temp operand ends its line, so a blank one
+/// survives the envelope rule's trim only on a line that is not the last.
+#[test]
+fn blank_operands_are_refused() {
+    check("failure-blank-workspace-operand.txt", Expect::Refused);
+    check(
+        "failure-blank-temp-operand-beside-runner-line.txt",
+        Expect::Refused,
+    );
+}
+
+/// Issue 13: the runner's marker names the runner only on the assertion's own
+/// line. An assertion on a line of its own is the provider's, whichever
+/// runner lines stand beside it; a runner assertion keeps its carrier.
+#[test]
+fn runner_marker_on_another_line_leaves_the_provider() {
+    check(
+        "failure-provider-after-runner-line.txt",
+        Expect::Recognized(Provider, WS, TEMP),
+    );
+    check(
+        "failure-provider-before-runner-line.txt",
+        Expect::Recognized(Provider, WS, TEMP),
+    );
+    check(
+        "failure-runner-after-runner-line.txt",
+        Expect::Recognized(Runner(SandboxMode::WorkspaceWrite), WS, TEMP),
+    );
+}
+
+/// The controls: two assertions, or one beside a runner line that holds the
+/// sentence without being an assertion, are not one producer's record.
+#[test]
+fn a_second_assertion_line_is_refused() {
+    check("failure-two-assertions.txt", Expect::Refused);
+    check(
+        "failure-cleanup-assertion-beside-sentence.txt",
+        Expect::Refused,
+    );
+}
+
+/// Issue 13: one envelope rule for every failure-text family
+/// (`advisor_core::envelope::unwrap`).
+#[test]
+fn one_envelope_and_trailing_white_space_are_read_through() {
+    check(
+        "failure-provider-enveloped.txt",
+        Expect::Recognized(Provider, WS, TEMP),
+    );
+    check(
+        "failure-runner-enveloped.txt",
+        Expect::Recognized(Runner(SandboxMode::WorkspaceWrite), WS, TEMP),
+    );
+}
+
+#[test]
+fn a_second_envelope_is_refused() {
+    check("failure-double-envelope.txt", Expect::Refused);
 }
 
 #[test]

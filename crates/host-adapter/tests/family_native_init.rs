@@ -121,7 +121,7 @@ async fn both_spellings_speak_under_workspace_write() {
         let rig = rig(SandboxMode::WorkspaceWrite);
         let d = post(&rig, ran(code, "", stamp("workspace-write")), None).await;
         let a = spoke(&d);
-        assert!(a.text.contains(&format!("exit code {code}")));
+        assert!(a.text.contains(&format!("> [exit code: {code}]")));
         assert!(a.summary.as_str().contains("under workspace-write"));
     }
 }

@@ -436,8 +436,6 @@ proptest! {
 enum Envelope {
     /// Reads text that may carry it, and strips it: wrapping must not change the result.
     Stripped,
-    /// Reads text but refuses the envelope, on purpose (the reason is the string).
-    Refused(&'static str),
     /// Reads a success value, not text: the envelope cannot reach it.
     ValueOnly,
 }
@@ -510,10 +508,10 @@ fn producer(id: &str) -> Option<Producer> {
             envelope: Envelope::Stripped,
             quoted: &["PTY shell exited during startup"],
         },
-        // temp-root reads the failure's message exactly as the provider throws it
-        // (`error.message` never carries the envelope: producers.md, "The host
-        // pipeline") and refuses the sentence after *any* prefix, because a prefix
-        // means something is quoting it. It reads neither the content nor members.
+        // temp-root reads the failure's message under core's one envelope rule
+        // (advisor_core::envelope), like every family that reads a message; any
+        // other prefix means something is quoting it. It reads neither the
+        // content nor members.
         "temp-root-inside-workspace" => Producer {
             message: Some(|dir| {
                 format!(
@@ -521,9 +519,7 @@ fn producer(id: &str) -> Option<Producer> {
                 )
             }),
             value: None,
-            envelope: Envelope::Refused(
-                "the message is read as thrown; any prefix before the sentence is a quotation",
-            ),
+            envelope: Envelope::Stripped,
             quoted: &[
                 r"Windows ACL temp root must be outside the workspace: workspace=D:\ws; temp=D:\ws\tmp",
             ],
@@ -655,9 +651,6 @@ proptest! {
                     let content_only = failure_with("", &bare, &[]);
                     let content_wrapped = failure_with("", &enveloped, &[]);
                     prop_assert_eq!(ours(&content_only), ours(&content_wrapped), "{}: content", id);
-                }
-                Envelope::Refused(_why) => {
-                    prop_assert!(ours(&wrapped).is_none(), "{}: the envelope is refused", id);
                 }
                 Envelope::ValueOnly => prop_assert!(false, "{}: a value reader with a message", id),
             }
