@@ -6,12 +6,15 @@
 //!   every arm that stayed SILENT.
 //! - `gen-log`: a realistic mixed event log in the CLI's line protocol, of a
 //!   given size, deterministic for a seed.
+//! - `mutants`: cargo-mutants on every family crate (or `--package` ones), a
+//!   per-crate table, exit 1 on any missed mutant.
 
 mod apply;
 mod catalogue;
 mod gen_log;
 mod inject;
 mod libtest;
+mod mutants;
 mod report;
 mod run;
 mod targets;
@@ -37,6 +40,9 @@ enum Task {
     Inject(inject::InjectArgs),
     /// Write a realistic mixed JSONL event log (`--bytes N`, deterministic for `--seed`).
     GenLog(gen_log::GenLogArgs),
+    /// Run cargo-mutants on every family crate (`--package` narrows) and print
+    /// a per-crate table (exit 1 when any mutant is missed).
+    Mutants(mutants::MutantsArgs),
     // Further tasks (e.g. `gen-log`) are added here as variants, with an arm
     // in `main` below.
 }
@@ -46,6 +52,7 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Task::Inject(args) => inject::main(args),
         Task::GenLog(args) => gen_log::main(args),
+        Task::Mutants(args) => mutants::main(args),
     };
     match outcome {
         Ok(code) => code,

@@ -1,19 +1,24 @@
 //! The advisory text, built from the finding's facts.
 //!
 //! Order (STYLE.md): what happened and whether retrying can help; the quoted
-//! line and its carrier; why (a paragraph of its own per class); the read-only
-//! checks; the remedy, forked on ownership; what will not fix it; the version
-//! boundary; what the grant leaves behind; why a weaker grant is not a smaller
-//! one; the boundary of what is known.
+//! line and its carrier; then, for `ERROR_ACCESS_DENIED` (5) only, why (a
+//! paragraph of its own per API), the read-only checks, the remedy forked on
+//! ownership, what will not fix it, the version boundary, what the grant
+//! leaves behind and why a weaker grant is not a smaller one; for any other
+//! code, its own paragraph, Windows' description of the code and a look at
+//! the directory, and none of the access-denied material ([`other`]). Each
+//! ends with the boundary of what is known.
 //!
 //! Everything taken from the error is [`Untrusted`] and leaves only through a
 //! rendering: the reported line as a `> ` quote block, the directory in prose
 //! as an inline code span, and the directory on a command line through a
 //! [`PathSlot`] (`'…'` for PowerShell, `"…"` for cmd, every line labelled with
-//! its shell). A path the slot refuses becomes `<dir>`, the prose says why,
-//! and the checks and the remedy are still given.
+//! its shell). A path the slot refuses, or an error that names no directory,
+//! becomes `<dir>`, the prose says why, and the commands are still given.
 
 mod aftermath;
+mod evidence;
+mod other;
 mod remedy;
 
 use std::fmt::Write as _;
@@ -22,10 +27,16 @@ use advisor_core::quote::PathSlot;
 use advisor_core::{Advisory, Environment, Untrusted};
 
 use crate::ID;
-use crate::recognize::{AclClass, AclFinding, Carrier, Label};
+use crate::finding::{AclClass, AclFinding};
 
 /// What the command lines show when the directory cannot be placed on them.
 const PLACEHOLDER: &str = "<dir>";
+
+/// What the prose says when the error named no directory at all.
+const NO_DETAIL_NOTE: &str = "The error names no directory: it was thrown without a detail, so \
+     this advisory does not know which directory refused and writes <dir> in the commands below \
+     instead of guessing one. Put the workspace root there yourself, or, if that one checks out, \
+     the session's private temp directory (a dsh- folder under %TEMP%).";
 
 /// Discussion numbers, or the configured `href` in their place.
 fn cite(env: &Environment, discussions: &[&str]) -> String {
@@ -38,43 +49,94 @@ pub(crate) fn para(out: &mut String, text: &str) {
     out.push_str("\n\n");
 }
 
+/// The directory's place on the command lines, and the sentence the prose
+/// owes the reader when the placeholder stands in.
+pub(crate) struct Dir {
+    slot: PathSlot,
+    note: Option<String>,
+}
+
+impl Dir {
+    fn new(path: Option<&Untrusted>) -> Self {
+        match path {
+            Some(path) => {
+                let slot = PathSlot::new(path, PLACEHOLDER);
+                let note = slot.note();
+                Dir { slot, note }
+            }
+            None => Dir {
+                slot: PathSlot::new(&Untrusted::new(""), PLACEHOLDER),
+                note: Some(NO_DETAIL_NOTE.to_owned()),
+            },
+        }
+    }
+
+    /// Writes why the placeholder stands in, or which normalized form of the
+    /// directory the commands use; nothing when the path is placed as written.
+    fn explain(&self, out: &mut String, path: Option<&Untrusted>) {
+        match (&self.note, self.slot.path(), path) {
+            (Some(note), _, _) => para(
+                out,
+                &format!(
+                    "{note} Each command line names its shell: on a PowerShell line put the \
+                     directory between single quotes, on a cmd line between double quotes."
+                ),
+            ),
+            (None, Some(normal), Some(path)) if normal.as_str() != path.inspect() => para(
+                out,
+                &format!(
+                    "The commands below write that directory in its normalized form, `{}`, which \
+                     Windows reads as the same directory.",
+                    normal.as_str()
+                ),
+            ),
+            _ => {}
+        }
+    }
+}
+
 /// Builds the advisory for a recognized finding.
 pub(crate) fn advise(finding: &AclFinding, env: &Environment) -> Advisory {
     let class = finding.class();
-    let dir = PathSlot::new(finding.path(), PLACEHOLDER);
+    let dir = Dir::new(finding.path());
     let mut out = String::with_capacity(12 * 1024);
 
     para(&mut out, &headline(finding, class, env));
-    let _ = writeln!(out, "What was reported:");
-    let _ = writeln!(out, "{}", finding.line.quote_block());
-    out.push('\n');
-    para(&mut out, &carrier_note(finding));
-    if let Some(Label::RevokeWrite) = finding.label {
-        para(
-            &mut out,
-            "The failing step was revokeWrite (taking a grant back). It writes the same merged \
-             security descriptor that granting writes, so the same rights decide it.",
-        );
+    evidence::reported(&mut out, finding, class);
+    if class.is_access_denied() {
+        access_denied(&mut out, finding, class, &dir, env);
+    } else {
+        other::body(&mut out, finding, class, &dir);
     }
-    match class {
-        AclClass::ApplyDenied => why_apply_denied(&mut out, env),
-        AclClass::ApplyOther => why_apply_other(&mut out, finding.code),
-        AclClass::ReadDenied => why_read_denied(&mut out, finding.code),
+    let text = out.trim_end().to_owned();
+    Advisory::new(ID, &summary(finding, class), text)
+}
+
+/// Everything that belongs to `ERROR_ACCESS_DENIED` (5).
+fn access_denied(
+    out: &mut String,
+    finding: &AclFinding,
+    class: AclClass,
+    dir: &Dir,
+    env: &Environment,
+) {
+    if class == AclClass::ReadDenied {
+        why_read_denied(out);
+    } else {
+        why_apply_denied(out, env);
     }
-    checks(&mut out, class, finding.code, finding.path(), &dir);
-    remedy::remedy(&mut out, finding, &dir, env);
-    remedy::non_fixes(&mut out, env);
-    aftermath::versions(&mut out, env);
-    aftermath::left_behind(&mut out, env);
-    aftermath::weaker_grant(&mut out, env);
+    checks(out, class, finding, dir);
+    remedy::remedy(out, finding, &dir.slot, env);
+    remedy::non_fixes(out, class, env);
+    aftermath::versions(out, env);
+    aftermath::left_behind(out, env);
+    aftermath::weaker_grant(out, env);
     para(
-        &mut out,
+        out,
         "Where this advisory stops: it read one error line, not the directory. The two checks \
          above are the evidence for this machine; the commands were verified by the reporters \
          cited, not by this advisor on a Windows host.",
     );
-    let text = out.trim_end().to_owned();
-    Advisory::new(ID, &summary(finding, class), text)
 }
 
 fn summary(finding: &AclFinding, class: AclClass) -> String {
@@ -89,67 +151,63 @@ fn summary(finding: &AclFinding, class: AclClass) -> String {
              command runs until resolved",
             finding.code
         ),
-        AclClass::ReadDenied => format!(
-            "Windows sandbox could not read the workspace ACL (GetNamedSecurityInfoW, Win32 {}); \
-             retrying will not help",
+        AclClass::ReadDenied => "Windows sandbox could not read the workspace ACL \
+             (GetNamedSecurityInfoW, Win32 5); retrying will not help"
+            .to_owned(),
+        AclClass::ReadOther => format!(
+            "Windows sandbox ACL read failed (GetNamedSecurityInfoW, Win32 {}): no sandboxed \
+             command runs until resolved",
             finding.code
         ),
     }
 }
 
 fn headline(finding: &AclFinding, class: AclClass, env: &Environment) -> String {
+    let code = finding.code;
     let opening = match class {
         AclClass::ApplyDenied => "Sandbox provisioning failed: Windows refused the sandbox's \
              permission grant on this workspace directory, so no sandboxed command can start here."
             .to_owned(),
         AclClass::ApplyOther => format!(
             "Sandbox provisioning failed: writing the sandbox's permission grant on this workspace \
-             directory ended with Win32 error {}, so no sandboxed command can start here.",
-            finding.code
+             directory ended with Win32 error {code}, so no sandboxed command can start here."
         ),
-        AclClass::ReadDenied => format!(
+        AclClass::ReadDenied | AclClass::ReadOther => format!(
             "Sandbox provisioning failed before anything was written: the sandbox could not read \
-             this directory's current permissions (Win32 error {}), so no sandboxed command can \
-             start here.",
-            finding.code
+             this directory's current permissions (Win32 error {code}), so no sandboxed command \
+             can start here."
         ),
     };
-    let until = match class {
-        AclClass::ApplyDenied => "until the directory's permissions change",
-        AclClass::ApplyOther | AclClass::ReadDenied => "until what the code names is fixed",
+    if !class.is_access_denied() {
+        return format!(
+            "{opening} A different command cannot avoid it: the grant is applied before any \
+             command runs and nothing is remembered when it fails, so every sandboxed call in \
+             this workspace stops at the same step, and retrying helps only once whatever the \
+             code names has changed. Stop retrying and show the user the quoted line and the \
+             read-only commands below: they run in an ordinary prompt on the machine, not \
+             through the sandboxed shell."
+        );
+    }
+    // The counted reports are of the write; the read refused is reasoned, not reported.
+    let repeats = if class == AclClass::ApplyDenied {
+        format!(
+            "repeats this same error — even a read-only one such as Get-Date ({}) — until the \
+             directory's permissions change; one report counted 850 such calls across 39 \
+             sessions ({})",
+            cite(env, &["#8232"]),
+            cite(env, &["#7622"]),
+        )
+    } else {
+        "repeats this same error, whatever the command, until the directory's permissions change"
+            .to_owned()
     };
     format!(
         "{opening} Retrying cannot help, and neither can a different command: the grant is \
          applied before any command runs and nothing is remembered when it fails, so every \
-         sandboxed call repeats this same error — even a read-only one such as Get-Date ({}) — \
-         {until}; one report counted 850 such calls across 39 \
-         sessions ({}). Stop retrying and show the user the check and the command below: they \
-         run in an ordinary prompt on the machine, not through the sandboxed shell, which cannot \
-         run anything here.",
-        cite(env, &["#8232"]),
-        cite(env, &["#7622"]),
+         sandboxed call {repeats}. Stop retrying and show the user the check and the command \
+         below: they run in an ordinary prompt on the machine, not through the sandboxed shell, \
+         which cannot run anything here."
     )
-}
-
-fn carrier_note(finding: &AclFinding) -> String {
-    let path = finding.path().inline();
-    match finding.carrier {
-        Carrier::Session => format!(
-            "It came from the Windows sandbox provider itself, while preparing this session's call \
-             for the directory {path} (the workspace root, or the session's private temp directory)."
-        ),
-        Carrier::SandboxUnavailable => format!(
-            "It arrived as the runner failure inside a \"no sandbox backend is usable\" error: the \
-             call had no session, so the Windows runner applied the grant for itself, for the \
-             directory {path}, and stopped at this line. The general sentence around it lists \
-             other platforms' backends; it does not apply here. The Windows backend did start, \
-             and the line after \"Runner failure:\" is the cause."
-        ),
-        Carrier::RunnerLine => format!(
-            "It is the Windows runner's own failure line (windows-acl-run:), written when the \
-             runner applies the grant for itself, here for the directory {path}."
-        ),
-    }
 }
 
 fn why_apply_denied(out: &mut String, env: &Environment) {
@@ -183,73 +241,27 @@ fn why_apply_denied(out: &mut String, env: &Environment) {
     );
 }
 
-fn why_apply_other(out: &mut String, code: u32) {
+/// The read refused with code 5: the READ_CONTROL story.
+fn why_read_denied(out: &mut String) {
     para(
         out,
-        &format!(
-            "What this code means here: Win32 {code} is not ERROR_ACCESS_DENIED (5). The reports \
-             behind this advisory all carry code 5, and their explanation (the label half of the \
-             write needing WRITE_OWNER) belongs to that code, so it is not assumed for this one. \
-             `net helpmsg {code}` prints Windows' own description of the code and changes \
-             nothing. If that description is about access or ownership, the checks and the grant \
-             below are where to start. If it names something else, such as a path that does not \
-             exist, the directory's permissions are not what needs changing, and the grant below \
-             will not help until that is fixed."
-        ),
+        "What this means: before merging its entries the backend reads the directory's current \
+         DACL (and, from 0.1.7-alpha.1, its label) with GetNamedSecurityInfoW, and that read \
+         failed, so nothing was changed on disk. Windows lets the owner, or an account granted \
+         READ_CONTROL, read those parts of a descriptor. An access refusal on the read therefore \
+         means this account neither owns the directory nor holds an entry that lets it read \
+         permissions, which places you in the not-owner branch below: the unelevated grant will \
+         be refused as well. No report behind this advisory shows this variant; the reasoning is \
+         Windows' documented rule for reading a descriptor, not a measurement.",
     );
 }
 
-fn why_read_denied(out: &mut String, code: u32) {
-    let meaning = if code == crate::recognize::ACCESS_DENIED {
-        "Windows lets the owner, or an account granted READ_CONTROL, read those parts of a \
-         descriptor. An access refusal on the read therefore means this account neither owns the \
-         directory nor holds an entry that lets it read permissions, which places you in the \
-         not-owner branch below: the unelevated grant will be refused as well. No report behind \
-         this advisory shows this variant; the reasoning is Windows' documented rule for reading \
-         a descriptor, not a measurement."
-            .to_owned()
-    } else {
-        format!(
-            "Win32 {code} is not an access refusal (that would be 5), and no report behind this \
-             advisory shows it, so the WRITE_OWNER explanation reported for the apply step is not \
-             borrowed here. `net helpmsg {code}` prints Windows' own description of the code and \
-             changes nothing; if it names a missing path, the workspace root itself is the \
-             problem, not its permissions."
-        )
-    };
-    para(
-        out,
-        &format!(
-            "What this means: before merging its entries the backend reads the directory's current \
-             DACL (and, from 0.1.7-alpha.1, its label) with GetNamedSecurityInfoW, and that read \
-             failed, so nothing was changed on disk. {meaning}"
-        ),
-    );
-}
-
-/// The read-only checks. When the slot refused the path, its reason comes
-/// first and the commands carry the placeholder; when it normalized the path,
-/// the form the commands use is named.
-fn checks(out: &mut String, class: AclClass, code: u32, path: &Untrusted, dir: &PathSlot) {
-    match (dir.note(), dir.path()) {
-        (Some(note), _) => para(
-            out,
-            &format!(
-                "{note} Each command line names its shell: on a PowerShell line put the \
-                 directory between single quotes, on a cmd line between double quotes."
-            ),
-        ),
-        (None, Some(normal)) if normal.as_str() != path.inspect() => para(
-            out,
-            &format!(
-                "The commands below write that directory in its normalized form, `{}`, which \
-                 Windows reads as the same directory.",
-                normal.as_str()
-            ),
-        ),
-        (None, _) => {}
-    }
-    let (ps, cmd) = (dir.powershell(), dir.cmd());
+/// The read-only checks for the code-5 classes. When the placeholder stands
+/// in, its reason comes first; when the slot normalized the path, the form
+/// the commands use is named.
+fn checks(out: &mut String, class: AclClass, finding: &AclFinding, dir: &Dir) {
+    dir.explain(out, finding.path());
+    let (ps, cmd) = (dir.slot.powershell(), dir.slot.cmd());
     let _ = writeln!(
         out,
         "Confirm it without changing anything, in PowerShell or in cmd (a normal, unelevated \
@@ -257,16 +269,16 @@ fn checks(out: &mut String, class: AclClass, code: u32, path: &Untrusted, dir: &
     );
     let _ = writeln!(out, "    PowerShell: icacls {ps}");
     let _ = writeln!(out, "    cmd:        icacls {cmd}");
-    if class != AclClass::ApplyDenied {
-        let _ = writeln!(out, "    PowerShell or cmd: net helpmsg {code}");
+    if class == AclClass::ReadDenied {
+        let _ = writeln!(out, "    PowerShell or cmd: net helpmsg {}", finding.code);
     }
     out.push('\n');
     let verdict = match class {
-        AclClass::ApplyDenied => "the directory is in the state described above",
-        AclClass::ApplyOther | AclClass::ReadDenied => {
+        AclClass::ReadDenied => {
             "the directory also lacks the WRITE_OWNER right the apply step needs, which the grant \
              below supplies"
         }
+        _ => "the directory is in the state described above",
     };
     para(
         out,

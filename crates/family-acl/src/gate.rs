@@ -13,7 +13,7 @@
 
 use advisor_core::{Gate, HostFacts, PolicyNeed};
 
-use crate::recognize::AclFinding;
+use crate::finding::AclFinding;
 
 /// The resolver is never needed: the finding speaks for itself.
 pub(crate) fn policy_need(_finding: &AclFinding, _host: &HostFacts) -> PolicyNeed {

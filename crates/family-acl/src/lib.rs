@@ -6,12 +6,16 @@
 //! `SetNamedSecurityInfoW failed (Win32 5): grantWrite(D:\ws)`, a `Win32Error`
 //! message thrown out of the sandbox provider before the command runs. It is
 //! recognized only on a failed call, in the error's message or in its rendered
-//! content, at the start of a line: bare (the session path), behind an
-//! `Error: ` envelope, behind the runner's `windows-acl-run: ` prefix, or as
-//! the runner failure inside the `SandboxUnavailableError` sentence (the
-//! agentless path). The Win32 code is kept and picks the advisory:
-//! apply-denied (`SetNamedSecurityInfoW`, code 5), apply-other (any other
-//! code), read-denied (`GetNamedSecurityInfoW`).
+//! content, at the start of a line after the one envelope rule
+//! ([`advisor_core::envelope::unwrap`]): bare (the session path), behind one
+//! short framing tag (`[provider] …`), behind the runner's `windows-acl-run: `
+//! prefix, or as the runner failure inside the `SandboxUnavailableError`
+//! sentence (the agentless path). The detail is the labelled directory for
+//! the apply, the bare or the labelled directory for the read, or absent (the
+//! `Win32Error` format appends `: <detail>` only when one was given). The API
+//! and the Win32 code pick the advisory: apply-denied and read-denied (code 5,
+//! `ERROR_ACCESS_DENIED`), apply-other and read-other (any other code, which
+//! gets its own paragraph and none of the access-denied material).
 //!
 //! ## Why it matters
 //!
@@ -32,15 +36,18 @@
 //! - The same package's other failures: `SetEntriesInAclW` (an in-memory merge,
 //!   no object, no rights), `LocalFree`, `LockFileEx`, `SetConsoleCtrlHandler`,
 //!   `SetEnvironmentVariableW`.
-//! - A line that mentions the API mid-sentence; a hexadecimal, signed or zero
-//!   code; a `Set…` detail without its `grantWrite`/`revokeWrite` label or with
-//!   text after it; a runner `cleanup:` line.
+//! - A line that mentions the API mid-sentence, or behind anything but one
+//!   short tag; a second envelope; a hexadecimal, signed or zero code; a
+//!   `Set…` detail without its `grantWrite`/`revokeWrite` label, or a labelled
+//!   detail with text after it; text after the code when there is no detail;
+//!   a runner `cleanup:` line.
 //! - The members of an aggregate error (the aggregate family's world).
 //!
 //! There is no mode gate and no platform gate: the line can only come from the
 //! Windows backend on a confining path, so the resolver is never consulted.
 
 mod advise;
+mod finding;
 mod gate;
 mod recognize;
 
@@ -49,7 +56,7 @@ use advisor_core::{
     Observation, PolicyNeed, RegistryBuilder,
 };
 
-pub use recognize::{AclClass, AclFinding, Api, Carrier, Field, Label};
+pub use finding::{AclClass, AclFinding, Api, Carrier, Field, Label};
 
 /// The family's stable id.
 pub const ID: FamilyId = FamilyId::new("acl-provisioning");
@@ -68,8 +75,9 @@ impl Family for AclProvisioning {
     fn doc(&self) -> FamilyDoc {
         FamilyDoc {
             recognizes: "a failed call whose message or content carries the Windows ACL backend's \
-                         `SetNamedSecurityInfoW`/`GetNamedSecurityInfoW failed (Win32 <n>): …` line \
-                         (session path, or the runner failure inside SandboxUnavailableError)",
+                         `SetNamedSecurityInfoW`/`GetNamedSecurityInfoW failed (Win32 <n>)[: …]` line \
+                         (session path, bare or behind one short tag, or the runner failure inside \
+                         SandboxUnavailableError)",
             refuses: "successes quoting the line, mid-sentence mentions, SetEntriesInAclW / LocalFree / \
                       LockFileEx / SetConsoleCtrlHandler / SetEnvironmentVariableW failures, and \
                       aggregate members: none of them is this backend refusing a directory's ACL",

@@ -1,25 +1,26 @@
 //! The pure predicate: does a settled call carry the Windows ACL backend's
-//! `…NamedSecurityInfoW failed (Win32 <n>): …` line, in a shape only the
+//! `…NamedSecurityInfoW failed (Win32 <n>)[: …]` line, in a shape only the
 //! producer writes?
 //!
 //! The line is accepted only where the producer puts it: at the start of a line
-//! of a failure's message or rendered content, optionally behind the `Error: `
-//! envelope, behind the runner's `windows-acl-run: ` prefix, or as the detail
-//! after ` Runner failure: ` in the `SandboxUnavailableError` sentence. A line
-//! that mentions it mid-sentence, a success that quotes it, and the members of
-//! an aggregate error are never read.
+//! of a failure's message or rendered content, after the one envelope rule of
+//! [`advisor_core::envelope::unwrap`], either bare or behind one short framing
+//! tag (see [`strip_tag`]), behind the runner's `windows-acl-run: ` prefix, or
+//! as the detail after ` Runner failure: ` in the `SandboxUnavailableError`
+//! sentence. A line that mentions it mid-sentence, a success that quotes it,
+//! and the members of an aggregate error are never read.
 
-use advisor_core::{Observation, Outcome, Untrusted};
+use advisor_core::{Observation, Outcome, Untrusted, envelope};
+
+use crate::finding::{AclFinding, Api, Carrier, Field, Label};
 
 /// The text both recognized APIs share; a necessary condition of [`recognize`]
 /// (32 bytes, so `str::contains` takes its vectorized short-needle path).
 pub(crate) const NEEDLE: &str = "NamedSecurityInfoW failed (Win32";
 
-/// The envelope a host may leave on a message (`Error: <message>`).
-const ENVELOPE: &str = "Error: ";
 /// What separates the API name from the code in a `Win32Error` message.
 const FAILED_WIN32: &str = " failed (Win32 ";
-/// What separates the code from the detail.
+/// What separates the code from the detail, when a detail was given.
 const CODE_END: &str = "): ";
 /// The prefix of every runner-side failure line.
 const RUNNER_PREFIX: &str = "windows-acl-run: ";
@@ -30,145 +31,8 @@ const UNAVAILABLE_AFTER_MODE: &str =
     "\" is requested but no sandbox backend is usable on this host; ";
 /// What introduces the runner's line inside that message.
 const RUNNER_FAILURE: &str = " Runner failure: ";
-/// `ERROR_ACCESS_DENIED`.
-pub(crate) const ACCESS_DENIED: u32 = 5;
-
-/// The Win32 function the line names. Only these two are classified.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Api {
-    /// The apply: the merged DACL (and, from 0.1.7-alpha.1, label) write.
-    SetNamedSecurityInfoW,
-    /// The read of the directory's current descriptor, before any merge.
-    GetNamedSecurityInfoW,
-}
-
-impl Api {
-    fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "SetNamedSecurityInfoW" => Some(Api::SetNamedSecurityInfoW),
-            "GetNamedSecurityInfoW" => Some(Api::GetNamedSecurityInfoW),
-            _ => None,
-        }
-    }
-
-    /// The function's name as the message spells it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Api::SetNamedSecurityInfoW => "SetNamedSecurityInfoW",
-            Api::GetNamedSecurityInfoW => "GetNamedSecurityInfoW",
-        }
-    }
-}
-
-/// The step of the backend that failed (the `label` of `<label>(<path>)`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Label {
-    /// Adding the sandbox's write grant.
-    GrantWrite,
-    /// Taking a grant back.
-    RevokeWrite,
-}
-
-impl Label {
-    /// The label as the message spells it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Label::GrantWrite => "grantWrite",
-            Label::RevokeWrite => "revokeWrite",
-        }
-    }
-}
-
-/// Which advisory the finding gets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AclClass {
-    /// `SetNamedSecurityInfoW` refused with `ERROR_ACCESS_DENIED` (5): the reported case.
-    ApplyDenied,
-    /// `SetNamedSecurityInfoW` failed with any other code.
-    ApplyOther,
-    /// `GetNamedSecurityInfoW` failed: nothing was written.
-    ReadDenied,
-}
-
-impl AclClass {
-    /// The kebab-case class name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            AclClass::ApplyDenied => "apply-denied",
-            AclClass::ApplyOther => "apply-other",
-            AclClass::ReadDenied => "read-denied",
-        }
-    }
-}
-
-/// How the line reached the session.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Carrier {
-    /// The session path: the provider's `Win32Error` propagated out of `confine()` unchanged.
-    Session,
-    /// The agentless path: the runner's line inside a `SandboxUnavailableError` message.
-    SandboxUnavailable,
-    /// A bare `windows-acl-run: ` runner line.
-    RunnerLine,
-}
-
-impl Carrier {
-    /// The kebab-case carrier name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Carrier::Session => "session",
-            Carrier::SandboxUnavailable => "sandbox-unavailable",
-            Carrier::RunnerLine => "runner-line",
-        }
-    }
-}
-
-/// Which text of the failure held the line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Field {
-    /// The error's message.
-    Message,
-    /// The rendered content (a host may settle an error with the text only there).
-    Content,
-}
-
-/// What the recognizer extracted: the facts the gate and the advisory use.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AclFinding {
-    /// The Win32 function that failed.
-    pub api: Api,
-    /// The Win32 code, as the message gave it (decimal, non-zero).
-    pub code: u32,
-    /// The backend step, for `SetNamedSecurityInfoW`; `None` for the read.
-    pub label: Option<Label>,
-    /// The `Win32Error` message itself, from the API name to the end of the
-    /// line: untrusted text, shown only as a quote block.
-    pub line: Untrusted,
-    /// The directory, exactly as the error spelled it: untrusted text, shown
-    /// only through a rendering (an inline mention, a command-line path slot).
-    path: Untrusted,
-    /// How it reached the session.
-    pub carrier: Carrier,
-    /// Which text held it.
-    pub field: Field,
-}
-
-impl AclFinding {
-    /// The directory, exactly as the error spelled it (untrusted text).
-    pub fn path(&self) -> &Untrusted {
-        &self.path
-    }
-
-    /// The advisory class: the code is kept, not flattened.
-    pub fn class(&self) -> AclClass {
-        match self.api {
-            Api::GetNamedSecurityInfoW => AclClass::ReadDenied,
-            Api::SetNamedSecurityInfoW if self.code == ACCESS_DENIED => AclClass::ApplyDenied,
-            Api::SetNamedSecurityInfoW => AclClass::ApplyOther,
-        }
-    }
-}
-
+/// The longest framing tag, in bytes between the brackets.
+pub(crate) const TAG_MAX: usize = 32;
 /// Recognizes the producer's line in a failure, or returns `None` without allocating.
 pub(crate) fn recognize(observation: &Observation) -> Option<AclFinding> {
     let failure = match &observation.outcome {
@@ -187,7 +51,8 @@ fn scan(text: &str, field: Field) -> Option<AclFinding> {
         code: p.code,
         label: p.label,
         line: Untrusted::new(p.line),
-        path: Untrusted::new(p.path),
+        tag: p.tag.map(Untrusted::new),
+        path: p.path.map(Untrusted::new),
         carrier: p.carrier,
         field,
     })
@@ -199,21 +64,29 @@ struct Parsed<'a> {
     api: Api,
     code: u32,
     label: Option<Label>,
-    path: &'a str,
+    path: Option<&'a str>,
     line: &'a str,
+    tag: Option<&'a str>,
     carrier: Carrier,
 }
 
 fn parse_line(raw: &str) -> Option<Parsed<'_>> {
-    let line = raw.trim_end();
-    let (carrier, rest) = strip_carrier(strip_envelope(line))?;
+    let (carrier, after_carrier) = strip_carrier(envelope::unwrap(raw))?;
+    let (tag, rest) = match carrier {
+        Carrier::Session => strip_tag(after_carrier),
+        Carrier::SandboxUnavailable | Carrier::RunnerLine => (None, after_carrier),
+    };
     let (name, after) = rest.split_once(FAILED_WIN32)?;
     let api = Api::from_name(name)?;
-    let (digits, detail) = after.split_once(CODE_END)?;
+    let (digits, detail) = split_code(after)?;
     let code = decimal_code(digits)?;
-    let (label, path) = match api {
-        Api::SetNamedSecurityInfoW => labelled_path(detail)?,
-        Api::GetNamedSecurityInfoW => (None, bare_path(detail)?),
+    let (label, path) = match (api, detail) {
+        (_, None) => (None, None),
+        (Api::SetNamedSecurityInfoW, Some(detail)) => {
+            let (label, path) = labelled_path(detail)?;
+            (Some(label), Some(path))
+        }
+        (Api::GetNamedSecurityInfoW, Some(detail)) => read_path(detail)?,
     };
     Some(Parsed {
         api,
@@ -221,15 +94,9 @@ fn parse_line(raw: &str) -> Option<Parsed<'_>> {
         label,
         path,
         line: rest,
+        tag,
         carrier,
     })
-}
-
-/// Drops up to two `Error: ` envelopes (content renders `Error: <message>`, and
-/// a host may have left one on the message as well).
-fn strip_envelope(line: &str) -> &str {
-    let once = line.strip_prefix(ENVELOPE).unwrap_or(line);
-    once.strip_prefix(ENVELOPE).unwrap_or(once)
 }
 
 /// Finds where the `Win32Error` message starts, and names the carrier.
@@ -246,6 +113,40 @@ fn strip_carrier(line: &str) -> Option<(Carrier, &str)> {
     Some((Carrier::Session, line))
 }
 
+/// Splits off one short framing tag a tool may put in front of the provider's
+/// line: `[`, 1 to [`TAG_MAX`] bytes each an ASCII letter, digit or one of
+/// `-_.:/`, then `] ` (one space) and the line itself. Anything else — a
+/// space or a quote inside, a second tag, no space or two after it — is not a
+/// tag, and the line is returned whole (and then fails to parse, because it
+/// does not start with the API name).
+fn strip_tag(line: &str) -> (Option<&str>, &str) {
+    let Some((inner, rest)) = line
+        .strip_prefix('[')
+        .and_then(|after| after.split_once("] "))
+    else {
+        return (None, line);
+    };
+    let fits = (1..=TAG_MAX).contains(&inner.len())
+        && inner
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_.:/".contains(&b));
+    if fits {
+        (Some(&line[..inner.len() + 2]), rest)
+    } else {
+        (None, line)
+    }
+}
+
+/// `<digits>): <detail>`, or `<digits>)` at the end of the line when the error
+/// was thrown without a detail (the `Win32Error` format appends `: <detail>`
+/// only when one was given).
+fn split_code(after: &str) -> Option<(&str, Option<&str>)> {
+    match after.split_once(CODE_END) {
+        Some((digits, detail)) => Some((digits, Some(detail))),
+        None => after.strip_suffix(')').map(|digits| (digits, None)),
+    }
+}
+
 /// The code as `Win32Error` writes it: decimal digits only, non-zero.
 fn decimal_code(digits: &str) -> Option<u32> {
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
@@ -254,21 +155,32 @@ fn decimal_code(digits: &str) -> Option<u32> {
     digits.parse::<u32>().ok().filter(|code| *code != 0)
 }
 
-/// `grantWrite(<path>)` or `revokeWrite(<path>)`, and nothing after the parenthesis.
-fn labelled_path(detail: &str) -> Option<(Option<Label>, &str)> {
-    let (label, rest) = if let Some(rest) = detail.strip_prefix("grantWrite(") {
-        (Label::GrantWrite, rest)
-    } else {
-        (Label::RevokeWrite, detail.strip_prefix("revokeWrite(")?)
-    };
-    let path = rest.strip_suffix(')')?;
-    (!path.is_empty()).then_some((Some(label), path))
+/// The label a detail starts with, and what follows its parenthesis.
+fn label_prefix(detail: &str) -> Option<(Label, &str)> {
+    if let Some(rest) = detail.strip_prefix("grantWrite(") {
+        return Some((Label::GrantWrite, rest));
+    }
+    detail
+        .strip_prefix("revokeWrite(")
+        .map(|rest| (Label::RevokeWrite, rest))
 }
 
-/// The read's detail is the bare path: no label.
-fn bare_path(detail: &str) -> Option<&str> {
-    let labelled = detail.starts_with("grantWrite(") || detail.starts_with("revokeWrite(");
-    (!detail.is_empty() && !labelled).then_some(detail)
+/// `grantWrite(<path>)` or `revokeWrite(<path>)`, and nothing after the parenthesis.
+fn labelled_path(detail: &str) -> Option<(Label, &str)> {
+    let (label, rest) = label_prefix(detail)?;
+    let path = rest.strip_suffix(')')?;
+    (!path.is_empty()).then_some((label, path))
+}
+
+/// The read's detail: the bare path the producer's call site writes, or the
+/// labelled form; a detail that starts like a label must be one, whole.
+fn read_path(detail: &str) -> Option<(Option<Label>, Option<&str>)> {
+    if label_prefix(detail).is_some() {
+        let (label, path) = labelled_path(detail)?;
+        return Some((Some(label), Some(path)));
+    }
+    // Never empty: the line's trailing white space is gone, so `): ` cannot end it.
+    Some((None, Some(detail)))
 }
 
 #[cfg(test)]
@@ -284,8 +196,9 @@ mod tests {
                 api: Api::SetNamedSecurityInfoW,
                 code: 5,
                 label: Some(Label::GrantWrite),
-                path: r"D:\ws",
+                path: Some(r"D:\ws"),
                 line: r"SetNamedSecurityInfoW failed (Win32 5): grantWrite(D:\ws)",
+                tag: None,
                 carrier: Carrier::Session,
             })
         );
@@ -296,7 +209,7 @@ mod tests {
         let p = parse_line(
             r"SetNamedSecurityInfoW failed (Win32 5): grantWrite(D:\Program Files (x86)\ws)",
         );
-        assert_eq!(p.map(|p| p.path), Some(r"D:\Program Files (x86)\ws"));
+        assert_eq!(p.map(|p| p.path), Some(Some(r"D:\Program Files (x86)\ws")));
     }
 
     #[test]
@@ -311,8 +224,37 @@ mod tests {
     }
 
     #[test]
-    fn envelope_is_stripped_at_most_twice() {
-        assert_eq!(strip_envelope("Error: Error: x"), "x");
-        assert_eq!(strip_envelope("Error: Error: Error: x"), "Error: x");
+    fn the_detail_is_optional_but_never_empty() {
+        assert_eq!(split_code("5): D:\\ws"), Some(("5", Some("D:\\ws"))));
+        assert_eq!(split_code("5)"), Some(("5", None)));
+        assert_eq!(split_code("5):"), None);
+        assert_eq!(split_code("5"), None);
+    }
+
+    #[test]
+    fn a_tag_is_one_short_bracketed_token_and_one_space() {
+        let line = "SetNamedSecurityInfoW failed (Win32 5)";
+        let tagged = |tag: &str| format!("{tag} {line}");
+        for ok in [
+            "[provider]",
+            "[a]",
+            "[dsh:sandbox/local-1.2_x]",
+            &format!("[{}]", "t".repeat(TAG_MAX)),
+        ] {
+            let text = tagged(ok);
+            assert_eq!(strip_tag(&text), (Some(ok), line), "{ok}");
+        }
+        for bad in [
+            "[]",
+            "[two words]",
+            "[\"q\"]",
+            "[a]]",
+            &format!("[{}]", "t".repeat(TAG_MAX + 1)),
+        ] {
+            let text = tagged(bad);
+            assert_eq!(strip_tag(&text), (None, text.as_str()), "{bad}");
+        }
+        assert_eq!(strip_tag("[provider]  x"), (Some("[provider]"), " x"));
+        assert_eq!(strip_tag("[provider]x"), (None, "[provider]x"));
     }
 }

@@ -123,3 +123,24 @@ fn refusals_own_failure_is_not_answered() {
     let denied = post(&advisor, &call("c3", args(), failure(&reason)));
     assert_eq!(denied, PostDecision::default());
 }
+
+/// Issue 13: a line thrown without a detail still feeds the budget, and
+/// neither its advisory nor the refusal that follows names a directory or
+/// fakes a fix line for one.
+#[test]
+fn a_line_without_a_detail_refuses_without_a_fix_line() {
+    const BARE: &str = "SetNamedSecurityInfoW failed (Win32 5)";
+    let advisor = advisor();
+    let first = post(&advisor, &call("c1", args(), failure(BARE)));
+    let advisory = &first.additional_contexts[0].text;
+    assert!(advisory.contains("The error names no directory"));
+    assert!(advisory.contains("icacls <dir> /grant"));
+    post(&advisor, &call("c2", args(), failure(BARE)));
+    let reason = pre(&advisor, "c3", args()).expect("refused like any other provisioning failure");
+    for faked in ["icacls", "<dir>", ":\\", "/grant", "Get-Acl"] {
+        assert!(
+            !reason.contains(faked),
+            "{faked:?} in the refusal: {reason}"
+        );
+    }
+}

@@ -3,7 +3,8 @@
 
 mod common;
 
-use common::check;
+use advisor_core::testing::failure_with;
+use common::{check, check_observation};
 
 // ---- positive arms: the producers' exact shapes -------------------------------
 
@@ -64,11 +65,92 @@ fn get_is_read_denied() {
 }
 
 #[test]
-fn get_other_code_is_read_denied_with_its_code() {
+fn get_other_code_is_read_other_with_its_code() {
     check(
         "pos_read_other",
-        r"read-denied GetNamedSecurityInfoW code=2 label=- carrier=session field=message path=D:\\ws",
+        r"read-other GetNamedSecurityInfoW code=2 label=- carrier=session field=message path=D:\\ws",
     );
+    check(
+        "pos_read_other_1332",
+        r"read-other GetNamedSecurityInfoW code=1332 label=grantWrite carrier=session field=message path=D:\\ws",
+    );
+}
+
+#[test]
+fn set_code_1332_is_apply_other() {
+    check(
+        "pos_apply_other_1332",
+        r"apply-other SetNamedSecurityInfoW code=1332 label=grantWrite carrier=session field=message path=D:\\ws",
+    );
+}
+
+// Issue 13: a `Win32Error` thrown without a detail ends at the code's parenthesis.
+#[test]
+fn line_without_a_detail_is_recognized_with_no_path() {
+    check(
+        "pos_no_detail_apply",
+        "apply-denied SetNamedSecurityInfoW code=5 label=- carrier=session field=message path=(none)",
+    );
+    check(
+        "pos_no_detail_agentless",
+        "apply-denied SetNamedSecurityInfoW code=5 label=- carrier=sandbox-unavailable field=message path=(none)",
+    );
+    check(
+        "pos_no_detail_read",
+        "read-denied GetNamedSecurityInfoW code=5 label=- carrier=session field=message path=(none)",
+    );
+    check(
+        "pos_no_detail_other",
+        "apply-other SetNamedSecurityInfoW code=1332 label=- carrier=session field=message path=(none)",
+    );
+}
+
+// Issue 13: the read with a labelled detail is the read class, label kept.
+#[test]
+fn labelled_read_is_the_read_class() {
+    check(
+        "pos_read_labelled",
+        r"read-denied GetNamedSecurityInfoW code=5 label=grantWrite carrier=session field=message path=D:\\ws",
+    );
+    check(
+        "pos_read_labelled_revoke",
+        r"read-denied GetNamedSecurityInfoW code=5 label=revokeWrite carrier=session field=message path=C:\\Users\\dev\\AppData\\Local\\Temp\\dsh-a1B2c3",
+    );
+}
+
+// Issue 13: one short framing tag in front of the provider's line, in a failure.
+#[test]
+fn line_behind_a_short_framing_tag_is_recognized() {
+    check(
+        "pos_tagged_line",
+        r"apply-denied SetNamedSecurityInfoW code=5 label=grantWrite carrier=session field=message path=D:\\ws tag=[provider]",
+    );
+    check(
+        "pos_tagged_content_only",
+        r"apply-denied SetNamedSecurityInfoW code=5 label=grantWrite carrier=session field=content path=D:\\ws tag=[sandbox-local]",
+    );
+}
+
+// The one envelope rule (advisor_core::envelope::unwrap): either envelope, once,
+// and trailing white space; the CR a Windows host leaves is not part of the line.
+#[test]
+fn one_envelope_and_trailing_white_space_are_accepted() {
+    check(
+        "pos_aggregate_envelope",
+        r"apply-denied SetNamedSecurityInfoW code=5 label=grantWrite carrier=session field=content path=D:\\ws",
+    );
+    let line = r"SetNamedSecurityInfoW failed (Win32 5): grantWrite(D:\ws)";
+    for (name, message) in [
+        ("trailing_cr", format!("{line}\r")),
+        ("enveloped_crlf", format!("Error: {line}\r\n")),
+        ("trailing_blanks", format!("{line} \t ")),
+    ] {
+        check_observation(
+            name,
+            &failure_with(&message, "", &[]),
+            r"apply-denied SetNamedSecurityInfoW code=5 label=grantWrite carrier=session field=message path=D:\\ws",
+        );
+    }
 }
 
 #[test]
@@ -172,8 +254,30 @@ fn set_detail_with_trailing_text_is_refused() {
 }
 
 #[test]
-fn get_with_label_is_refused() {
-    check("neg_get_with_label", "refused");
+fn labelled_read_must_be_whole() {
+    check("neg_read_label_trailing_text", "refused");
+    check("neg_read_label_empty", "refused");
+}
+
+#[test]
+fn no_detail_line_must_end_at_the_code() {
+    check("neg_no_detail_trailing_text", "refused");
+    check("neg_empty_detail", "refused");
+    check("neg_success_quotes_no_detail", "refused");
+}
+
+#[test]
+fn framing_tag_is_short_single_and_only_in_a_failure() {
+    check("neg_tag_with_space", "refused");
+    check("neg_two_tags", "refused");
+    check("neg_tag_too_long", "refused");
+    check("neg_tag_before_runner_prefix", "refused");
+    check("neg_success_quotes_tagged_line", "refused");
+}
+
+#[test]
+fn second_envelope_is_refused() {
+    check("neg_double_envelope", "refused");
 }
 
 #[test]

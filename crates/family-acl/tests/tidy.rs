@@ -21,7 +21,7 @@ fn names(dir: &str, ext: &str) -> Vec<String> {
 
 #[test]
 fn every_fixture_is_used_and_both_kinds_exist() {
-    let tests = ["tests/recognize.rs", "tests/advise.rs"]
+    let tests = ["tests/recognize.rs", "tests/advise.rs", "tests/classes.rs"]
         .map(|f| fs::read_to_string(crate_dir().join(f)).unwrap())
         .join("\n");
     let fixtures = names("tests/fixtures", ".fixture");
@@ -46,6 +46,11 @@ fn every_advisory_variant_has_a_snapshot_and_none_is_pending() {
         "apply_denied",
         "apply_other",
         "read_denied",
+        "read_denied_labelled",
+        "read_other",
+        "no_detail",
+        "no_detail_other",
+        "tagged",
         "unsafe_path",
         "href_set",
     ] {

@@ -6,30 +6,22 @@ use advisor_core::Environment;
 use advisor_core::quote::PathSlot;
 
 use super::{cite, para};
-use crate::recognize::{AclClass, AclFinding};
+use crate::finding::{AclClass, AclFinding};
 
 /// The ranked remedy. The failure text is identical whether or not the caller
 /// owns the directory, so the advisory hands over the ownership check as the
 /// selector instead of guessing a branch. Every command is given for
 /// PowerShell and for cmd, each line labelled, the directory rendered by `dir`
-/// for that shell.
+/// for that shell. Only the code-5 classes get it.
 pub(super) fn remedy(out: &mut String, finding: &AclFinding, dir: &PathSlot, env: &Environment) {
     let (ps, cmd) = (dir.powershell(), dir.cmd());
-    let lead = match finding.class() {
-        AclClass::ApplyDenied => {
-            "What fixes it is a command the user runs once, outside the sandbox; it changes \
-             this directory's permissions and leaves the sandbox's confinement as it is."
-        }
-        AclClass::ApplyOther => {
-            "If the code turns out to be about access, this is the grant the backend needs; \
-             it is a command the user runs once, outside the sandbox, and it leaves the \
-             sandbox's confinement as it is."
-        }
-        AclClass::ReadDenied => {
-            "Once the directory can be read, the apply that follows needs the same grant \
-             as the reported access failures; it is a command the user runs once, outside the \
-             sandbox, and it leaves the sandbox's confinement as it is."
-        }
+    let lead = if finding.class() == AclClass::ReadDenied {
+        "Once the directory can be read, the apply that follows needs the same grant as the \
+         reported access failures; it is a command the user runs once, outside the sandbox, and \
+         it leaves the sandbox's confinement as it is."
+    } else {
+        "What fixes it is a command the user runs once, outside the sandbox; it changes this \
+         directory's permissions and leaves the sandbox's confinement as it is."
     };
     para(out, lead);
     let _ = writeln!(
@@ -111,8 +103,15 @@ pub(super) fn remedy(out: &mut String, finding: &AclFinding, dir: &PathSlot, env
 }
 
 /// The two repairs reporters tried, each with the reason it fails. Written with
-/// a placeholder on purpose: they are not commands to run.
-pub(super) fn non_fixes(out: &mut String, env: &Environment) {
+/// a placeholder on purpose: they are not commands to run. Only the code-5
+/// classes get them.
+pub(super) fn non_fixes(out: &mut String, class: AclClass, env: &Environment) {
+    let missing = if class == AclClass::ReadDenied {
+        "That lets the read through and supplies the DACL half of the write after it; \
+         WRITE_OWNER, which that write needs, is still missing."
+    } else {
+        "That supplies the DACL half; WRITE_OWNER, the right this call lacks, is still missing."
+    };
     let _ = writeln!(
         out,
         "What will not fix it on its own; both look like the right move and both were tried ({}):",
@@ -121,8 +120,7 @@ pub(super) fn non_fixes(out: &mut String, env: &Environment) {
     let _ = writeln!(
         out,
         "- takeown /F <dir> /R /D Y makes you the owner, and an owner's implicit rights are \
-         READ_CONTROL and WRITE_DAC only. That supplies the DACL half; WRITE_OWNER, the right this \
-         call lacks, is still missing."
+         READ_CONTROL and WRITE_DAC only. {missing}"
     );
     let _ = writeln!(
         out,

@@ -7,6 +7,7 @@ use advisor_core::quote::{PathSlot, is_visible};
 use advisor_core::testing::{failure_with, foreground, host, success};
 use advisor_core::{
     Advisory, Environment, Family, Observation, Platform, PolicyNeed, PolicyState, Registry,
+    Untrusted,
 };
 use family_acl::{AclFinding, AclProvisioning};
 
@@ -72,19 +73,28 @@ pub fn env(href: Option<&str>) -> Environment {
 pub fn describe(finding: Option<&AclFinding>) -> String {
     match finding {
         None => "refused".to_owned(),
-        Some(f) => format!(
-            "{} {} code={} label={} carrier={} field={} path={}",
-            f.class().as_str(),
-            f.api.as_str(),
-            f.code,
-            f.label.map_or("-", |l| l.as_str()),
-            f.carrier.as_str(),
-            match f.field {
-                family_acl::Field::Message => "message",
-                family_acl::Field::Content => "content",
-            },
-            f.path().inspect().escape_debug(),
-        ),
+        Some(f) => {
+            let mut line = format!(
+                "{} {} code={} label={} carrier={} field={} path={}",
+                f.class().as_str(),
+                f.api.as_str(),
+                f.code,
+                f.label.map_or("-", |l| l.as_str()),
+                f.carrier.as_str(),
+                match f.field {
+                    family_acl::Field::Message => "message",
+                    family_acl::Field::Content => "content",
+                },
+                f.path().map_or("(none)".to_owned(), |p| p
+                    .inspect()
+                    .escape_debug()
+                    .to_string()),
+            );
+            if let Some(tag) = &f.tag {
+                line.push_str(&format!(" tag={}", tag.inspect()));
+            }
+            line
+        }
     }
 }
 
@@ -133,15 +143,30 @@ pub fn check_observation(name: &str, observation: &Observation, expected: &str) 
         .find(|c| *c != '\n' && !is_visible(*c));
     assert_eq!(hidden, None, "{name}: an invisible character in the text");
 
-    let slot = PathSlot::new(finding.path(), "<dir>");
-    if let Some(note) = slot.note() {
-        assert!(advisory.text.contains(&note), "{name}: no reason for <dir>");
+    check_evidence(name, observation, &finding, &advisory);
+
+    // The directory's place on the command lines: the slot's rendering, or
+    // `<dir>` with the reason stated (an error without a detail names none).
+    let slot = PathSlot::new(finding.path().unwrap_or(&Untrusted::new("")), "<dir>");
+    match (finding.path(), slot.note()) {
+        (None, _) => assert!(
+            advisory.text.contains("The error names no directory"),
+            "{name}: <dir> stands in without its reason"
+        ),
+        (Some(_), Some(note)) => {
+            assert!(advisory.text.contains(&note), "{name}: no reason for <dir>")
+        }
+        (Some(_), None) => {}
     }
     let commands = command_lines(&advisory);
-    assert!(
-        commands.len() >= 9,
-        "{name}: a command went missing: {commands:?}"
-    );
+    if finding.class().is_access_denied() {
+        assert!(
+            commands.len() >= 9,
+            "{name}: a command went missing: {commands:?}"
+        );
+    } else {
+        assert_eq!(commands.len(), 3, "{name}: {commands:?}");
+    }
     for line in commands {
         let line = line.trim_start();
         if let Some(rest) = line.strip_prefix("PowerShell:") {
@@ -152,17 +177,54 @@ pub fn check_observation(name: &str, observation: &Observation, expected: &str) 
         } else if let Some(rest) = line.strip_prefix("cmd:") {
             assert!(rest.contains(&*slot.cmd()), "{name}: {line:?}");
         } else {
-            assert!(
-                line.starts_with("PowerShell or cmd: net helpmsg "),
-                "{name}: a command line without its shell: {line:?}"
+            assert_eq!(
+                line,
+                format!("PowerShell or cmd: net helpmsg {}", finding.code),
+                "{name}: a command line without its shell"
             );
         }
-        if slot.path().is_none() {
+        if let Some(path) = finding.path().filter(|_| slot.path().is_none()) {
             assert!(
-                !line.contains(finding.path().inspect()),
+                !line.contains(path.inspect()),
                 "{name}: refused path in {line:?}"
             );
         }
+    }
+}
+
+/// The evidence rule: the finding's line is the `Win32Error` message exactly
+/// as the producer wrote it — a whole line of the failure's text, or that
+/// line's end after the envelope, the carrier prefix or the framing tag, with
+/// only trailing white space removed — and the advisory quotes it on its own
+/// `> ` line (escaped visibly where it holds a character that is not).
+pub fn check_evidence(
+    name: &str,
+    observation: &Observation,
+    finding: &AclFinding,
+    advisory: &Advisory,
+) {
+    let line = finding.line.inspect();
+    assert!(line.starts_with(finding.api.as_str()), "{name}: {line:?}");
+    assert_eq!(line, line.trim_end(), "{name}: trailing white space quoted");
+    let failure = observation.failure().expect("recognized only on failures");
+    let held = [&failure.message, &failure.content]
+        .iter()
+        .flat_map(|t| t.lines())
+        .any(|l| l.trim_end().ends_with(line));
+    assert!(
+        held,
+        "{name}: {line:?} is not the end of any line of the failure"
+    );
+    let quoted = format!("\n{}\n", finding.line.quote_block());
+    assert!(
+        advisory.text.contains(&quoted),
+        "{name}: the line is not quoted"
+    );
+    if line.chars().all(|c| is_visible(c) && c != '`') && line.chars().count() <= 400 {
+        assert!(
+            advisory.text.contains(&format!("\n> {line}\n")),
+            "{name}: the quote is not verbatim"
+        );
     }
 }
 
