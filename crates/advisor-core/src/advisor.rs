@@ -3,10 +3,10 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
-use dashmap::DashMap;
 use serde_json::Value;
 
 use crate::advisory::Advisory;
+use crate::bounded::BoundedMap;
 use crate::budget::{BudgetVerdict, CallKey};
 use crate::config::Config;
 use crate::disclosure;
@@ -108,7 +108,8 @@ pub struct Advisor {
     registry: Registry,
     ledger: Ledger,
     config: Config,
-    sessions: DashMap<SessionId, Verdicts>,
+    /// The pre-flight memo: each session's verdicts, bounded by `sessionCapacity`.
+    sessions: BoundedMap<SessionId, Verdicts>,
 }
 
 fn guarded<T>(family: FamilyId, stage: &'static str, f: impl FnOnce() -> T) -> Option<T> {
@@ -125,11 +126,12 @@ impl Advisor {
     /// Builds an advisor over a registry with a validated configuration.
     pub fn new(registry: Registry, config: Config) -> Self {
         let ledger = Ledger::new(config.ledger_capacity);
+        let sessions = BoundedMap::new(config.session_capacity);
         Self {
             registry,
             ledger,
             config,
-            sessions: DashMap::with_shard_amount(crate::ledger::SHARDS),
+            sessions,
         }
     }
 
@@ -146,6 +148,12 @@ impl Advisor {
     /// The configuration.
     pub fn config(&self) -> &Config {
         &self.config
+    }
+
+    /// How many sessions' pre-flight verdicts are remembered (at most
+    /// `sessionCapacity + sessionCapacity / 8`).
+    pub fn remembered_sessions(&self) -> usize {
+        self.sessions.len()
     }
 
     fn environment(&self, host: &HostFacts, policy: PolicyState) -> Environment {
@@ -210,7 +218,7 @@ impl Advisor {
         }
         if self
             .ledger
-            .peek(agent, |s| s.has_spoken(family, Seat::Failure))
+            .read(agent, |s| s.has_spoken(family, Seat::Failure))
             == Some(true)
         {
             return decision;

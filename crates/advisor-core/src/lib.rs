@@ -11,10 +11,13 @@
 //! - [`Family`]: `recognize` → `gate` → `advise` (+ optional `preflight`).
 //! - [`Registry`]: the families in precedence order, with one prefilter.
 //! - [`Advisor`]: the ledger, the disclosure log and the fail-fast budget.
-//! - [`Config`]: `enforceAfter`, `maxDenials`, `include`, `exclude`, `href`, `ledgerCapacity`.
+//! - [`Config`]: `enforceAfter`, `maxDenials`, `include`, `exclude`, `href`,
+//!   `ledgerCapacity`, `sessionCapacity`.
+//! - [`BoundedMap`]: the one bounded map every per-agent and per-session map uses.
 
 mod advisor;
 mod advisory;
+mod bounded;
 mod budget;
 mod config;
 pub mod disclosure;
@@ -35,8 +38,11 @@ pub use advisor::{
     Advisor, Context, Explanation, PendingCall, PostDecision, PreDecision, Refusal, Withheld,
 };
 pub use advisory::{Advisory, SOURCE_KIND, SUMMARY_MAX_CHARS, Source, Summary};
+pub use bounded::BoundedMap;
 pub use budget::CallKey;
-pub use config::{Config, ConfigError, DEFAULT_LEDGER_CAPACITY, ToolPattern};
+pub use config::{
+    Config, ConfigError, DEFAULT_LEDGER_CAPACITY, DEFAULT_SESSION_CAPACITY, ToolPattern,
+};
 pub use environment::{
     Environment, HostBinary, HostFacts, NoPolicyService, Platform, PolicyNeed, PolicyQuery,
     PolicySource, PolicyState, ResolvedPolicy, SandboxMode, UnknownMode, Unresolved, WorkspaceRoot,

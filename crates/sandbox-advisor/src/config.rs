@@ -2,9 +2,9 @@
 //!
 //! A file is TOML when its name ends in `.toml`, JSON otherwise. Its keys are
 //! [`Config::from_json`]'s (`enforceAfter`, `maxDenials`, `include`, `exclude`,
-//! `href`, `ledgerCapacity`) plus `defaultMode` (the deployment default sandbox
-//! mode, `read-only` unless set) and `fallbackRoot` (the workspace root of a
-//! session whose header has no `cwd`). Unknown keys and bad values are errors
+//! `href`, `ledgerCapacity`, `sessionCapacity`) plus `defaultMode` (the
+//! deployment default sandbox mode, `read-only` unless set) and `fallbackRoot`
+//! (the workspace root of a session whose header has no `cwd`). Unknown keys and bad values are errors
 //! that name the key.
 
 use std::path::{Path, PathBuf};
