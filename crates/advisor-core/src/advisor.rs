@@ -98,9 +98,6 @@ pub enum Explanation {
     Speaks(Advisory),
 }
 
-/// Refused calls remembered per agent while their materialized failure is awaited.
-const REFUSED_CALLS_KEPT: usize = 16;
-
 type Verdicts = Arc<Vec<(FamilyId, PreflightVerdict)>>;
 
 /// The advisor: a registry, a ledger and a configuration.
@@ -213,8 +210,9 @@ impl Advisor {
         let (family, agent) = (owner.family, &observation.agent);
         if owner.finding.feeds_budget() && self.config.enforce_after > 0 {
             let key = CallKey::new(observation.tool.as_str(), &observation.arguments);
-            self.ledger
-                .with_agent(agent, |s| s.fail_fast().budget.record_failure(key));
+            self.ledger.with_agent(agent, |s| {
+                s.fail_fast().count_failure(&observation.call, key)
+            });
         }
         if self
             .ledger
@@ -285,16 +283,11 @@ impl Advisor {
     fn take_refused(&self, observation: &Observation) -> bool {
         self.ledger
             .peek(&observation.agent, |s| {
-                let Some(ff) = s.fail_fast_if_any() else {
-                    return false;
-                };
-                match ff.refused_calls.iter().position(|c| *c == observation.call) {
-                    Some(i) => {
-                        ff.refused_calls.swap_remove(i);
-                        true
-                    }
-                    None => false,
-                }
+                s.fail_fast_if_any().is_some_and(|ff| {
+                    ff.take_refusal(&observation.call, || {
+                        CallKey::new(observation.tool.as_str(), &observation.arguments)
+                    })
+                })
             })
             .unwrap_or(false)
     }
@@ -336,12 +329,7 @@ impl Advisor {
             };
             let verdict = ff.budget.check(&key, enforce_after, max_denials);
             if matches!(verdict, BudgetVerdict::Refuse { .. }) {
-                // The harness settles a refusal right away; a host that never posts
-                // it must not grow this list (or the scan over it) without bound.
-                if ff.refused_calls.len() >= REFUSED_CALLS_KEPT {
-                    ff.refused_calls.remove(0);
-                }
-                ff.refused_calls.push(call.call.clone());
+                ff.record_refusal(&call.call, key);
             }
             verdict
         });

@@ -11,16 +11,9 @@
 use smallvec::SmallVec;
 
 use crate::bounded::BoundedMap;
-use crate::budget::BudgetState;
+use crate::budget::FailFastState;
 use crate::family::Seat;
-use crate::ids::{AgentId, CallId, FamilyId};
-
-/// The fail-fast half of an agent's state, allocated only once it is used.
-#[derive(Debug, Default)]
-pub(crate) struct FailFastState {
-    pub(crate) budget: BudgetState,
-    pub(crate) refused_calls: Vec<CallId>,
-}
+use crate::ids::{AgentId, FamilyId};
 
 /// What the ledger remembers about one agent. Kept small: an agent usually
 /// hears one or two families, so the seats sit inline, and the fail-fast

@@ -20,6 +20,7 @@ mod advisory;
 mod bounded;
 mod budget;
 mod config;
+mod digest;
 pub mod disclosure;
 mod environment;
 mod family;
