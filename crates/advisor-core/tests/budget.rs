@@ -310,3 +310,31 @@ fn a_refused_call_id_reused_by_an_unrelated_failure_is_answered() {
         );
     });
 }
+
+/// A refusal's materialized failure settles its call id: the same echo posted
+/// again (here carrying a provisioning message) is not counted, so it cannot
+/// put back on watch a call that has since succeeded.
+#[test]
+fn a_refusal_echo_posted_twice_counts_nothing() {
+    let advisor = budgeted(json!({"enforceAfter": 1, "maxDenials": 5}));
+    let (host, policy) = (linux(), NoPolicyService);
+    let c = ctx(&host, &policy);
+    let x = json!({"command": "npm test"});
+    run(async {
+        advisor
+            .post_execute(&failed("c1", x.clone(), "PROVISIONING"), None, &c)
+            .await;
+        assert!(refused(&advisor, "c2", x.clone()));
+        let echo = failed("c2", x.clone(), "PROVISIONING (refused)");
+        advisor.post_execute(&echo, None, &c).await;
+        advisor
+            .post_execute(&succeeded("c3", x.clone()), None, &c)
+            .await;
+        assert!(!refused(&advisor, "c4", x.clone()), "no longer watched");
+        advisor.post_execute(&echo, None, &c).await;
+        assert!(
+            !refused(&advisor, "c5", x.clone()),
+            "a duplicate echo put the call back on watch"
+        );
+    });
+}
