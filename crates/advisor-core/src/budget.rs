@@ -4,13 +4,14 @@
 //! [`RegistryBuilder::fail_fast_family`](crate::registry::RegistryBuilder::fail_fast_family)
 //! (which requires [`FailFast`](crate::family::FailFast)) feeds it.
 //!
-//! Per agent: a count of provisioning failures, the set of watched call keys
-//! (digests, at most 256 per agent), and the refusals spent in the current
-//! episode. A call is refused before
-//! dispatch when `enforceAfter > 0`, the count has reached `enforceAfter`, the
-//! call's key is watched, and fewer than `maxDenials` refusals were spent. A
-//! watched call that later succeeds stops being watched and re-arms the budget
-//! (the episode's refusals go back to zero).
+//! Per agent: a count of provisioning failures (once per call id), the set of
+//! watched call keys (digests, at most 256), and the refusals spent in the
+//! current episode. A call is refused before dispatch when `enforceAfter > 0`,
+//! the count has reached `enforceAfter`, the call's key is watched, and fewer
+//! than `maxDenials` refusals were spent. A watched call that later succeeds
+//! stops being watched and re-arms the budget (the episode's refusals go back
+//! to zero). A refusal's materialized failure is recognized by call id and key
+//! together, and neither counted nor answered.
 
 use serde_json::Value;
 

@@ -73,7 +73,8 @@ fn an_agent_posting_every_other_line_hears_its_advisory_once() {
             heard, 1,
             "the active agent heard the same advisory {heard} times"
         );
-        assert!(advisor.ledger().len() <= advisor.ledger().limit());
+        assert_eq!(advisor.ledger().limit(), LIMIT);
+        assert!(advisor.ledger().len() <= LIMIT);
     });
 }
 

@@ -24,7 +24,18 @@ fn every_access_refreshes_recency() {
     let touches: [(&str, Touch); 3] = [
         ("read", |m, k| assert!(m.read(&k, |_| ()).is_some())),
         ("update", |m, k| assert!(m.update(&k, |_| ()).is_some())),
-        ("upsert", |m, k| m.upsert(&k, || 0, |_| ())),
+        ("upsert", |m, k| {
+            let mut created = false;
+            m.upsert(
+                &k,
+                || {
+                    created = true;
+                    0
+                },
+                |_| (),
+            );
+            assert!(!created, "forgotten and created again");
+        }),
     ];
     for (name, touch) in touches {
         let map = BoundedMap::new(4);
