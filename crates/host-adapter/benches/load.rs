@@ -2,8 +2,10 @@
 //!
 //! - events/s with 1 and 2 threads posting a realistic mix for 10,000 agents;
 //! - bytes per tracked agent in the ledger, and RSS after 1,000,000 distinct agents;
-//! - the bounded ledger: with the default capacity, 1,000,000 agents leave at most
-//!   `ledgerCapacity` tracked.
+//! - bytes per session: host-adapter's `SessionPolicy` record (header `cwd`, mode)
+//!   plus the pre-flight memo's verdict, for 1,000,000 sessions;
+//! - the bounded maps: with the default capacities, 1,000,000 agents or sessions
+//!   leave at most `capacity + capacity / 8` held.
 //!
 //! `cargo bench -p host-adapter --bench load`
 #![allow(clippy::expect_used, clippy::unwrap_used)]
@@ -16,9 +18,10 @@ use std::time::Instant;
 
 use advisor_core::testing::{failure, foreground, host, success};
 use advisor_core::{
-    Advisor, AgentId, Config, Context, NoPolicyService, Observation, Platform, SessionId,
+    Advisor, AgentId, Config, Context, NoPolicyService, Observation, Platform, SandboxMode,
+    SessionId,
 };
-use host_adapter::standard_registry;
+use host_adapter::{PolicyDefaults, SessionPolicy, standard_registry};
 
 fn ready<F: Future>(f: F) -> F::Output {
     let mut f = pin!(f);
@@ -115,6 +118,42 @@ fn ledger_fill(capacity: usize, agents: usize) -> (usize, u64) {
     (advisor.ledger().len(), after.saturating_sub(before))
 }
 
+/// One agent posting a successful call in each of `sessions` sessions, each
+/// described (header `cwd`, a mode event) to a `SessionPolicy`: the policy map
+/// and the pre-flight memo each gain one entry per session.
+fn session_fill(capacity: usize, sessions: usize) -> (usize, usize, u64) {
+    let config = Config::from_json(serde_json::json!({ "sessionCapacity": capacity })).unwrap();
+    let advisor = Advisor::new(standard_registry().build().unwrap(), config);
+    let policy = SessionPolicy::with_capacity(
+        PolicyDefaults {
+            default_mode: SandboxMode::ReadOnly,
+            fallback_root: None,
+            platform: Platform::Win32,
+        },
+        capacity,
+    );
+    let h = host(Platform::Win32);
+    let ctx = Context {
+        host: &h,
+        policy: &policy,
+    };
+    let mut obs = success(foreground(0, "ok\n", "", None), "ok");
+    let before = rss_bytes();
+    for s in 0..sessions {
+        let id = SessionId::new(format!("session-{s:07}"));
+        policy.open_session(&id, &format!(r"D:\ws\project-{s:07}"));
+        policy.set_mode(&id, SandboxMode::WorkspaceWrite);
+        obs.session = Some(id);
+        std::hint::black_box(ready(advisor.post_execute(&obs, None, &ctx)));
+    }
+    let after = rss_bytes();
+    (
+        advisor.remembered_sessions(),
+        policy.remembered_sessions(),
+        after.saturating_sub(before),
+    )
+}
+
 fn main() {
     if std::env::args().any(|a| a == "--list") {
         return; // `cargo bench -- --list` probes every bench binary
@@ -152,5 +191,24 @@ fn main() {
     println!(
         "bounded: 1,000,000 agents with the default ledgerCapacity ({}) → {bounded} tracked",
         advisor_core::DEFAULT_LEDGER_CAPACITY
+    );
+
+    let (memo, described, grown) = session_fill(2_000_000, 1_000_000);
+    println!(
+        "memory: 1,000,000 sessions, each described and used once (sessionCapacity 2,000,000)"
+    );
+    println!("  remembered     : {memo} pre-flight verdicts, {described} policy records");
+    println!(
+        "  RSS growth     : {:.1} MiB",
+        grown as f64 / (1 << 20) as f64
+    );
+    println!(
+        "  bytes/session  : {:.0}",
+        grown as f64 / described.max(1) as f64
+    );
+    let (memo, described, _) = session_fill(advisor_core::DEFAULT_SESSION_CAPACITY, 1_000_000);
+    println!(
+        "bounded: 1,000,000 sessions with the default sessionCapacity ({}) → {memo} verdicts, {described} records",
+        advisor_core::DEFAULT_SESSION_CAPACITY
     );
 }
