@@ -5,7 +5,7 @@
 //! (which requires [`FailFast`](crate::family::FailFast)) feeds it.
 //!
 //! Per agent: a count of provisioning failures (once per call id), the set of
-//! watched call keys (digests, at most 256), and the refusals spent in the
+//! watched call keys (digests, at most 128), and the refusals spent in the
 //! current episode. A call is refused before dispatch when `enforceAfter > 0`,
 //! the count has reached `enforceAfter`, the call's key is watched, and fewer
 //! than `maxDenials` refusals were spent. A watched call that later succeeds
@@ -19,9 +19,9 @@ use crate::digest::{Digest, DigestSet, DigestWriter};
 use crate::ids::CallId;
 
 /// Watched calls per agent are kept in two generations of this many: at most
-/// 256, and a watched call is forgotten only after 128 other distinct calls of
+/// 128, and a watched call is forgotten only after 64 other distinct calls of
 /// the same agent failed provisioning since it last did.
-pub(crate) const WATCHED_GENERATION: usize = 128;
+pub(crate) const WATCHED_GENERATION: usize = 64;
 
 /// A call's identity: a 128-bit digest of the tool name and the canonical
 /// arguments (object keys sorted, so two spellings of the same arguments are the
@@ -93,10 +93,10 @@ pub(crate) struct BudgetState {
 /// Refusals remembered per agent while their materialized failure is awaited.
 pub(crate) const REFUSED_CALLS_KEPT: usize = 16;
 
-/// Counted call ids are kept in two generations of this many: at most 256 per
-/// agent, and a call id is forgotten only after 128 other failures of the same
+/// Counted call ids are kept in two generations of this many: at most 128 per
+/// agent, and a call id is forgotten only after 64 other failures of the same
 /// agent were counted since.
-pub(crate) const COUNTED_GENERATION: usize = 128;
+pub(crate) const COUNTED_GENERATION: usize = 64;
 
 /// The fail-fast half of an agent's state, allocated only once it is used.
 #[derive(Debug, Default)]
