@@ -3,10 +3,10 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
-use dashmap::DashMap;
 use serde_json::Value;
 
 use crate::advisory::Advisory;
+use crate::bounded::BoundedMap;
 use crate::budget::{BudgetVerdict, CallKey};
 use crate::config::Config;
 use crate::disclosure;
@@ -98,9 +98,6 @@ pub enum Explanation {
     Speaks(Advisory),
 }
 
-/// Refused calls remembered per agent while their materialized failure is awaited.
-const REFUSED_CALLS_KEPT: usize = 16;
-
 type Verdicts = Arc<Vec<(FamilyId, PreflightVerdict)>>;
 
 /// The advisor: a registry, a ledger and a configuration.
@@ -108,7 +105,8 @@ pub struct Advisor {
     registry: Registry,
     ledger: Ledger,
     config: Config,
-    sessions: DashMap<SessionId, Verdicts>,
+    /// The pre-flight memo: each session's verdicts, bounded by `sessionCapacity`.
+    sessions: BoundedMap<SessionId, Verdicts>,
 }
 
 fn guarded<T>(family: FamilyId, stage: &'static str, f: impl FnOnce() -> T) -> Option<T> {
@@ -125,11 +123,12 @@ impl Advisor {
     /// Builds an advisor over a registry with a validated configuration.
     pub fn new(registry: Registry, config: Config) -> Self {
         let ledger = Ledger::new(config.ledger_capacity);
+        let sessions = BoundedMap::new(config.session_capacity);
         Self {
             registry,
             ledger,
             config,
-            sessions: DashMap::with_shard_amount(crate::ledger::SHARDS),
+            sessions,
         }
     }
 
@@ -146,6 +145,12 @@ impl Advisor {
     /// The configuration.
     pub fn config(&self) -> &Config {
         &self.config
+    }
+
+    /// How many sessions' pre-flight verdicts are remembered (at most
+    /// `sessionCapacity + sessionCapacity / 8`).
+    pub fn remembered_sessions(&self) -> usize {
+        self.sessions.len()
     }
 
     fn environment(&self, host: &HostFacts, policy: PolicyState) -> Environment {
@@ -205,12 +210,13 @@ impl Advisor {
         let (family, agent) = (owner.family, &observation.agent);
         if owner.finding.feeds_budget() && self.config.enforce_after > 0 {
             let key = CallKey::new(observation.tool.as_str(), &observation.arguments);
-            self.ledger
-                .with_agent(agent, |s| s.fail_fast().budget.record_failure(key));
+            self.ledger.with_agent(agent, |s| {
+                s.fail_fast().count_failure(&observation.call, key)
+            });
         }
         if self
             .ledger
-            .peek(agent, |s| s.has_spoken(family, Seat::Failure))
+            .read(agent, |s| s.has_spoken(family, Seat::Failure))
             == Some(true)
         {
             return decision;
@@ -277,16 +283,11 @@ impl Advisor {
     fn take_refused(&self, observation: &Observation) -> bool {
         self.ledger
             .peek(&observation.agent, |s| {
-                let Some(ff) = s.fail_fast_if_any() else {
-                    return false;
-                };
-                match ff.refused_calls.iter().position(|c| *c == observation.call) {
-                    Some(i) => {
-                        ff.refused_calls.swap_remove(i);
-                        true
-                    }
-                    None => false,
-                }
+                s.fail_fast_if_any().is_some_and(|ff| {
+                    ff.take_refusal(&observation.call, || {
+                        CallKey::new(observation.tool.as_str(), &observation.arguments)
+                    })
+                })
             })
             .unwrap_or(false)
     }
@@ -328,12 +329,7 @@ impl Advisor {
             };
             let verdict = ff.budget.check(&key, enforce_after, max_denials);
             if matches!(verdict, BudgetVerdict::Refuse { .. }) {
-                // The harness settles a refusal right away; a host that never posts
-                // it must not grow this list (or the scan over it) without bound.
-                if ff.refused_calls.len() >= REFUSED_CALLS_KEPT {
-                    ff.refused_calls.remove(0);
-                }
-                ff.refused_calls.push(call.call.clone());
+                ff.record_refusal(&call.call, key);
             }
             verdict
         });

@@ -4,75 +4,150 @@
 //! [`RegistryBuilder::fail_fast_family`](crate::registry::RegistryBuilder::fail_fast_family)
 //! (which requires [`FailFast`](crate::family::FailFast)) feeds it.
 //!
-//! Per agent: a count of provisioning failures, the set of watched call keys,
-//! and the refusals spent in the current episode. A call is refused before
-//! dispatch when `enforceAfter > 0`, the count has reached `enforceAfter`, the
-//! call's key is watched, and fewer than `maxDenials` refusals were spent. A
-//! watched call that later succeeds stops being watched and re-arms the budget
-//! (the episode's refusals go back to zero).
-
-use std::fmt::Write as _;
+//! Per agent: a count of provisioning failures (once per call id), the set of
+//! watched call keys (digests, at most 128), and the refusals spent in the
+//! current episode. A call is refused before dispatch when `enforceAfter > 0`,
+//! the count has reached `enforceAfter`, the call's key is watched, and fewer
+//! than `maxDenials` refusals were spent. A watched call that later succeeds
+//! stops being watched and re-arms the budget (the episode's refusals go back
+//! to zero). A refusal's materialized failure is recognized by call id and key
+//! together, and neither counted nor answered.
 
 use serde_json::Value;
 
-/// A call's identity: tool name plus canonical arguments (object keys sorted,
-/// so two spellings of the same arguments are the same call).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct CallKey(String);
+use crate::digest::{Digest, DigestSet, DigestWriter};
+use crate::ids::CallId;
+
+/// Watched calls per agent are kept in two generations of this many: at most
+/// 128, and a watched call is forgotten only after 64 other distinct calls of
+/// the same agent failed provisioning since it last did.
+pub(crate) const WATCHED_GENERATION: usize = 64;
+
+/// A call's identity: a 128-bit digest of the tool name and the canonical
+/// arguments (object keys sorted, so two spellings of the same arguments are the
+/// same call). The canonical text is streamed into the digest and never built;
+/// only the 16 bytes are kept. Keys are comparable within one process.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CallKey(Digest);
 
 impl CallKey {
     /// Builds the key for `tool` called with `arguments`.
     pub fn new(tool: &str, arguments: &Value) -> Self {
-        let mut out = String::with_capacity(tool.len() + 64);
-        out.push_str(tool);
-        out.push('\u{0}');
+        let mut out = DigestWriter::new();
+        out.prefixed(tool.as_bytes());
         write_canonical(&mut out, arguments);
-        Self(out)
+        Self(out.finish())
     }
 
-    /// The canonical spelling.
-    pub fn as_str(&self) -> &str {
-        &self.0
+    pub(crate) fn digest(self) -> Digest {
+        self.0
     }
 }
 
-fn write_canonical(out: &mut String, value: &Value) {
+/// Writes `value` as JSON with every object's keys in byte order. JSON's own
+/// syntax keeps the stream unambiguous: strings are quoted and escaped.
+fn write_canonical(out: &mut DigestWriter, value: &Value) {
     match value {
         Value::Object(map) => {
             let mut entries: Vec<(&String, &Value)> = map.iter().collect();
             entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
-            out.push('{');
+            out.bytes(b"{");
             for (i, (key, value)) in entries.into_iter().enumerate() {
                 if i > 0 {
-                    out.push(',');
+                    out.bytes(b",");
                 }
-                let _ = write!(out, "{}:", Value::String(key.clone()));
+                scalar(out, key);
+                out.bytes(b":");
                 write_canonical(out, value);
             }
-            out.push('}');
+            out.bytes(b"}");
         }
         Value::Array(items) => {
-            out.push('[');
+            out.bytes(b"[");
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
-                    out.push(',');
+                    out.bytes(b",");
                 }
                 write_canonical(out, item);
             }
-            out.push(']');
+            out.bytes(b"]");
         }
-        scalar => {
-            let _ = write!(out, "{scalar}");
-        }
+        other => scalar(out, other),
     }
 }
 
+fn scalar<T: serde::Serialize + ?Sized>(out: &mut DigestWriter, value: &T) {
+    // Writing into a digest cannot fail, and a string, number, bool or null
+    // always serializes.
+    let _ = serde_json::to_writer(out, value);
+}
+
 /// One agent's budget.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
+#[derive(Debug, Default)]
 pub(crate) struct BudgetState {
     failures: u32,
-    watched: Vec<CallKey>,
+    watched: DigestSet<WATCHED_GENERATION>,
     denials: u32,
+}
+
+/// Refusals remembered per agent while their materialized failure is awaited.
+pub(crate) const REFUSED_CALLS_KEPT: usize = 16;
+
+/// Counted call ids are kept in two generations of this many: at most 128 per
+/// agent, and a call id is forgotten only after 64 other failures of the same
+/// agent were counted since.
+pub(crate) const COUNTED_GENERATION: usize = 64;
+
+/// The fail-fast half of an agent's state, allocated only once it is used.
+#[derive(Debug, Default)]
+pub(crate) struct FailFastState {
+    pub(crate) budget: BudgetState,
+    /// Refused calls awaiting their materialized failure: (call id, call key).
+    refused: Vec<(Digest, CallKey)>,
+    /// Call ids whose failure was counted, or whose refusal was settled.
+    settled: DigestSet<COUNTED_GENERATION>,
+}
+
+impl FailFastState {
+    /// Counts a provisioning failure of `call`, once per call id: the same
+    /// `post` sent twice is one failure.
+    pub(crate) fn count_failure(&mut self, call: &CallId, key: CallKey) {
+        if self.settled.insert(Digest::of_str(call.as_str())) {
+            self.budget.record_failure(key);
+        }
+    }
+
+    /// Remembers a refusal until its materialized failure is posted. A host
+    /// that never posts it must not grow this list (or the scan over it)
+    /// without bound: the oldest of [`REFUSED_CALLS_KEPT`] is dropped.
+    pub(crate) fn record_refusal(&mut self, call: &CallId, key: CallKey) {
+        if self.refused.len() >= REFUSED_CALLS_KEPT {
+            self.refused.remove(0);
+        }
+        self.refused.push((Digest::of_str(call.as_str()), key));
+    }
+
+    /// True (and forgotten) when `call` is the materialized failure of one of
+    /// our refusals: the same call id *and* the same tool and arguments, so an
+    /// unrelated call that reuses the id is answered as any other.
+    pub(crate) fn take_refusal(&mut self, call: &CallId, key: impl FnOnce() -> CallKey) -> bool {
+        if self.refused.is_empty() {
+            return false;
+        }
+        let id = Digest::of_str(call.as_str());
+        if !self.refused.iter().any(|(refused, _)| *refused == id) {
+            return false;
+        }
+        let key = key();
+        match self.refused.iter().position(|r| *r == (id, key)) {
+            Some(i) => {
+                self.refused.remove(i);
+                self.settled.insert(id);
+                true
+            }
+            None => false,
+        }
+    }
 }
 
 /// What the budget says about a call about to be dispatched.
@@ -88,15 +163,12 @@ impl BudgetState {
     /// Records a provisioning failure of `key`.
     pub(crate) fn record_failure(&mut self, key: CallKey) {
         self.failures = self.failures.saturating_add(1);
-        if !self.watched.contains(&key) {
-            self.watched.push(key);
-        }
+        self.watched.insert(key.digest());
     }
 
     /// Records a success of `key`: a watched call stops being watched and re-arms the budget.
     pub(crate) fn record_success(&mut self, key: &CallKey) {
-        if let Some(i) = self.watched.iter().position(|k| k == key) {
-            self.watched.swap_remove(i);
+        if self.watched.remove(&key.digest()) {
             self.denials = 0;
         }
     }
@@ -108,7 +180,10 @@ impl BudgetState {
         enforce_after: u32,
         max_denials: u32,
     ) -> BudgetVerdict {
-        if enforce_after == 0 || self.failures < enforce_after || !self.watched.contains(key) {
+        if enforce_after == 0
+            || self.failures < enforce_after
+            || !self.watched.contains(&key.digest())
+        {
             return BudgetVerdict::Allow;
         }
         if self.denials >= max_denials {
@@ -155,6 +230,55 @@ mod tests {
                 "bash",
                 &json!({"command": "ls -a", "cwd": {"x": 1, "y": [2, {"a": 2, "b": 1}]}})
             )
+        );
+    }
+
+    /// The reproduction: one agent with N distinct failing calls kept
+    /// every full key in a list searched linearly (33 s at 160k calls).
+    #[test]
+    fn watched_calls_are_bounded_per_agent_and_keep_the_newest() {
+        let mut state = BudgetState::default();
+        let key = |i: u32| CallKey::new("bash", &json!({"command": format!("npm test {i}")}));
+        for i in 0..10_000 {
+            state.record_failure(key(i));
+        }
+        assert!(
+            state.watched.len() <= 2 * WATCHED_GENERATION,
+            "{} watched",
+            state.watched.len()
+        );
+        for i in 10_000 - WATCHED_GENERATION as u32..10_000 {
+            assert_eq!(
+                state.check(&key(i), 1, u32::MAX),
+                BudgetVerdict::Refuse {
+                    left: u32::MAX - state.denials
+                }
+            );
+        }
+    }
+
+    #[test]
+    fn remembered_call_ids_are_bounded_and_a_duplicate_counts_once() {
+        let mut ff = FailFastState::default();
+        let key = CallKey::new("bash", &json!({"command": "npm test"}));
+        ff.count_failure(&CallId::new("c0"), key);
+        ff.count_failure(&CallId::new("c0"), key);
+        assert_eq!(ff.budget.failures, 1, "the same post twice counts once");
+        for i in 1..10_000 {
+            ff.count_failure(&CallId::new(format!("c{i}")), key);
+        }
+        assert_eq!(ff.budget.failures, 10_000);
+        assert!(ff.settled.len() <= 2 * COUNTED_GENERATION);
+        for i in 0..100 {
+            ff.record_refusal(&CallId::new(format!("r{i}")), key);
+        }
+        assert_eq!(ff.refused.len(), REFUSED_CALLS_KEPT);
+        assert!(ff.take_refusal(&CallId::new("r99"), || key));
+        assert!(!ff.take_refusal(&CallId::new("r0"), || key), "dropped");
+        let other = CallKey::new("pwsh", &json!({"command": "npm test"}));
+        assert!(
+            !ff.take_refusal(&CallId::new("r98"), || other),
+            "another tool"
         );
     }
 

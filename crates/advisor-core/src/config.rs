@@ -3,8 +3,14 @@
 use serde::Deserialize;
 use wildmatch::WildMatch;
 
-/// The default bound on tracked agents before the least recently seen is forgotten.
+/// The default `ledgerCapacity`: an agent is forgotten only after this many other
+/// agents were touched since it was last touched.
 pub const DEFAULT_LEDGER_CAPACITY: usize = 100_000;
+
+/// The default `sessionCapacity`: a session's remembered facts (its pre-flight
+/// verdict here; its header and mode in host-adapter's `SessionPolicy`) are
+/// forgotten only after this many other sessions were touched since it was.
+pub const DEFAULT_SESSION_CAPACITY: usize = 100_000;
 
 /// What went wrong with a configuration, naming the key.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -43,6 +49,8 @@ struct RawConfig {
     href: Option<String>,
     #[serde(default = "default_capacity")]
     ledger_capacity: usize,
+    #[serde(default = "default_session_capacity")]
+    session_capacity: usize,
 }
 
 fn default_max_denials() -> u32 {
@@ -51,6 +59,10 @@ fn default_max_denials() -> u32 {
 
 fn default_capacity() -> usize {
     DEFAULT_LEDGER_CAPACITY
+}
+
+fn default_session_capacity() -> usize {
+    DEFAULT_SESSION_CAPACITY
 }
 
 /// A tool-name wildcard pattern (`*` any run, `?` one character).
@@ -108,8 +120,14 @@ pub struct Config {
     pub exclude: Vec<ToolPattern>,
     /// Cited in advisories instead of discussion numbers.
     pub href: Option<String>,
-    /// Agents tracked before the least recently seen one is forgotten.
+    /// An agent is forgotten (and would hear its advisories again) only after
+    /// this many other agents were touched since its own last touch; at most
+    /// `ledger_capacity + ledger_capacity / 8` agents are held.
     pub ledger_capacity: usize,
+    /// A session's remembered facts are forgotten only after this many other
+    /// sessions were touched since its own last touch; at most
+    /// `session_capacity + session_capacity / 8` sessions are held per map.
+    pub session_capacity: usize,
 }
 
 impl Default for Config {
@@ -121,14 +139,15 @@ impl Default for Config {
             exclude: Vec::new(),
             href: None,
             ledger_capacity: DEFAULT_LEDGER_CAPACITY,
+            session_capacity: DEFAULT_SESSION_CAPACITY,
         }
     }
 }
 
 impl Config {
     /// Reads a configuration from a JSON value (keys: `enforceAfter`, `maxDenials`,
-    /// `include`, `exclude`, `href`, `ledgerCapacity`). Unknown keys and bad values
-    /// are errors that name the key.
+    /// `include`, `exclude`, `href`, `ledgerCapacity`, `sessionCapacity`). Unknown
+    /// keys and bad values are errors that name the key.
     pub fn from_json(value: serde_json::Value) -> Result<Self, ConfigError> {
         let raw: RawConfig = serde_path_to_error::deserialize(value).map_err(|e| {
             let key = e.path().to_string();
@@ -178,6 +197,9 @@ impl Config {
         if raw.ledger_capacity == 0 {
             return Err(ConfigError::at("ledgerCapacity", "must be at least 1"));
         }
+        if raw.session_capacity == 0 {
+            return Err(ConfigError::at("sessionCapacity", "must be at least 1"));
+        }
         Ok(Self {
             enforce_after: raw.enforce_after,
             max_denials: raw.max_denials,
@@ -185,6 +207,7 @@ impl Config {
             exclude: patterns("exclude", raw.exclude)?,
             href: raw.href,
             ledger_capacity: raw.ledger_capacity,
+            session_capacity: raw.session_capacity,
         })
     }
 
@@ -213,6 +236,11 @@ mod tests {
     fn defaults_match_the_original_plugin() {
         let c = Config::from_json(json!({})).unwrap();
         assert_eq!((c.enforce_after, c.max_denials), (0, 2));
+        assert_eq!(
+            (c.ledger_capacity, c.session_capacity),
+            (DEFAULT_LEDGER_CAPACITY, DEFAULT_SESSION_CAPACITY)
+        );
+        assert_eq!(c, Config::default());
         assert!(c.tracks("anything"));
     }
 
@@ -230,6 +258,16 @@ mod tests {
                 .starts_with("config key `maxDenials`:")
         );
         assert!(err(json!({"ledgerCapacity": 0})).starts_with("config key `ledgerCapacity`:"));
+        assert!(err(json!({"sessionCapacity": 0})).starts_with("config key `sessionCapacity`:"));
+        assert!(
+            err(json!({"sessionCapacity": "many"})).starts_with("config key `sessionCapacity`:")
+        );
+        assert_eq!(
+            Config::from_json(json!({"sessionCapacity": 7}))
+                .unwrap()
+                .session_capacity,
+            7
+        );
         assert!(
             Config::from_json_str("{")
                 .unwrap_err()

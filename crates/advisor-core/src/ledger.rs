@@ -1,32 +1,19 @@
 //! Once per agent, per family, per seat — exactly once even when calls race.
 //!
-//! Each agent's state sits behind one `DashMap` entry; every check-and-set
-//! happens under that entry's lock, so sixteen threads posting the same
+//! Each agent's state sits in one [`BoundedMap`] entry; every check-and-set
+//! happens under that entry's shard lock, so sixteen threads posting the same
 //! failure for one agent produce one advisory. `forget` drops an agent at
-//! `agent_end`. The ledger is bounded: past `capacity` agents, the least
-//! recently seen are forgotten in one batch (down to 15/16 of the capacity),
-//! so a harness that never reports agent ends cannot grow it without limit.
+//! `agent_end`. The ledger is bounded, so a harness that never reports agent
+//! ends cannot grow it without limit, and it never forgets an agent that is
+//! still active: an agent is forgotten only after `capacity` other agents were
+//! touched since its own last touch.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-
-use dashmap::DashMap;
 use smallvec::SmallVec;
 
-use crate::budget::BudgetState;
+use crate::bounded::BoundedMap;
+use crate::budget::FailFastState;
 use crate::family::Seat;
-use crate::ids::{AgentId, CallId, FamilyId};
-
-/// Lock shards of the agent and session maps. Every lookup takes a shard lock
-/// (an atomic write on its word), so with few shards two cores contend on the
-/// same words; 128 keeps two threads on different shards almost always.
-pub(crate) const SHARDS: usize = 128;
-
-/// The fail-fast half of an agent's state, allocated only once it is used.
-#[derive(Debug, Default)]
-pub(crate) struct FailFastState {
-    pub(crate) budget: BudgetState,
-    pub(crate) refused_calls: Vec<CallId>,
-}
+use crate::ids::{AgentId, FamilyId};
 
 /// What the ledger remembers about one agent. Kept small: an agent usually
 /// hears one or two families, so the seats sit inline, and the fail-fast
@@ -36,7 +23,6 @@ pub(crate) struct AgentState {
     spoken: SmallVec<[(FamilyId, Seat); 2]>,
     disclosed: Vec<(FamilyId, Seat, &'static str)>,
     fail_fast: Option<Box<FailFastState>>,
-    last_seen: u64,
 }
 
 impl AgentState {
@@ -84,53 +70,33 @@ impl AgentState {
     }
 }
 
-/// The per-agent ledger.
+/// The per-agent ledger: a [`BoundedMap`] of agent states.
+///
+/// An agent is forgotten only after `capacity` other agents were touched since
+/// its own last touch, and every answer the ledger gives about an agent touches
+/// it (see [`BoundedMap`]); at most [`limit`](Self::limit) agents are held.
 #[derive(Debug)]
 pub struct Ledger {
-    agents: DashMap<AgentId, AgentState>,
-    clock: AtomicU64,
-    capacity: usize,
-    evicting: AtomicBool,
+    agents: BoundedMap<AgentId, AgentState>,
 }
 
 impl Ledger {
-    /// A ledger that tracks at most `capacity` agents (at least 1).
+    /// A ledger that forgets an agent only after `capacity` others (at least 1)
+    /// were touched since it was.
     pub fn new(capacity: usize) -> Self {
         Self {
-            agents: DashMap::with_shard_amount(SHARDS),
-            clock: AtomicU64::new(0),
-            capacity: capacity.max(1),
-            evicting: AtomicBool::new(false),
+            agents: BoundedMap::new(capacity),
         }
     }
 
     /// Runs `f` on the agent's state under its entry lock, creating it if needed.
     pub(crate) fn with_agent<R>(&self, agent: &AgentId, f: impl FnOnce(&mut AgentState) -> R) -> R {
-        let (result, inserted) = {
-            let mut inserted = false;
-            let mut entry = self.agents.entry(agent.clone()).or_insert_with(|| {
-                inserted = true;
-                AgentState::default()
-            });
-            // Recency is counted in insertions: only a new agent advances the
-            // shared clock, so touching a known agent never writes a cache line
-            // every other thread reads.
-            entry.last_seen = if inserted {
-                self.clock.fetch_add(1, Ordering::Relaxed) + 1
-            } else {
-                self.clock.load(Ordering::Relaxed)
-            };
-            (f(&mut entry), inserted)
-        };
-        if inserted && self.agents.len() > self.capacity {
-            self.evict();
-        }
-        result
+        self.agents.upsert(agent, AgentState::default, f)
     }
 
     /// Reads the agent's state under a shared lock, if the agent is tracked.
     pub(crate) fn read<R>(&self, agent: &AgentId, f: impl FnOnce(&AgentState) -> R) -> Option<R> {
-        self.agents.get(agent).map(|entry| f(&entry))
+        self.agents.read(agent, f)
     }
 
     /// Runs `f` on the agent's state if the agent is tracked, without creating it.
@@ -139,7 +105,7 @@ impl Ledger {
         agent: &AgentId,
         f: impl FnOnce(&mut AgentState) -> R,
     ) -> Option<R> {
-        self.agents.get_mut(agent).map(|mut entry| f(&mut entry))
+        self.agents.update(agent, f)
     }
 
     /// Forgets an agent (`agent_end`).
@@ -157,51 +123,13 @@ impl Ledger {
         self.agents.is_empty()
     }
 
-    /// The bound on tracked agents.
+    /// How many other agents must be touched before an untouched agent may be forgotten.
     pub fn capacity(&self) -> usize {
-        self.capacity
+        self.agents.capacity()
     }
 
-    fn evict(&self) {
-        if self.evicting.swap(true, Ordering::Acquire) {
-            return;
-        }
-        let target = self.capacity - self.capacity / 16;
-        let excess = self.agents.len().saturating_sub(target);
-        if excess > 0 {
-            let mut ages: Vec<(u64, AgentId)> = self
-                .agents
-                .iter()
-                .map(|e| (e.value().last_seen, e.key().clone()))
-                .collect();
-            if excess < ages.len() {
-                ages.select_nth_unstable_by_key(excess, |(seen, _)| *seen);
-            }
-            for (seen, agent) in ages.into_iter().take(excess) {
-                // Skip an agent touched since the snapshot.
-                self.agents
-                    .remove_if(&agent, |_, state| state.last_seen == seen);
-            }
-        }
-        self.evicting.store(false, Ordering::Release);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn least_recently_seen_agents_are_evicted_past_capacity() {
-        let ledger = Ledger::new(32);
-        for i in 0..32 {
-            ledger.with_agent(&AgentId::new(format!("a{i}")), |_| ());
-        }
-        ledger.with_agent(&AgentId::new("a0"), |_| ()); // a0 is now the most recent
-        ledger.with_agent(&AgentId::new("new"), |_| ());
-        assert!(ledger.len() <= 32);
-        assert!(ledger.peek(&AgentId::new("a0"), |_| ()).is_some());
-        assert!(ledger.peek(&AgentId::new("new"), |_| ()).is_some());
-        assert!(ledger.peek(&AgentId::new("a1"), |_| ()).is_none());
+    /// The most agents held at once (`capacity + max(1, capacity / 8)`).
+    pub fn limit(&self) -> usize {
+        self.agents.limit()
     }
 }

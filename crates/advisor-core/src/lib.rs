@@ -11,12 +11,16 @@
 //! - [`Family`]: `recognize` → `gate` → `advise` (+ optional `preflight`).
 //! - [`Registry`]: the families in precedence order, with one prefilter.
 //! - [`Advisor`]: the ledger, the disclosure log and the fail-fast budget.
-//! - [`Config`]: `enforceAfter`, `maxDenials`, `include`, `exclude`, `href`, `ledgerCapacity`.
+//! - [`Config`]: `enforceAfter`, `maxDenials`, `include`, `exclude`, `href`,
+//!   `ledgerCapacity`, `sessionCapacity`.
+//! - [`BoundedMap`]: the one bounded map every per-agent and per-session map uses.
 
 mod advisor;
 mod advisory;
+mod bounded;
 mod budget;
 mod config;
+mod digest;
 pub mod disclosure;
 pub mod envelope;
 mod environment;
@@ -38,8 +42,11 @@ pub use advisor::{
 pub use advisory::{
     Advisory, DISCUSSIONS_REPOSITORY, SOURCE_KIND, SUMMARY_MAX_CHARS, Source, Summary,
 };
+pub use bounded::BoundedMap;
 pub use budget::CallKey;
-pub use config::{Config, ConfigError, DEFAULT_LEDGER_CAPACITY, ToolPattern};
+pub use config::{
+    Config, ConfigError, DEFAULT_LEDGER_CAPACITY, DEFAULT_SESSION_CAPACITY, ToolPattern,
+};
 pub use environment::{
     Environment, HostBinary, HostFacts, NoPolicyService, Platform, PolicyNeed, PolicyQuery,
     PolicySource, PolicyState, ResolvedPolicy, SandboxMode, UnknownMode, Unresolved, WorkspaceRoot,

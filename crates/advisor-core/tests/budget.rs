@@ -246,3 +246,95 @@ fn refusals_whose_failure_never_arrives_do_not_accumulate() {
         assert!(recent.additional_contexts.is_empty() && recent.withheld.is_empty());
     });
 }
+
+/// The reproduction: the same `post` sent twice (one call id) counted as
+/// two failures, so a refusal followed one real failure.
+#[test]
+fn the_same_post_twice_counts_once() {
+    let advisor = budgeted(json!({"enforceAfter": 2, "maxDenials": 2}));
+    let (host, policy) = (linux(), NoPolicyService);
+    let c = ctx(&host, &policy);
+    let x = json!({"command": "npm test"});
+    run(async {
+        let post = failed("c1", x.clone(), "PROVISIONING");
+        advisor.post_execute(&post, None, &c).await;
+        advisor.post_execute(&post, None, &c).await;
+        assert!(
+            !refused(&advisor, "c2", x.clone()),
+            "one real failure, posted twice, is below enforceAfter 2"
+        );
+        advisor
+            .post_execute(&failed("c3", x.clone(), "PROVISIONING"), None, &c)
+            .await;
+        assert!(
+            refused(&advisor, "c4", x.clone()),
+            "two distinct calls count twice"
+        );
+    });
+}
+
+/// The reproduction: a refused call id that is never posted back, then
+/// reused by an unrelated failing call (another tool, other arguments), swallowed
+/// that failure's advisory. A refusal matches on call id and on tool + arguments.
+#[test]
+fn a_refused_call_id_reused_by_an_unrelated_failure_is_answered() {
+    let advisor = budgeted(json!({"enforceAfter": 1, "maxDenials": 5}));
+    let (host, policy) = (linux(), NoPolicyService);
+    let c = ctx(&host, &policy);
+    let x = json!({"command": "npm test"});
+    run(async {
+        advisor
+            .post_execute(&failed("c1", x.clone(), "PROVISIONING"), None, &c)
+            .await;
+        assert!(refused(&advisor, "c2", x.clone()));
+        // The refusal of c2 is never posted back; a later, unrelated call reuses the id.
+        let mut unrelated = failed("c2", json!({"command": "Get-Date"}), "ALPHA");
+        unrelated.tool = "pwsh".into();
+        let d = advisor.post_execute(&unrelated, None, &c).await;
+        assert_eq!(
+            d.additional_contexts.len(),
+            1,
+            "the unrelated failure's advisory was swallowed"
+        );
+        // The same id with the same tool but other arguments is unrelated too.
+        assert!(refused(&advisor, "c3", x.clone()));
+        let other_args = failed("c3", json!({"command": "ls"}), "PROVISIONING");
+        let d = advisor.post_execute(&other_args, None, &c).await;
+        assert!(
+            d.additional_contexts.is_empty(),
+            "already heard provisioning"
+        );
+        assert!(
+            refused(&advisor, "c4", json!({"command": "ls"})),
+            "the failure of other arguments was counted and watched, not swallowed"
+        );
+    });
+}
+
+/// A refusal's materialized failure settles its call id: the same echo posted
+/// again (here carrying a provisioning message) is not counted, so it cannot
+/// put back on watch a call that has since succeeded.
+#[test]
+fn a_refusal_echo_posted_twice_counts_nothing() {
+    let advisor = budgeted(json!({"enforceAfter": 1, "maxDenials": 5}));
+    let (host, policy) = (linux(), NoPolicyService);
+    let c = ctx(&host, &policy);
+    let x = json!({"command": "npm test"});
+    run(async {
+        advisor
+            .post_execute(&failed("c1", x.clone(), "PROVISIONING"), None, &c)
+            .await;
+        assert!(refused(&advisor, "c2", x.clone()));
+        let echo = failed("c2", x.clone(), "PROVISIONING (refused)");
+        advisor.post_execute(&echo, None, &c).await;
+        advisor
+            .post_execute(&succeeded("c3", x.clone()), None, &c)
+            .await;
+        assert!(!refused(&advisor, "c4", x.clone()), "no longer watched");
+        advisor.post_execute(&echo, None, &c).await;
+        assert!(
+            !refused(&advisor, "c5", x.clone()),
+            "a duplicate echo put the call back on watch"
+        );
+    });
+}

@@ -1,17 +1,27 @@
 //! Model-based test: a plain reference state machine of the ledger, the
 //! disclosure log and the fail-fast budget, driven side by side with the real
 //! advisor over random event sequences. Every decision must agree.
+//!
+//! The ledger is bounded (`ledgerCapacity` 2, so at most 3 of the 4 agents are
+//! held): the model is a plain LRU list that, when an insertion passes the
+//! limit, keeps the 2 most recently touched agents and forgets the rest, which
+//! then hear everything again. The pre-flight memo holds one session
+//! (`sessionCapacity` 1). Posts are repeated (same call id) and refused call
+//! ids are reused by other calls.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+#[path = "model/reference.rs"]
+mod reference;
 mod support;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use advisor_core::{
     AgentId, Config, PendingCall, PolicyQuery, PolicySource, Registry, ResolvedPolicy, SandboxMode,
     SessionId, Unresolved,
 };
 use proptest::prelude::*;
+use reference::*;
 use serde_json::json;
 use support::*;
 
@@ -22,15 +32,6 @@ const PRE: Fake = Fake {
     rule: Rule::Speak,
     preflight: Some("pre-flight"),
 };
-const ORDER: [(&str, &str); 4] = [
-    ("provisioning", "PROVISIONING"),
-    ("alpha", "ALPHA"),
-    ("gated", "GATED"),
-    ("pre", "PRE-FAIL"),
-];
-const ENFORCE_AFTER: u32 = 2;
-const MAX_DENIALS: u32 = 1;
-
 /// s1 confines; s2's resolver fails; any other session is read-only.
 struct Sessions;
 
@@ -63,6 +64,17 @@ enum Event {
     EchoRefused {
         agent: u8,
     },
+    /// The agent's last post, sent again (same call id, same everything).
+    Duplicate {
+        agent: u8,
+    },
+    /// A post that reuses the agent's last refused call id for another call.
+    ReuseRefused {
+        agent: u8,
+        tool: u8,
+        args: u8,
+        outcome: u8,
+    },
     Pre {
         agent: u8,
         tool: u8,
@@ -78,159 +90,23 @@ enum Event {
 }
 
 fn event() -> impl Strategy<Value = Event> {
-    let agent = prop_oneof![3 => Just(0u8), 1 => 1u8..3];
+    let agent = prop_oneof![3 => Just(0u8), 2 => 1u8..4];
     let session = prop::option::weighted(0.85, 1u8..3);
     prop_oneof![
         6 => (agent.clone(), session.clone(), prop_oneof![4 => Just(0u8), 1 => 1u8..3], prop_oneof![4 => Just(0u8), 1 => Just(1u8)], prop_oneof![3 => Just(0u8), 2 => Just(6u8), 3 => 1u8..6])
             .prop_map(|(agent, session, tool, args, outcome)| Event::Post { agent, session, tool, args, outcome }),
         1 => agent.clone().prop_map(|agent| Event::EchoRefused { agent }),
+        1 => agent.clone().prop_map(|agent| Event::Duplicate { agent }),
+        1 => (agent.clone(), 0u8..2, 0u8..2, prop_oneof![Just(0u8), Just(1u8), Just(6u8)])
+            .prop_map(|(agent, tool, args, outcome)| Event::ReuseRefused { agent, tool, args, outcome }),
         3 => (agent.clone(), prop_oneof![4 => Just(0u8), 1 => 1u8..3], prop_oneof![4 => Just(0u8), 1 => Just(1u8)]).prop_map(|(agent, tool, args)| Event::Pre { agent, tool, args }),
         1 => (agent.clone(), session).prop_map(|(agent, session)| Event::SessionStart { agent, session }),
         1 => agent.prop_map(|agent| Event::AgentEnd { agent }),
     ]
 }
 
-const TOOLS: [&str; 3] = ["bash", "pwsh", "excluded"];
-const OUTCOMES: [Option<&str>; 7] = [
-    Some("PROVISIONING"),
-    Some("ALPHA"),
-    Some("GATED"),
-    Some("PRE-FAIL"),
-    Some("nothing"),
-    Some("ALPHA GATED"),
-    None,
-];
-
-/// What a decision looked like, reduced to comparable facts.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-struct Seen {
-    spoken: Vec<String>,
-    withheld: Vec<String>,
-    refused: bool,
-}
-
-#[derive(Default)]
-struct Model {
-    spoken: HashSet<(u8, &'static str, &'static str)>,
-    disclosed: HashSet<(u8, &'static str, &'static str, &'static str)>,
-    budget: HashMap<u8, (u32, Vec<String>, u32)>,
-    refused: HashMap<u8, Vec<String>>,
-}
-
-impl Model {
-    fn key(tool: u8, args: u8) -> String {
-        format!("{}:{args}", TOOLS[tool as usize])
-    }
-
-    fn preflight(&mut self, agent: u8, session: Option<u8>, seen: &mut Seen) {
-        match session {
-            Some(1) => {
-                if self.spoken.insert((agent, "pre", "preflight")) {
-                    seen.spoken.push("pre/preflight".into());
-                }
-            }
-            Some(2) => self.disclose(agent, "pre", "preflight", "resolver-error", seen),
-            Some(_) => {}
-            None => self.disclose(agent, "pre", "preflight", "no-session", seen),
-        }
-    }
-
-    fn disclose(
-        &mut self,
-        agent: u8,
-        family: &'static str,
-        seat: &'static str,
-        code: &'static str,
-        seen: &mut Seen,
-    ) {
-        if self.disclosed.insert((agent, family, seat, code)) {
-            seen.withheld.push(format!("{family}/{seat}/{code}"));
-        }
-    }
-
-    fn post(
-        &mut self,
-        agent: u8,
-        session: Option<u8>,
-        call: &str,
-        tool: u8,
-        args: u8,
-        outcome: Option<&str>,
-    ) -> Seen {
-        let mut seen = Seen::default();
-        if TOOLS[tool as usize] == "excluded" {
-            return seen;
-        }
-        if let Some(calls) = self.refused.get_mut(&agent) {
-            if let Some(i) = calls.iter().position(|c| c == call) {
-                calls.swap_remove(i);
-                return seen;
-            }
-        }
-        self.preflight(agent, session, &mut seen);
-        let key = Self::key(tool, args);
-        let Some(message) = outcome else {
-            if let Some((_, watched, denials)) = self.budget.get_mut(&agent) {
-                if let Some(i) = watched.iter().position(|k| *k == key) {
-                    watched.swap_remove(i);
-                    *denials = 0;
-                }
-            }
-            return seen;
-        };
-        let Some(&(family, _)) = ORDER.iter().find(|(_, needle)| message.contains(needle)) else {
-            return seen;
-        };
-        if family == "provisioning" {
-            let (failures, watched, _) = self.budget.entry(agent).or_default();
-            *failures += 1;
-            if !watched.contains(&key) {
-                watched.push(key);
-            }
-        }
-        if self.spoken.contains(&(agent, family, "failure")) {
-            return seen;
-        }
-        let withhold = match (family, session) {
-            ("gated", None) => Some("no-session"),
-            ("gated", Some(2)) => Some("resolver-error"),
-            ("gated", Some(1)) => None,
-            ("gated", Some(_)) => None, // read-only still confines
-            _ => None,
-        };
-        match withhold {
-            Some(code) => self.disclose(agent, family, "failure", code, &mut seen),
-            None => {
-                self.spoken.insert((agent, family, "failure"));
-                seen.spoken.push(format!("{family}/failure"));
-            }
-        }
-        seen
-    }
-
-    fn pre(&mut self, agent: u8, call: &str, tool: u8, args: u8) -> Seen {
-        let mut seen = Seen::default();
-        if TOOLS[tool as usize] == "excluded" {
-            return seen;
-        }
-        let key = Self::key(tool, args);
-        if let Some((failures, watched, denials)) = self.budget.get_mut(&agent) {
-            if *failures >= ENFORCE_AFTER && watched.contains(&key) && *denials < MAX_DENIALS {
-                *denials += 1;
-                seen.refused = true;
-                self.refused.entry(agent).or_default().push(call.to_owned());
-            }
-        }
-        seen
-    }
-
-    fn agent_end(&mut self, agent: u8) {
-        self.spoken.retain(|(a, ..)| *a != agent);
-        self.disclosed.retain(|(a, ..)| *a != agent);
-        self.budget.remove(&agent);
-        self.refused.remove(&agent);
-    }
-}
+/// An agent's last post: call id, session, tool, arguments, outcome.
+type LastPost = (String, Option<u8>, u8, u8, Option<&'static str>);
 
 fn reduce(decision: &advisor_core::PostDecision) -> Seen {
     Seen {
@@ -289,23 +165,40 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
     #[test]
     fn the_advisor_agrees_with_the_reference_model(events in prop::collection::vec(event(), 1..80)) {
-        let config = Config::from_json(json!({"enforceAfter": ENFORCE_AFTER, "maxDenials": MAX_DENIALS, "exclude": ["excluded"]})).unwrap();
+        let config = Config::from_json(json!({
+            "enforceAfter": ENFORCE_AFTER, "maxDenials": MAX_DENIALS, "exclude": ["excluded"],
+            "ledgerCapacity": LEDGER_CAPACITY, "sessionCapacity": 1,
+        })).unwrap();
         let real = advisor(Registry::builder().fail_fast_family(Provisioning).family(ALPHA).family(GATED).family(PRE), config);
         let mut model = Model::default();
         let (host, policy) = (linux(), Sessions);
         let c = ctx(&host, &policy);
         let mut last_refused: HashMap<u8, (String, u8, u8)> = HashMap::new();
+        let mut last_post: HashMap<u8, LastPost> = HashMap::new();
         run(async {
             for (n, event) in events.iter().enumerate() {
                 let call = format!("c{n}");
                 let (expected, actual) = match event.clone() {
                     Event::Post { agent, session, tool, args, outcome } => {
                         let outcome = OUTCOMES[outcome as usize];
+                        last_post.insert(agent, (call.clone(), session, tool, args, outcome));
                         let obs = observation(agent, session, &call, tool, args, outcome);
                         (model.post(agent, session, &call, tool, args, outcome), reduce(&real.post_execute(&obs, None, &c).await))
                     }
+                    Event::Duplicate { agent } => {
+                        let Some((call, session, tool, args, outcome)) = last_post.get(&agent).cloned() else { continue };
+                        let obs = observation(agent, session, &call, tool, args, outcome);
+                        (model.post(agent, session, &call, tool, args, outcome), reduce(&real.post_execute(&obs, None, &c).await))
+                    }
+                    Event::ReuseRefused { agent, tool, args, outcome } => {
+                        let Some((refused_call, ..)) = last_refused.get(&agent).cloned() else { continue };
+                        let outcome = OUTCOMES[outcome as usize];
+                        let obs = observation(agent, Some(1), &refused_call, tool, args, outcome);
+                        (model.post(agent, Some(1), &refused_call, tool, args, outcome), reduce(&real.post_execute(&obs, None, &c).await))
+                    }
                     Event::EchoRefused { agent } => {
                         let Some((refused_call, tool, args)) = last_refused.remove(&agent) else { continue };
+                        last_post.insert(agent, (refused_call.clone(), Some(1), tool, args, Some("ALPHA")));
                         let obs = observation(agent, Some(1), &refused_call, tool, args, Some("ALPHA"));
                         (model.post(agent, Some(1), &refused_call, tool, args, Some("ALPHA")), reduce(&real.post_execute(&obs, None, &c).await))
                     }
@@ -337,7 +230,9 @@ proptest! {
                         continue;
                     }
                 };
+                model.settle_ledger();
                 prop_assert_eq!(expected, actual, "event #{} {:?}", n, event);
+                prop_assert_eq!(real.ledger().len(), model.lru.len(), "event #{} {:?}", n, event);
             }
             Ok(())
         })?;

@@ -123,3 +123,48 @@ fn an_unanswerable_session_is_disclosed_once_not_passed_off_as_clear() {
         assert!(d.withheld.is_empty(), "disclosed once");
     });
 }
+
+/// Counts resolutions of one session only.
+struct CountsOne(&'static str, AtomicUsize);
+
+#[async_trait::async_trait]
+impl PolicySource for CountsOne {
+    async fn resolve(&self, query: PolicyQuery<'_>) -> Result<ResolvedPolicy, Unresolved> {
+        if query.session.map(SessionId::as_str) == Some(self.0) {
+            self.1.fetch_add(1, Ordering::SeqCst);
+        }
+        Ok(ResolvedPolicy {
+            mode: SandboxMode::WorkspaceWrite,
+            workspace_root: None,
+        })
+    }
+}
+
+/// The pre-flight memo is bounded by `sessionCapacity`, and a session whose
+/// verdict is consulted on every other call is never the one forgotten (its
+/// verdict is computed once).
+#[test]
+fn the_preflight_memo_is_bounded_and_keeps_an_active_session() {
+    let config = Config::from_json(serde_json::json!({"sessionCapacity": 8})).unwrap();
+    let advisor = advisor(Registry::builder().family(PRE), config);
+    let (host, policy) = (linux(), CountsOne("active", AtomicUsize::new(0)));
+    let c = ctx(&host, &policy);
+    let active = SessionId::new("active");
+    run(async {
+        for i in 0..2_000 {
+            let mut call = fail(&format!("a{i}"), "c", "unrelated");
+            call.session = Some(active.clone());
+            advisor.post_execute(&call, None, &c).await;
+            let other = SessionId::new(format!("s{i}"));
+            advisor
+                .session_start(&AgentId::new(format!("o{i}")), Some(&other), &c)
+                .await;
+            assert!(advisor.remembered_sessions() <= 9);
+        }
+    });
+    assert_eq!(
+        policy.1.load(Ordering::SeqCst),
+        1,
+        "the active session was forgotten"
+    );
+}

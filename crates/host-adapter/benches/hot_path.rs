@@ -148,3 +148,81 @@ mod acl {
         });
     }
 }
+
+/// The fail-fast check with an agent that already had N distinct calls fail
+/// provisioning (`enforceAfter` 1): watched calls are a bounded set of digests,
+/// so the cost must not grow with N (it grew linearly with the old list).
+mod watched {
+    use super::*;
+    use advisor_core::{AgentId, PendingCall, SessionId};
+    use serde_json::json;
+
+    fn args(i: usize) -> serde_json::Value {
+        json!({"command": format!("npm test --shard {i}"), "cwd": r"D:\ws"})
+    }
+
+    fn agent_with_failed_calls(n: usize) -> Advisor {
+        let config = Config::from_json(json!({"enforceAfter": 1, "maxDenials": u32::MAX}))
+            .expect("a valid configuration");
+        let advisor = Advisor::new(registry(true), config);
+        let (h, policy) = (host(Platform::Win32), NoPolicyService);
+        let ctx = Context {
+            host: &h,
+            policy: &policy,
+        };
+        let mut obs = failure(ACL_LINE);
+        for i in 0..n {
+            obs.call = format!("c{i}").as_str().into();
+            obs.arguments = args(i);
+            ready(advisor.post_execute(&obs, None, &ctx));
+        }
+        advisor
+    }
+
+    fn pending(arguments: serde_json::Value) -> PendingCall {
+        PendingCall {
+            agent: AgentId::new("a1"),
+            session: Some(SessionId::new("s1")),
+            call: "p".into(),
+            tool: "bash".into(),
+            arguments,
+        }
+    }
+
+    /// `pre_execute` of a call that never failed: allowed.
+    #[divan::bench(args = [1, 1_000, 100_000])]
+    fn check_unwatched_call(bencher: Bencher, n: usize) {
+        let advisor = agent_with_failed_calls(n);
+        let call = pending(json!({"command": "cargo build", "cwd": r"D:\ws"}));
+        bencher.bench(|| advisor.pre_execute(black_box(&call)).refusal.is_none());
+    }
+
+    /// `pre_execute` of the most recently failed call: refused.
+    #[divan::bench(args = [1, 1_000, 100_000])]
+    fn check_watched_call(bencher: Bencher, n: usize) {
+        let advisor = agent_with_failed_calls(n);
+        let call = pending(args(n - 1));
+        bencher.bench(|| advisor.pre_execute(black_box(&call)).refusal.is_some());
+    }
+
+    /// `post_execute` of one more distinct failing call: counted and watched.
+    #[divan::bench(args = [1, 1_000, 100_000])]
+    fn record_another_failed_call(bencher: Bencher, n: usize) {
+        let advisor = agent_with_failed_calls(n);
+        let (h, policy) = (host(Platform::Win32), NoPolicyService);
+        let ctx = Context {
+            host: &h,
+            policy: &policy,
+        };
+        let mut i = n;
+        bencher
+            .with_inputs(|| {
+                i += 1;
+                let mut obs = failure(ACL_LINE);
+                obs.call = format!("c{i}").as_str().into();
+                obs.arguments = args(i);
+                obs
+            })
+            .bench_local_refs(|obs| ready(advisor.post_execute(obs, None, &ctx)));
+    }
+}

@@ -11,17 +11,23 @@
 //!   lexically instead of failing. A UNC root (`\\server\share`) is never
 //!   touched on the filesystem: an untrusted header must not open a connection.
 //!
+//! Sessions are held in a [`BoundedMap`]: a session's header, mode and outage
+//! are forgotten only after `sessionCapacity` other sessions were touched
+//! (opened, given a mode, failed or resolved) since its own last touch, so a
+//! harness that never reports session ends cannot grow the map without limit.
+//! A forgotten session resolves as one never described: the deployment
+//! default mode and the fallback root.
+//!
 //! A harness with its own policy service implements
 //! [`PolicySource`](advisor_core::PolicySource) instead.
 
 use std::sync::{PoisonError, RwLock};
 
 use async_trait::async_trait;
-use dashmap::DashMap;
 
 use advisor_core::{
-    HostPath, Platform, PolicyQuery, PolicySource, ResolvedPolicy, SandboxMode, SessionId,
-    Unresolved, WorkspaceRoot,
+    BoundedMap, DEFAULT_SESSION_CAPACITY, HostPath, Platform, PolicyQuery, PolicySource,
+    ResolvedPolicy, SandboxMode, SessionId, Unresolved, WorkspaceRoot,
 };
 
 /// The deployment's side of the policy: default mode, fallback root, host grammar.
@@ -57,19 +63,31 @@ struct SessionRecord {
 pub struct SessionPolicy {
     defaults: PolicyDefaults,
     platform: RwLock<Platform>,
-    sessions: DashMap<SessionId, SessionRecord>,
+    sessions: BoundedMap<SessionId, SessionRecord>,
     unavailable: RwLock<Option<Unresolved>>,
 }
 
 impl SessionPolicy {
-    /// A resolver with these deployment defaults.
+    /// A resolver with these deployment defaults, remembering sessions up to
+    /// [`DEFAULT_SESSION_CAPACITY`].
     pub fn new(defaults: PolicyDefaults) -> Self {
+        Self::with_capacity(defaults, DEFAULT_SESSION_CAPACITY)
+    }
+
+    /// A resolver that forgets a session only after `session_capacity` other
+    /// sessions were touched since it was (the configuration's `sessionCapacity`).
+    pub fn with_capacity(defaults: PolicyDefaults, session_capacity: usize) -> Self {
         Self {
             platform: RwLock::new(defaults.platform),
             defaults,
-            sessions: DashMap::new(),
+            sessions: BoundedMap::new(session_capacity),
             unavailable: RwLock::new(None),
         }
+    }
+
+    /// How many sessions are remembered (at most `capacity + capacity / 8`).
+    pub fn remembered_sessions(&self) -> usize {
+        self.sessions.len()
     }
 
     /// The deployment defaults (with the platform given at construction).
@@ -94,23 +112,28 @@ impl SessionPolicy {
     /// Records a session header; its `cwd` becomes the session's immutable root.
     /// A second header for the same session does not move the root.
     pub fn open_session(&self, session: &SessionId, cwd: &str) {
-        let mut record = self.sessions.entry(session.clone()).or_default();
-        if record.cwd.is_none() {
-            record.cwd = Some(cwd.to_owned());
-        }
+        self.sessions
+            .upsert(session, SessionRecord::default, |record| {
+                if record.cwd.is_none() {
+                    record.cwd = Some(cwd.to_owned());
+                }
+            });
     }
 
     /// Appends a `sandbox/mode` event; the last one wins.
     pub fn set_mode(&self, session: &SessionId, mode: SandboxMode) {
-        self.sessions.entry(session.clone()).or_default().mode = Some(mode);
+        self.sessions
+            .upsert(session, SessionRecord::default, |record| {
+                record.mode = Some(mode)
+            });
     }
 
     /// From now on, resolution fails for this session.
     pub fn fail_session(&self, session: &SessionId, why: Unresolved) {
         self.sessions
-            .entry(session.clone())
-            .or_default()
-            .unavailable = Some(why);
+            .upsert(session, SessionRecord::default, |record| {
+                record.unavailable = Some(why)
+            });
     }
 
     /// From now on, resolution fails for every session.
@@ -132,13 +155,13 @@ impl SessionPolicy {
             return Err(why);
         }
         let session = query.session.ok_or(Unresolved::NoSession)?;
-        let (cwd, mode) = match self.sessions.get(session) {
-            Some(record) => {
-                if let Some(why) = &record.unavailable {
-                    return Err(why.clone());
-                }
-                (record.cwd.clone(), record.mode)
-            }
+        let (cwd, mode) = match self
+            .sessions
+            .read(session, |record| match &record.unavailable {
+                Some(why) => Err(why.clone()),
+                None => Ok((record.cwd.clone(), record.mode)),
+            }) {
+            Some(known) => known?,
             None => (None, None),
         };
         let mode = query

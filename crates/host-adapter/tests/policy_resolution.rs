@@ -241,3 +241,40 @@ async fn a_late_platform_switch_rereads_recorded_roots() {
         .unwrap();
     assert_eq!(root.path().as_str(), r"D:\ws");
 }
+
+/// The issue's reproduction: the per-session map grew by one record per session
+/// forever (466 MB for 2M sessions). It is bounded by `sessionCapacity`, and a
+/// session still being resolved is never the one forgotten.
+#[tokio::test]
+async fn sessions_are_bounded_and_an_active_session_keeps_its_facts() {
+    let policy = SessionPolicy::with_capacity(
+        PolicyDefaults {
+            default_mode: SandboxMode::ReadOnly,
+            fallback_root: None,
+            platform: Platform::Win32,
+        },
+        16,
+    );
+    let active = SessionId::new("active");
+    policy.open_session(&active, r"D:\ws");
+    policy.set_mode(&active, SandboxMode::WorkspaceWrite);
+    for i in 0..10_000 {
+        // Every other line resolves the active session (a read: it refreshes too).
+        let resolved = policy.resolve(q(&active, None)).await.unwrap();
+        assert_eq!(resolved.mode, SandboxMode::WorkspaceWrite, "round {i}");
+        assert_eq!(resolved.workspace_root.unwrap().path().as_str(), r"D:\ws");
+        let other = SessionId::new(format!("s{i}"));
+        policy.open_session(&other, r"E:\other");
+        assert!(
+            policy.remembered_sessions() <= 18,
+            "{}",
+            policy.remembered_sessions()
+        );
+    }
+    // A session untouched while more than the limit of others came is forgotten:
+    // it resolves as one never described (the deployment default, no root).
+    let old = SessionId::new("s0");
+    let forgotten = policy.resolve(q(&old, None)).await.unwrap();
+    assert_eq!(forgotten.mode, SandboxMode::ReadOnly);
+    assert!(forgotten.workspace_root.is_none());
+}

@@ -74,11 +74,14 @@ impl Engine {
     /// An engine configured by `config`, on this process's host until a `host` line says otherwise.
     pub fn new(config: &FileConfig) -> Result<Self, AdapterError> {
         let host = HostFacts::current();
-        let policy = Arc::new(ReplayPolicy::new(PolicyDefaults {
-            default_mode: config.default_mode,
-            fallback_root: config.fallback_root.clone(),
-            platform: host.platform,
-        }));
+        let policy = Arc::new(ReplayPolicy::with_capacity(
+            PolicyDefaults {
+                default_mode: config.default_mode,
+                fallback_root: config.fallback_root.clone(),
+                platform: host.platform,
+            },
+            config.core.session_capacity,
+        ));
         let adapter = HostAdapter::builder()
             .host(host)
             .policy(policy.clone())

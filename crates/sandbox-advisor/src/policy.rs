@@ -24,6 +24,13 @@ impl ReplayPolicy {
         }
     }
 
+    /// The same, remembering sessions up to `session_capacity` (`sessionCapacity`).
+    pub fn with_capacity(defaults: PolicyDefaults, session_capacity: usize) -> Self {
+        Self {
+            inner: SessionPolicy::with_capacity(defaults, session_capacity),
+        }
+    }
+
     /// The platform whose path grammar recorded paths are read with.
     pub fn platform(&self) -> Platform {
         self.inner.platform()

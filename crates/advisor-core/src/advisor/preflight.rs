@@ -42,13 +42,13 @@ impl Advisor {
             return;
         }
         // The common case: the session's verdicts are known. Deliver under the
-        // map's read guard, without cloning the shared Arc (no refcount traffic).
-        if let Some(verdicts) = observation
-            .session
-            .as_ref()
-            .and_then(|s| self.sessions.get(s))
-        {
-            self.deliver_preflight(&observation.agent, &verdicts, decision);
+        // memo's read guard, without cloning the shared Arc (no refcount traffic).
+        let delivered = observation.session.as_ref().and_then(|s| {
+            self.sessions.read(s, |verdicts| {
+                self.deliver_preflight(&observation.agent, verdicts, decision)
+            })
+        });
+        if delivered.is_some() {
             return;
         }
         let verdicts = self
@@ -58,8 +58,8 @@ impl Advisor {
     }
 
     async fn session_verdicts(&self, session: Option<&SessionId>, ctx: &Context<'_>) -> Verdicts {
-        if let Some(verdicts) = session.and_then(|s| self.sessions.get(s)) {
-            return verdicts.clone();
+        if let Some(verdicts) = session.and_then(|s| self.sessions.read(s, Arc::clone)) {
+            return verdicts;
         }
         let env = self.environment(ctx.host, self.resolve(session, None, ctx).await);
         let verdicts: Verdicts = Arc::new(
@@ -69,13 +69,14 @@ impl Advisor {
                 .filter_map(|f| guarded(f.id(), "preflight", || (f.id(), f.preflight(&env))))
                 .collect(),
         );
-        if let Some(session) = session {
-            if self.sessions.len() >= self.config.ledger_capacity {
-                self.sessions.clear();
+        match session {
+            // A racing call may have remembered the session first: keep its verdicts.
+            Some(session) => {
+                self.sessions
+                    .upsert(session, || verdicts, |remembered| remembered.clone())
             }
-            self.sessions.insert(session.clone(), verdicts.clone());
+            None => verdicts,
         }
-        verdicts
     }
 
     fn deliver_preflight(
@@ -85,6 +86,9 @@ impl Advisor {
         decision: &mut PostDecision,
     ) {
         for (family, verdict) in verdicts {
+            if let PreflightVerdict::Clear = verdict {
+                continue; // nothing to deliver: the ledger is not consulted
+            }
             // On every call after the first, the agent already has its pre-flight
             // answer: check under the shared lock before taking the exclusive one.
             let settled = self.ledger.read(agent, |s| match verdict {

@@ -18,13 +18,14 @@ use advisor_core::{Config, ConfigError, SandboxMode};
 use serde_json::{Map, Value};
 
 /// The keys [`Config::from_json`] takes, in the order the documentation lists them.
-pub const LIBRARY_KEYS: [&str; 6] = [
+pub const LIBRARY_KEYS: [&str; 7] = [
     "enforceAfter",
     "maxDenials",
     "include",
     "exclude",
     "href",
     "ledgerCapacity",
+    "sessionCapacity",
 ];
 
 /// The keys only the CLI takes: the deployment's policy defaults.
@@ -228,7 +229,9 @@ fn check_library_key(key: &str, value: &Value) -> Result<(), KeyError> {
         "enforceAfter" | "maxDenials" if !whole(0, u64::from(u32::MAX)) => {
             "a whole number from 0 to 4294967295"
         }
-        "ledgerCapacity" if !whole(1, u64::MAX) => "a whole number of at least 1",
+        "ledgerCapacity" | "sessionCapacity" if !whole(1, u64::MAX) => {
+            "a whole number of at least 1"
+        }
         "href" if !(value.is_string() || value.is_null()) => "a string (an http or https URL)",
         "include" | "exclude" => match value {
             Value::Array(items) => {

@@ -1,0 +1,203 @@
+//! Fixed-size digests of what the fail-fast budget remembers, and a bounded
+//! set of them.
+//!
+//! A [`Digest`] is 128 bits of SipHash-1-3 under a key drawn at random once per
+//! process: the hash of the byte stream and the hash of the same stream with one
+//! more byte. Equal streams give equal digests within a process; two different
+//! streams collide with probability about 2^-128, and an input author cannot aim
+//! for a collision without the key. Nothing but the 16 bytes is kept.
+
+use std::collections::HashSet;
+use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher, Hash, Hasher, RandomState};
+use std::sync::OnceLock;
+
+/// 128 bits identifying a byte stream within this process.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Digest(u128);
+
+impl Hash for Digest {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        // Already uniformly random: the low half is a fine table hash.
+        state.write_u64(self.0 as u64);
+    }
+}
+
+impl Digest {
+    /// The digest of one string, length-prefixed.
+    pub(crate) fn of_str(text: &str) -> Self {
+        let mut writer = DigestWriter::new();
+        writer.prefixed(text.as_bytes());
+        writer.finish()
+    }
+}
+
+static KEY: OnceLock<RandomState> = OnceLock::new();
+
+/// Streams bytes into a digest in fixed 64-byte blocks, so the result depends
+/// on the bytes alone, not on how a writer happened to split them.
+pub(crate) struct DigestWriter {
+    hasher: DefaultHasher,
+    block: [u8; 64],
+    filled: usize,
+}
+
+impl DigestWriter {
+    pub(crate) fn new() -> Self {
+        Self {
+            hasher: KEY.get_or_init(RandomState::new).build_hasher(),
+            block: [0; 64],
+            filled: 0,
+        }
+    }
+
+    /// Appends raw bytes.
+    pub(crate) fn bytes(&mut self, mut bytes: &[u8]) {
+        while !bytes.is_empty() {
+            let take = (self.block.len() - self.filled).min(bytes.len());
+            self.block[self.filled..self.filled + take].copy_from_slice(&bytes[..take]);
+            self.filled += take;
+            bytes = &bytes[take..];
+            if self.filled == self.block.len() {
+                self.hasher.write(&self.block);
+                self.filled = 0;
+            }
+        }
+    }
+
+    /// Appends a length-prefixed field, so field boundaries are unambiguous.
+    pub(crate) fn prefixed(&mut self, bytes: &[u8]) {
+        self.bytes(&(bytes.len() as u64).to_le_bytes());
+        self.bytes(bytes);
+    }
+
+    pub(crate) fn finish(mut self) -> Digest {
+        self.hasher.write(&self.block[..self.filled]);
+        let low = self.hasher.finish();
+        self.hasher.write_u8(0xA5);
+        let high = self.hasher.finish();
+        Digest((u128::from(high) << 64) | u128::from(low))
+    }
+}
+
+impl std::io::Write for DigestWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.bytes(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Passes a digest's own bits through as the table hash.
+#[derive(Default)]
+pub(crate) struct PassThrough(u64);
+
+impl Hasher for PassThrough {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type Set = HashSet<Digest, BuildHasherDefault<PassThrough>>;
+
+/// A set of digests holding at most `2 × GENERATION`, O(1) per operation.
+///
+/// Two generations: insertions go to the young one; when it holds `GENERATION`
+/// digests it becomes the old one and the previous old one is dropped. So a
+/// digest is forgotten only after at least `GENERATION` other distinct digests
+/// were inserted since its own last insertion.
+#[derive(Debug, Default)]
+pub(crate) struct DigestSet<const GENERATION: usize> {
+    young: Set,
+    old: Set,
+}
+
+impl<const GENERATION: usize> DigestSet<GENERATION> {
+    /// Inserts (or refreshes) a digest; false when it was already held.
+    pub(crate) fn insert(&mut self, digest: Digest) -> bool {
+        if self.young.contains(&digest) {
+            return false;
+        }
+        let was_old = self.old.remove(&digest);
+        if self.young.len() >= GENERATION {
+            self.old = std::mem::take(&mut self.young);
+        }
+        self.young.insert(digest);
+        !was_old
+    }
+
+    pub(crate) fn contains(&self, digest: &Digest) -> bool {
+        self.young.contains(digest) || self.old.contains(digest)
+    }
+
+    /// Removes a digest; true when it was held.
+    pub(crate) fn remove(&mut self, digest: &Digest) -> bool {
+        self.young.remove(digest) | self.old.remove(digest)
+    }
+
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.young.len() + self.old.len()
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.young.is_empty() && self.old.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(n: u32) -> Digest {
+        Digest::of_str(&n.to_string())
+    }
+
+    #[test]
+    fn chunking_does_not_change_the_digest() {
+        let text: Vec<u8> = (0..1000u32).map(|i| (i % 251) as u8).collect();
+        let mut whole = DigestWriter::new();
+        whole.bytes(&text);
+        let mut pieces = DigestWriter::new();
+        for chunk in text.chunks(7) {
+            pieces.bytes(chunk);
+        }
+        assert_eq!(whole.finish(), pieces.finish());
+        assert_ne!(Digest::of_str("ab"), Digest::of_str("ba"));
+    }
+
+    #[test]
+    fn a_digest_set_is_bounded_and_forgets_only_after_a_generation_of_others() {
+        let mut set = DigestSet::<4>::default();
+        assert!(set.insert(d(0)));
+        assert!(!set.insert(d(0)), "already held");
+        for n in 1..=4 {
+            set.insert(d(n));
+        }
+        assert!(set.contains(&d(0)), "only four others since");
+        set.insert(d(0)); // refreshed into the young generation
+        for n in 5..=8 {
+            set.insert(d(n));
+        }
+        assert!(set.contains(&d(0)));
+        for n in 9..1000 {
+            set.insert(d(n));
+            assert!(set.len() <= 8);
+        }
+        assert!(!set.contains(&d(0)));
+        assert!((996..1000).all(|n| set.contains(&d(n))));
+        assert!(set.remove(&d(999)) && !set.contains(&d(999)));
+    }
+}
