@@ -1,7 +1,6 @@
 //! Configuration, with the original plugin's camelCase keys, validated in one place.
 
 use serde::Deserialize;
-use wildmatch::WildMatch;
 
 /// The default `ledgerCapacity`: an agent is forgotten only after this many other
 /// agents were touched since it was last touched.
@@ -65,11 +64,14 @@ fn default_session_capacity() -> usize {
     DEFAULT_SESSION_CAPACITY
 }
 
-/// A tool-name wildcard pattern (`*` any run, `?` one character).
+/// A tool-name pattern, as the original plugin reads one: `*` stands for any
+/// run of characters (the empty run included) and every other character,
+/// `?`, `[` and `]` among them, stands for itself. Matching is whole-name and
+/// case-sensitive, so a configuration written for the original watches
+/// exactly the same tools here.
 #[derive(Debug, Clone)]
 pub struct ToolPattern {
     raw: String,
-    matcher: WildMatch,
 }
 
 impl ToolPattern {
@@ -85,13 +87,27 @@ impl ToolPattern {
         }
         Ok(Self {
             raw: raw.to_owned(),
-            matcher: WildMatch::new(raw),
         })
     }
 
-    /// True when the tool name matches.
+    /// True when the whole tool name matches.
     pub fn matches(&self, tool: &str) -> bool {
-        self.matcher.matches(tool)
+        let mut parts = self.raw.split('*');
+        // `split` always yields a first part: the literal before any `*`.
+        let first = parts.next().unwrap_or_default();
+        let Some(mut rest) = tool.strip_prefix(first) else {
+            return false;
+        };
+        let Some(last) = parts.next_back() else {
+            return rest.is_empty(); // no `*` at all: the name is the pattern
+        };
+        for middle in parts {
+            match rest.find(middle) {
+                Some(at) => rest = &rest[at + middle.len()..],
+                None => return false,
+            }
+        }
+        rest.len() >= last.len() && rest.ends_with(last)
     }
 
     /// The pattern as written.
@@ -168,10 +184,10 @@ impl Config {
     }
 
     fn validate(raw: RawConfig) -> Result<Self, ConfigError> {
-        if raw.max_denials == 0 && raw.enforce_after > 0 {
+        if raw.max_denials == 0 {
             return Err(ConfigError::at(
                 "maxDenials",
-                "must be at least 1 when enforceAfter is set (0 would refuse nothing)",
+                "must be at least 1 (0 would refuse nothing)",
             ));
         }
         let patterns = |key: &str, list: Vec<String>| {
@@ -257,6 +273,7 @@ mod tests {
             err(json!({"enforceAfter": 2, "maxDenials": 0}))
                 .starts_with("config key `maxDenials`:")
         );
+        assert!(err(json!({"maxDenials": 0})).starts_with("config key `maxDenials`:"));
         assert!(err(json!({"ledgerCapacity": 0})).starts_with("config key `ledgerCapacity`:"));
         assert!(err(json!({"sessionCapacity": 0})).starts_with("config key `sessionCapacity`:"));
         assert!(
@@ -279,10 +296,43 @@ mod tests {
     #[test]
     fn exclude_wins_over_include() {
         let c =
-            Config::from_json(json!({"include": ["b*", "pwsh"], "exclude": ["bash-?"]})).unwrap();
+            Config::from_json(json!({"include": ["b*", "pwsh"], "exclude": ["bash-*"]})).unwrap();
         assert!(c.tracks("bash"));
         assert!(c.tracks("pwsh"));
         assert!(!c.tracks("bash-1"));
         assert!(!c.tracks("read_file"));
+    }
+
+    /// Only `*` is a wildcard; every other character is itself, as in the original.
+    #[test]
+    fn only_the_star_is_a_wildcard() {
+        for (pattern, name, expected) in [
+            ("pwsh", "pwsh", true),
+            ("pwsh", "pwsh2", false),
+            ("pwsh", "xpwsh", false),
+            ("pw?h", "pwsh", false),
+            ("pw?h", "pw?h", true),
+            ("[bp]ash", "bash", false),
+            ("[bp]ash", "[bp]ash", true),
+            ("*", "", true),
+            ("*", "anything", true),
+            ("b*", "b", true),
+            ("b*", "bash", true),
+            ("b*", "ab", false),
+            ("*sh", "bash", true),
+            ("*sh", "bash-x", false),
+            ("b*s*h", "bash", true),
+            ("b*s*h", "bsh", true),
+            ("b*s*h", "bh", false),
+            ("a*a", "a", false),
+            ("a*a", "aa", true),
+            ("**", "x", true),
+            ("Bash", "bash", false),
+            ("dsh-*-pwsh", "dsh-tool-pwsh", true),
+            ("dsh-*-pwsh", "dsh-pwsh", false),
+        ] {
+            let p = ToolPattern::new(pattern).unwrap();
+            assert_eq!(p.matches(name), expected, "{pattern:?} against {name:?}");
+        }
     }
 }

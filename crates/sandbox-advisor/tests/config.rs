@@ -34,7 +34,12 @@ const REFUSED: &[(&str, &str, &str)] = &[
     (
         "c.json",
         r#"{"maxDenials": "2"}"#,
-        "config {path}: config key `maxDenials`: must be a whole number from 0 to 4294967295, not the string \"2\"",
+        "config {path}: config key `maxDenials`: must be a whole number from 1 to 4294967295, not the string \"2\"",
+    ),
+    (
+        "c.json",
+        r#"{"maxDenials": 0}"#,
+        "config {path}: config key `maxDenials`: must be a whole number from 1 to 4294967295, not the number 0",
     ),
     (
         "c.json",

@@ -226,9 +226,8 @@ fn got(value: &Value) -> String {
 fn check_library_key(key: &str, value: &Value) -> Result<(), KeyError> {
     let whole = |min: u64, max: u64| value.as_u64().is_some_and(|n| (min..=max).contains(&n));
     let expected = match key {
-        "enforceAfter" | "maxDenials" if !whole(0, u64::from(u32::MAX)) => {
-            "a whole number from 0 to 4294967295"
-        }
+        "enforceAfter" if !whole(0, u64::from(u32::MAX)) => "a whole number from 0 to 4294967295",
+        "maxDenials" if !whole(1, u64::from(u32::MAX)) => "a whole number from 1 to 4294967295",
         "ledgerCapacity" | "sessionCapacity" if !whole(1, u64::MAX) => {
             "a whole number of at least 1"
         }
