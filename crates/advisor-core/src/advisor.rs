@@ -100,13 +100,16 @@ pub enum Explanation {
 
 type Verdicts = Arc<Vec<(FamilyId, PreflightVerdict)>>;
 
+/// A session's pre-flight verdicts and the policy revision they were computed under.
+type Remembered = (Option<u64>, Verdicts);
+
 /// The advisor: a registry, a ledger and a configuration.
 pub struct Advisor {
     registry: Registry,
     ledger: Ledger,
     config: Config,
     /// The pre-flight memo: each session's verdicts, bounded by `sessionCapacity`.
-    sessions: BoundedMap<SessionId, Verdicts>,
+    sessions: BoundedMap<SessionId, Remembered>,
 }
 
 fn guarded<T>(family: FamilyId, stage: &'static str, f: impl FnOnce() -> T) -> Option<T> {

@@ -235,6 +235,17 @@ pub struct PolicyQuery<'a> {
 pub trait PolicySource: Send + Sync {
     /// Resolves one complete policy, or says why it cannot.
     async fn resolve(&self, query: PolicyQuery<'_>) -> Result<ResolvedPolicy, Unresolved>;
+
+    /// A number that changes whenever what `resolve` answers for `session`
+    /// may have changed (its mode, its root, an outage). The pre-flight seat
+    /// keeps a session's verdicts only while this number stays the same, so a
+    /// session switched to `danger-full-access` is not advised from a verdict
+    /// computed under its old mode. `None` (the default) means the source
+    /// cannot tell: verdicts are then kept for as long as the session is
+    /// remembered.
+    fn revision(&self, _session: &SessionId) -> Option<u64> {
+        None
+    }
 }
 
 /// A composition with no policy service mounted: every query is unresolvable.

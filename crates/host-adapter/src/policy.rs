@@ -21,6 +21,7 @@
 //! A harness with its own policy service implements
 //! [`PolicySource`](advisor_core::PolicySource) instead.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{PoisonError, RwLock};
 
 use async_trait::async_trait;
@@ -56,6 +57,8 @@ struct SessionRecord {
     cwd: Option<String>,
     mode: Option<SandboxMode>,
     unavailable: Option<Unresolved>,
+    /// The change counter's value at this session's last change.
+    revision: u64,
 }
 
 /// Per-session policy state: headers, `sandbox/mode` events, and outages.
@@ -65,6 +68,10 @@ pub struct SessionPolicy {
     platform: RwLock<Platform>,
     sessions: BoundedMap<SessionId, SessionRecord>,
     unavailable: RwLock<Option<Unresolved>>,
+    /// Advanced by every change; a session's revision is the larger of its own
+    /// last change and the last change that applies to every session.
+    changes: AtomicU64,
+    global_revision: AtomicU64,
 }
 
 impl SessionPolicy {
@@ -82,7 +89,26 @@ impl SessionPolicy {
             defaults,
             sessions: BoundedMap::new(session_capacity),
             unavailable: RwLock::new(None),
+            changes: AtomicU64::new(0),
+            global_revision: AtomicU64::new(0),
         }
+    }
+
+    fn next_revision(&self) -> u64 {
+        self.changes.fetch_add(1, Ordering::Relaxed) + 1
+    }
+
+    fn changed_everywhere(&self) {
+        let at = self.next_revision();
+        self.global_revision.fetch_max(at, Ordering::Relaxed);
+    }
+
+    /// The revision of what [`SessionPolicy::resolve_now`] answers for
+    /// `session`: it changes with the session's header, mode or outage, and
+    /// with a platform switch or an outage of every session.
+    pub fn revision_of(&self, session: &SessionId) -> u64 {
+        let own = self.sessions.read(session, |r| r.revision).unwrap_or(0);
+        own.max(self.global_revision.load(Ordering::Relaxed))
     }
 
     /// How many sessions are remembered (at most `capacity + capacity / 8`).
@@ -107,6 +133,7 @@ impl SessionPolicy {
             .platform
             .write()
             .unwrap_or_else(PoisonError::into_inner) = platform;
+        self.changed_everywhere();
     }
 
     /// Records a session header; its `cwd` becomes the session's immutable root.
@@ -116,6 +143,7 @@ impl SessionPolicy {
             .upsert(session, SessionRecord::default, |record| {
                 if record.cwd.is_none() {
                     record.cwd = Some(cwd.to_owned());
+                    record.revision = self.next_revision();
                 }
             });
     }
@@ -124,7 +152,10 @@ impl SessionPolicy {
     pub fn set_mode(&self, session: &SessionId, mode: SandboxMode) {
         self.sessions
             .upsert(session, SessionRecord::default, |record| {
-                record.mode = Some(mode)
+                if record.mode != Some(mode) {
+                    record.mode = Some(mode);
+                    record.revision = self.next_revision();
+                }
             });
     }
 
@@ -132,7 +163,8 @@ impl SessionPolicy {
     pub fn fail_session(&self, session: &SessionId, why: Unresolved) {
         self.sessions
             .upsert(session, SessionRecord::default, |record| {
-                record.unavailable = Some(why)
+                record.unavailable = Some(why);
+                record.revision = self.next_revision();
             });
     }
 
@@ -142,6 +174,7 @@ impl SessionPolicy {
             .unavailable
             .write()
             .unwrap_or_else(PoisonError::into_inner) = Some(why);
+        self.changed_everywhere();
     }
 
     /// Resolves synchronously (the same rules as the [`PolicySource`] impl).
@@ -181,6 +214,10 @@ impl SessionPolicy {
 impl PolicySource for SessionPolicy {
     async fn resolve(&self, query: PolicyQuery<'_>) -> Result<ResolvedPolicy, Unresolved> {
         self.resolve_now(query)
+    }
+
+    fn revision(&self, session: &SessionId) -> Option<u64> {
+        Some(self.revision_of(session))
     }
 }
 

@@ -54,6 +54,10 @@ enum Step {
     Fail(&'static str, bool),
     /// A successful foreground command whose output is this text, in `s1`.
     Succeed(&'static str),
+    /// A `sandbox/mode` event for `s1`.
+    Mode(SandboxMode),
+    /// A first tracked call (a plain success) by this agent, in `s1`.
+    Call(&'static str),
 }
 
 /// The only driver: one adapter, the steps in order; per step, the kind of each
@@ -64,8 +68,8 @@ async fn check(
     steps: &[Step],
 ) -> Vec<Vec<&'static str>> {
     let mut builder = HostAdapter::builder().host(host).config(Config::default());
-    if let Some(policy) = policy {
-        builder = builder.policy(policy);
+    if let Some(policy) = &policy {
+        builder = builder.policy(policy.clone());
     }
     let adapter = builder.build().unwrap();
     let a1 = AgentId::new("a1");
@@ -89,6 +93,22 @@ async fn check(
                         approved_mode: None,
                     })
                     .await
+            }
+            Step::Call(agent) => {
+                let mut observation = success(foreground(0, "ok", "", None), "ok");
+                observation.agent = AgentId::new(agent);
+                adapter
+                    .post_execute(PostExecute {
+                        observation,
+                        approved_mode: None,
+                    })
+                    .await
+            }
+            Step::Mode(mode) => {
+                if let Some(policy) = &policy {
+                    policy.set_mode(&s1, mode);
+                }
+                PostDecision::default()
             }
             Step::Succeed(output) => {
                 let observation = success(foreground(0, output, "", None), output);
@@ -138,6 +158,43 @@ async fn preflight_at_session_start_then_a_second_advisory_from_the_failure() {
     )
     .await;
     assert_eq!(out, vec![vec![PRE], vec![BY_PROVIDER], vec![], vec![]]);
+}
+
+/// Seed 003: the pre-flight asks for the session's mode as it is now. A
+/// session switched to `danger-full-access` never spawns through the sandbox,
+/// so an agent that starts after the switch hears nothing; switched back, the
+/// next agent is told again.
+#[tokio::test]
+async fn preflight_reads_the_session_as_it_is_now() {
+    let (host, policy) = recorded_windows_session(SandboxMode::WorkspaceWrite);
+    let out = check(
+        host,
+        policy,
+        &[
+            Step::Start("a1", true),
+            Step::Mode(SandboxMode::DangerFullAccess),
+            Step::Start("a2", true),
+            Step::Call("a4"),
+            Step::Mode(SandboxMode::WorkspaceWrite),
+            Step::Call("a5"),
+            Step::Start("a3", true),
+            Step::Start("a2", true),
+        ],
+    )
+    .await;
+    assert_eq!(
+        out,
+        vec![
+            vec![PRE],
+            vec![],
+            vec![],
+            vec![],
+            vec![],
+            vec![PRE],
+            vec![PRE],
+            vec![PRE]
+        ]
+    );
 }
 
 #[tokio::test]

@@ -67,6 +67,10 @@ impl PolicySource for ReplayPolicy {
     async fn resolve(&self, query: PolicyQuery<'_>) -> Result<ResolvedPolicy, Unresolved> {
         self.inner.resolve_now(query)
     }
+
+    fn revision(&self, session: &SessionId) -> Option<u64> {
+        Some(self.inner.revision_of(session))
+    }
 }
 
 #[cfg(test)]

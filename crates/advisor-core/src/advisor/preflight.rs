@@ -1,4 +1,9 @@
-//! The pre-flight seat: verdicts computed once per session, delivered once per agent.
+//! The pre-flight seat: verdicts computed per session, delivered once per agent.
+//!
+//! A session's verdicts are remembered together with the policy source's
+//! [`revision`](crate::PolicySource::revision) for that session, and computed
+//! again when it changes: the pre-flight reads the session as it is now (its
+//! mode, its root), not as it was when its first agent started.
 
 use std::sync::Arc;
 
@@ -41,14 +46,17 @@ impl Advisor {
         {
             return;
         }
-        // The common case: the session's verdicts are known. Deliver under the
-        // memo's read guard, without cloning the shared Arc (no refcount traffic).
-        let delivered = observation.session.as_ref().and_then(|s| {
-            self.sessions.read(s, |verdicts| {
-                self.deliver_preflight(&observation.agent, verdicts, decision)
+        // The common case: the session's verdicts are known and current. Deliver
+        // under the memo's read guard, without cloning the shared Arc.
+        let session = observation.session.as_ref();
+        let revision = session.and_then(|s| ctx.policy.revision(s));
+        let delivered = session.and_then(|s| {
+            self.sessions.read(s, |(at, verdicts)| {
+                (*at == revision)
+                    .then(|| self.deliver_preflight(&observation.agent, verdicts, decision))
             })
         });
-        if delivered.is_some() {
+        if delivered.flatten().is_some() {
             return;
         }
         let verdicts = self
@@ -58,7 +66,13 @@ impl Advisor {
     }
 
     async fn session_verdicts(&self, session: Option<&SessionId>, ctx: &Context<'_>) -> Verdicts {
-        if let Some(verdicts) = session.and_then(|s| self.sessions.read(s, Arc::clone)) {
+        let revision = session.and_then(|s| ctx.policy.revision(s));
+        let current = session.and_then(|s| {
+            self.sessions.read(s, |(at, verdicts)| {
+                (*at == revision).then(|| Arc::clone(verdicts))
+            })
+        });
+        if let Some(verdicts) = current.flatten() {
             return verdicts;
         }
         let env = self.environment(ctx.host, self.resolve(session, None, ctx).await);
@@ -70,11 +84,19 @@ impl Advisor {
                 .collect(),
         );
         match session {
-            // A racing call may have remembered the session first: keep its verdicts.
-            Some(session) => {
-                self.sessions
-                    .upsert(session, || verdicts, |remembered| remembered.clone())
-            }
+            // A racing call may have remembered the session first under the same
+            // revision: keep its verdicts. Verdicts from another revision are replaced.
+            Some(session) => self.sessions.upsert(
+                session,
+                || (revision, Arc::clone(&verdicts)),
+                |(at, remembered)| {
+                    if *at != revision {
+                        *at = revision;
+                        *remembered = Arc::clone(&verdicts);
+                    }
+                    Arc::clone(remembered)
+                },
+            ),
             None => verdicts,
         }
     }
