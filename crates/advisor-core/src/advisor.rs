@@ -361,8 +361,8 @@ fn refusal_reason(enforce_after: u32, left: u32) -> String {
         "sandbox-advisor refused this call before it ran. The identical call (same tool, same arguments) \
          already failed because the sandbox could not provision this workspace, and this agent has seen \
          at least {enforce_after} such failures; nothing has changed since, so it would fail the same way. \
-         The advisory delivered earlier in this session names the missing right and the command the user \
-         can run while the session continues. Once that is done, run the call again. Refusals left before \
-         identical calls go through regardless: {left}."
+         The advisory delivered earlier in this session says what failed, how to confirm it and what the \
+         user can do outside the session. Once the user has acted on it, run the call again. Refusals left \
+         before identical calls go through regardless: {left}."
     )
 }
