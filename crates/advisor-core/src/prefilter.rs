@@ -147,15 +147,12 @@ impl Prefilter {
                 if object.get("kind").and_then(Value::as_str) != Some("foreground") {
                     return out;
                 }
-                let failed = match object.get("exitCode") {
-                    Some(Value::Null) => false,
-                    Some(Value::Number(n)) => match n.as_i64() {
-                        Some(code) => code != 0,
-                        None if n.as_u64().is_some_and(|u| i64::try_from(u).is_ok()) => true,
-                        None => return out,
-                    },
-                    _ => return out,
-                };
+                // An exit code the value does not report (absent, null, not an
+                // integer) is not a failed exit, and it rules out no other anchor.
+                let failed = object
+                    .get("exitCode")
+                    .and_then(Value::as_i64)
+                    .is_some_and(|code| code != 0);
                 let denied = || {
                     object
                         .get("sandbox")
@@ -279,5 +276,20 @@ mod tests {
             f.candidates(&ok(json!({"kind": "foreground", "exitCode": "1"}))),
             0b100000
         );
+    }
+
+    #[test]
+    fn an_exit_code_the_value_does_not_report_rules_out_only_failed_exit() {
+        let f = filter();
+        let denied = json!({"mode": "workspace-write", "denied": true});
+        let stderr = json!({"text": "HRESULT 0x80041003", "truncated": false});
+        for exit in [None, Some(json!(null)), Some(json!("1")), Some(json!(1.5))] {
+            let mut value = json!({"kind": "foreground", "stderr": stderr, "sandbox": denied});
+            if let Some(exit) = exit.clone() {
+                value["exitCode"] = exit;
+            }
+            // Not a failed exit (bits 2, 3 stay off); the stderr needle (bit 4) still counts.
+            assert_eq!(f.candidates(&ok(value)), 0b110000, "{exit:?}");
+        }
     }
 }

@@ -11,7 +11,9 @@ use serde_json::Value;
 /// A finished foreground command, as the shell tools project it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ForegroundRun<'a> {
-    /// The exit code, when the value carries an integer one (null when killed by a signal).
+    /// The exit code, when the value reports one. `None` means "not reported":
+    /// `exitCode` absent, null (killed by a signal) or not an integer. A
+    /// family reads `None` as neither 0 nor a failure, and writes no number for it.
     pub exit_code: Option<i64>,
     /// The captured stderr text.
     pub stderr: Option<&'a str>,
@@ -35,21 +37,15 @@ pub struct SandboxStamp<'a> {
 }
 
 impl<'a> ForegroundRun<'a> {
-    /// Reads the shell projection; `None` unless `kind` is `"foreground"` and
-    /// `exitCode` is an integer or null.
+    /// Reads the shell projection; `None` unless `kind` is `"foreground"`.
+    /// An exit code the value does not report (absent, null, not an integer,
+    /// or out of `i64` range) is `exit_code: None`, not a reason to refuse.
     pub fn read(value: &'a Value) -> Option<Self> {
         let object = value.as_object()?;
         if object.get("kind")?.as_str()? != "foreground" {
             return None;
         }
-        let exit_code = match object.get("exitCode")? {
-            Value::Null => None,
-            Value::Number(n) => Some(
-                n.as_i64()
-                    .or_else(|| n.as_u64().and_then(|u| i64::try_from(u).ok()))?,
-            ),
-            _ => return None,
-        };
+        let exit_code = object.get("exitCode").and_then(Value::as_i64);
         let text = |key: &str| object.get(key)?.get("text")?.as_str();
         let sandbox = object.get("sandbox").and_then(|s| {
             let s = s.as_object()?;
@@ -97,14 +93,26 @@ mod tests {
     #[test]
     fn refuses_other_shapes() {
         assert!(ForegroundRun::read(&json!({"kind":"background","jobId":"j"})).is_none());
-        assert!(ForegroundRun::read(&json!({"kind":"foreground","exitCode":"1"})).is_none());
         assert!(ForegroundRun::read(&json!({"exitCode":1})).is_none());
         assert!(ForegroundRun::read(&json!({"kind":"exec","exitCode":1})).is_none());
-        assert!(
-            ForegroundRun::read(&json!({"kind":"foreground","exitCode":18446744072635810114u64}))
-                .is_none()
-        );
         assert!(ForegroundRun::read(&json!("foreground")).is_none());
+    }
+
+    #[test]
+    fn an_exit_code_the_value_does_not_report_is_none() {
+        for value in [
+            json!({"kind":"foreground","stderr":{"text":"e"}}),
+            json!({"kind":"foreground","exitCode":null,"stderr":{"text":"e"}}),
+            json!({"kind":"foreground","exitCode":"1","stderr":{"text":"e"}}),
+            json!({"kind":"foreground","exitCode":1.5,"stderr":{"text":"e"}}),
+            json!({"kind":"foreground","exitCode":true,"stderr":{"text":"e"}}),
+            json!({"kind":"foreground","exitCode":18446744072635810114u64,"stderr":{"text":"e"}}),
+        ] {
+            let run = ForegroundRun::read(&value).unwrap();
+            assert_eq!(run.exit_code, None, "{value}");
+            assert_eq!(run.stderr, Some("e"), "{value}");
+            assert!(!run.failed(), "{value}");
+        }
     }
 
     #[test]

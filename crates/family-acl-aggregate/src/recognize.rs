@@ -1,13 +1,15 @@
 //! The predicate: a failure whose message is one of sandbox-local's two
 //! AggregateError sentences.
 //!
-//! The message's first line must be exactly the sentence, optionally behind one
-//! `Error: ` or `AggregateError: ` envelope. Later lines are allowed (a host
-//! that renders an aggregate's members into its message) and are never read:
-//! the members — and anything after the sentence — are the inner errors the
-//! session cannot see, so they may not shape the advice.
+//! The message's first line, read through core's one envelope rule
+//! ([`advisor_core::envelope::unwrap`]: at most one `Error: ` or
+//! `AggregateError: ` in front, trailing white space behind), must be exactly
+//! the sentence. Later lines are allowed (a host that renders an aggregate's
+//! members into its message) and are never read: the members — and anything
+//! after the sentence — are the inner errors the session cannot see, so they
+//! may not shape the advice.
 
-use advisor_core::{Observation, Untrusted};
+use advisor_core::{Observation, Untrusted, envelope};
 
 /// The temp half, thrown when the per-session private grant and its cleanup both failed.
 pub const TEMP_SENTENCE: &str =
@@ -17,10 +19,6 @@ pub const TEMP_SENTENCE: &str =
 /// failed (no word "materialization" in this one).
 pub const WORKSPACE_SENTENCE: &str =
     "sandbox-local windows-acl workspace grant failed and its cleanup also failed";
-
-/// The envelopes a host may leave in front of the message: the rendered
-/// content's `Error: `, or the error's own `name: message` form.
-const ENVELOPES: [&str; 2] = ["Error: ", "AggregateError: "];
 
 /// Which of the two grants failed together with its cleanup.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,11 +47,7 @@ pub struct AggregateFailure {
 pub fn recognize(observation: &Observation) -> Option<AggregateFailure> {
     let failure = observation.failure()?;
     let first = failure.message.split('\n').next().unwrap_or_default();
-    let first = first.strip_suffix('\r').unwrap_or(first);
-    let line = ENVELOPES
-        .iter()
-        .find_map(|envelope| first.strip_prefix(envelope))
-        .unwrap_or(first);
+    let line = envelope::unwrap(first);
     let half = match line {
         TEMP_SENTENCE => Half::Temp,
         WORKSPACE_SENTENCE => Half::Workspace,
@@ -86,15 +80,33 @@ mod tests {
             Some(Half::Workspace)
         );
         assert_eq!(half(&format!("Error: Error: {TEMP_SENTENCE}")), None);
+        assert_eq!(
+            half(&format!("AggregateError: Error: {TEMP_SENTENCE}")),
+            None
+        );
+        assert_eq!(half(&format!("Error:{TEMP_SENTENCE}")), None);
         assert_eq!(half(&format!("TypeError: {TEMP_SENTENCE}")), None);
     }
 
     #[test]
-    fn the_first_line_must_be_exactly_the_sentence() {
+    fn trailing_white_space_of_the_first_line_is_removed() {
         assert_eq!(half(&format!("{TEMP_SENTENCE}\r\nmore")), Some(Half::Temp));
+        assert_eq!(
+            half(&format!("Error: {WORKSPACE_SENTENCE} \t\r\nmore")),
+            Some(Half::Workspace)
+        );
+        assert_eq!(half(&format!("{TEMP_SENTENCE}\r\n")), Some(Half::Temp));
+        let finding = recognize(&failure(&format!("Error: {TEMP_SENTENCE} \r\n"))).unwrap();
+        assert_eq!(finding.sentence.inspect(), TEMP_SENTENCE);
+    }
+
+    #[test]
+    fn the_first_line_must_be_exactly_the_sentence() {
         assert_eq!(half(&format!("{TEMP_SENTENCE}.")), None);
         assert_eq!(half(&format!(" {TEMP_SENTENCE}")), None);
         assert_eq!(half(&format!("note\n{TEMP_SENTENCE}")), None);
+        assert_eq!(half(&format!("\n{TEMP_SENTENCE}")), None);
+        assert_eq!(half(&format!("Error: \n{TEMP_SENTENCE}")), None);
         assert_eq!(
             half(
                 "sandbox-local windows-acl workspace grant materialization failed and its cleanup also failed"

@@ -5,7 +5,7 @@
 
 use advisor_core::testing::{failure, failure_with, host};
 use advisor_core::{Environment, Family, Platform, PolicyState};
-use family_acl_aggregate::{AclAggregateFailure, TEMP_SENTENCE, WORKSPACE_SENTENCE};
+use family_acl_aggregate::{AclAggregateFailure, Half, TEMP_SENTENCE, WORKSPACE_SENTENCE};
 use proptest::prelude::*;
 
 fn env() -> Environment {
@@ -35,6 +35,21 @@ proptest! {
         let env = env();
         let text = AclAggregateFailure.advise(&finding, &env).text;
         prop_assert_eq!(&text, &AclAggregateFailure.advise(&plain, &env).text);
+    }
+
+    #[test]
+    fn core_envelope_rule_decides_the_first_line(
+        envelope in prop::sample::select(vec!["", "Error: ", "AggregateError: "]),
+        trailing in "[ \t\r]{0,4}",
+        tail in prop::option::of("[ -~]{0,40}"),
+    ) {
+        let tail = tail.map(|t| format!("\n{t}")).unwrap_or_default();
+        for (sentence, half) in [(TEMP_SENTENCE, Half::Temp), (WORKSPACE_SENTENCE, Half::Workspace)] {
+            let message = format!("{envelope}{sentence}{trailing}{tail}");
+            let finding = AclAggregateFailure.recognize(&failure(&message)).unwrap();
+            prop_assert_eq!(finding.half, half);
+            prop_assert_eq!(finding.sentence.inspect(), sentence);
+        }
     }
 
     #[test]

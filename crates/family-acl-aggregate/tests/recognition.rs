@@ -47,6 +47,18 @@ fn aggregate_error_name_form_speaks() {
 }
 
 #[test]
+fn core_envelope_rule_trailing_white_space_speaks() {
+    assert_eq!(half("temp_half_trailing_white_space"), Half::Temp);
+}
+
+#[test]
+fn core_envelope_rule_refuses_what_it_does_not_remove() {
+    for fixture in ["temp_half_two_envelopes", "workspace_half_leading_space"] {
+        check(fixture, windows(), Expect::Refused);
+    }
+}
+
+#[test]
 fn a_message_that_also_carries_an_acl_line_is_recognized_here() {
     // In the standard registry acl-provisioning is first and owns this one;
     // alone, this family must still recognize it, or that precedence would be untested.

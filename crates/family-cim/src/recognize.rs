@@ -33,8 +33,9 @@ pub const PRODUCT_NAMES: [&str; 5] = [
 /// What the recognizer read from the command's stderr.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CimRefusal {
-    /// The stderr line that carries the code, trimmed: the command's own text,
-    /// which leaves the advisory only as a `> ` quote block.
+    /// The stderr line that carries the code, exactly as the command printed
+    /// it (indentation and all) without its line ending: the command's own
+    /// text, which leaves the advisory only as a `> ` quote block.
     pub code_line: Untrusted,
     /// The first product name (in [`PRODUCT_NAMES`] order) found in the stderr.
     pub product_name: &'static str,
@@ -48,7 +49,8 @@ pub struct CimRefusal {
 ///
 /// No exit-code condition: a script that continues after a refused cmdlet
 /// (`Get-CimInstance …; 'done'`) exits 0 with the same record on stderr, and
-/// that query was refused just the same.
+/// that query was refused just the same. An exit code the value does not
+/// report (absent, null, not an integer) is read by no one here either.
 pub fn recognize(observation: &Observation) -> Option<CimRefusal> {
     let success = observation.success()?;
     let run = ForegroundRun::read(&success.value)?;
@@ -59,7 +61,7 @@ pub fn recognize(observation: &Observation) -> Option<CimRefusal> {
         .copied()
         .find(|name| stderr.contains(name))?;
     Some(CimRefusal {
-        code_line: Untrusted::new(line_at(stderr, at).trim()),
+        code_line: Untrusted::new(line_at(stderr, at)),
         product_name,
         stamped_denied: run.sandbox.is_some_and(|stamp| stamp.denied),
     })
@@ -92,12 +94,14 @@ fn is_word(byte: &u8) -> bool {
     byte.is_ascii_alphanumeric() || *byte == b'_'
 }
 
-/// The line of `text` that contains byte offset `at`.
+/// The line of `text` that contains byte offset `at`, without its line
+/// ending (`\n` or `\r\n`) and otherwise untouched.
 fn line_at(text: &str, at: usize) -> &str {
     let (head, tail) = text.split_at_checked(at).unwrap_or((text, ""));
     let start = head.rfind('\n').map_or(0, |i| i + 1);
     let end = tail.find('\n').map_or(text.len(), |i| at + i);
-    text.get(start..end).unwrap_or(text)
+    let line = text.get(start..end).unwrap_or(text);
+    line.strip_suffix('\r').unwrap_or(line)
 }
 
 #[cfg(test)]
@@ -125,10 +129,14 @@ mod tests {
     }
 
     #[test]
-    fn the_code_line_is_the_whole_line() {
-        let text = "first\r\nHRESULT 0x80041003,X\nlast";
+    fn the_code_line_is_the_whole_line_as_printed() {
+        let text = "first\r\n    + Id : HRESULT 0x80041003,X \r\nlast";
         let at = find_code(text).unwrap();
-        assert_eq!(line_at(text, at).trim(), "HRESULT 0x80041003,X");
+        assert_eq!(line_at(text, at), "    + Id : HRESULT 0x80041003,X ");
         assert_eq!(line_at("0x80041003", 0), "0x80041003");
+        assert_eq!(line_at("a\n0x80041003", 2), "0x80041003");
+        assert_eq!(line_at("0x80041003\nb", 0), "0x80041003");
+        assert_eq!(line_at("a\n 0x80041003\r\nb\nc", 3), " 0x80041003");
+        assert_eq!(line_at("ab\ncd 0x80041003 ef\ngh", 6), "cd 0x80041003 ef");
     }
 }

@@ -79,6 +79,51 @@ fn the_reported_line_and_name_are_quoted() {
 }
 
 #[test]
+fn the_code_line_is_quoted_as_printed() {
+    // Windows PowerShell 5.1's own layout: the detail lines are indented four
+    // spaces and end in CRLF. The quote keeps the indentation, drops only the line end.
+    let text = check(
+        "en_record_ps51_layout",
+        windows(WorkspaceWrite),
+        Expect::Speaks,
+    )
+    .unwrap()
+    .text;
+    let line = "+ FullyQualifiedErrorId : HRESULT 0x80041003,Microsoft.Management.Infrastructure.CimCmdlets.GetCimInstanceCommand";
+    assert_eq!(quoted(&text), [format!(">     {line}")]);
+    // Nothing else in the advisory depends on the record's layout.
+    assert_eq!(
+        text,
+        english().replace(&format!("\n> {line}\n"), &format!("\n>     {line}\n"))
+    );
+}
+
+/// The same record with an exit code the value does not report: the text is
+/// the reported-exit text, word for word — no 0 and no number stands in for it.
+fn assert_unreported_exit_reads_alike(fixture: &str) {
+    let text = check(fixture, windows(WorkspaceWrite), Expect::Speaks)
+        .unwrap()
+        .text;
+    assert_eq!(text, english(), "{fixture}");
+}
+
+#[test]
+fn an_unreported_exit_code_changes_nothing_in_the_text() {
+    assert_unreported_exit_reads_alike("en_record_exit_null");
+}
+
+#[test]
+fn every_unreported_exit_code_shape_reads_alike() {
+    for fixture in [
+        "en_record_exit_absent",
+        "en_record_exit_string",
+        "en_record_exit_fraction",
+    ] {
+        assert_unreported_exit_reads_alike(fixture);
+    }
+}
+
+#[test]
 fn the_resolved_mode_is_named() {
     assert!(english().contains("under the workspace-write mode"));
     assert!(chinese().contains("under the read-only mode"));

@@ -71,15 +71,22 @@ fn reported(finding: &Finding, inside: &[&NamedPath], root: Option<&Untrusted>) 
         .enforcement
         .as_ref()
         .map_or_else(|| "not stamped".to_owned(), |e| e.inline().to_string());
+    let tool = finding.tool.inline();
+    // An exit code the value does not report is said to be missing, never
+    // written as 0 or as any other number.
+    let exited = match finding.exit_code {
+        Some(code) => format!("the {tool} command exited {code}"),
+        None => format!("the {tool} command's value reports no exit code"),
+    };
     // The mode is the advisor's own word: recognize() accepts only the
-    // harness's vocabulary, so it is written as that, not quoted.
+    // harness's vocabulary, so it is written as that, not quoted. The stamp
+    // itself follows as evidence, as the value carried it.
     let mut out = format!(
-        "What was reported: the {tool} command exited {code}, and the sandbox executor stamped it \
-         denied under `{mode}` (enforcement: {enforcement}) — the backend's own refusal wording was \
-         in its stderr.\n\n",
-        tool = finding.tool.inline(),
-        code = finding.exit_code,
+        "What was reported: {exited}, and the sandbox executor stamped it denied under `{mode}` \
+         (enforcement: {enforcement}) — the backend's own refusal wording was in its stderr. The \
+         stamp, exactly as the tool's value carries it:\n{stamp}\n\n",
         mode = finding.mode,
+        stamp = finding.stamp.quote_block(),
     );
     if let [path] = inside {
         out.push_str(&format!("- path the command names: {}\n", describe(path)));

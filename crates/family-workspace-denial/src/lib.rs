@@ -3,10 +3,13 @@
 //! ## What it detects
 //!
 //! A write refused *inside* the session's own workspace on Windows: a shell
-//! command that ran under `workspace-write`, exited non-zero, and that the
-//! sandbox executor stamped `sandbox: { mode: "workspace-write", denied: true }`
-//! in the tool's canonical value — while every absolute path the command names
-//! lies strictly below the workspace root the policy resolver reports.
+//! command that ran under `workspace-write`, did not report a clean exit (a
+//! non-zero exit code, or none reported at all), and that the sandbox executor
+//! stamped `sandbox: { mode: "workspace-write", denied: true }` in the tool's
+//! canonical value — while every absolute path the command names lies strictly
+//! below the workspace root the policy resolver reports. An exit code the value
+//! does not report (absent, null, not an integer) is "not reported": it blocks
+//! nothing and is never written as a number.
 //!
 //! The shipped shell tools report a non-zero exit as a finished run, not as an
 //! error, so this is read from a *successful* result's value (the executor's
@@ -77,9 +80,11 @@ impl Family for WorkspaceDenial {
         }
     }
 
+    /// The denied stamp alone: an exit code the value does not report must
+    /// not hide a stamped denial from the recognizer (which refuses a reported 0).
     fn anchors(&self) -> Anchors {
         Anchors::ForegroundRun {
-            failed_exit: true,
+            failed_exit: false,
             denied_stamp: true,
             stderr_needles: &[],
         }

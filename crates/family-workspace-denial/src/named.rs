@@ -85,6 +85,17 @@ fn ends_whole_path(b: u8) -> bool {
         )
 }
 
+/// The length of the token that starts at `i`: its first byte (a start, which
+/// never ends a path) and every byte after it up to the next one that does, or
+/// to the end. Never 0, so a scan that steps over tokens always moves on.
+fn token_len(bytes: &[u8], i: usize) -> usize {
+    let tail = bytes.get(i + 1..).unwrap_or_default();
+    1 + tail
+        .iter()
+        .position(|&b| ends_path(b))
+        .unwrap_or(tail.len())
+}
+
 fn is_separator(b: u8) -> bool {
     b == b'\\' || b == b'/'
 }
@@ -171,26 +182,23 @@ impl NamedPaths {
         });
     }
 
-    /// Every absolute path inside a piece of script text.
+    /// Every absolute path inside a piece of script text: find the next start,
+    /// take its token, go on after it.
     fn scan(&mut self, text: &str, origin: Origin) {
         let bytes = text.as_bytes();
-        let mut i = 0;
-        while i < bytes.len() {
-            if starts_absolute(bytes, i) {
-                let len = bytes[i..].iter().position(|&b| ends_path(b));
-                let end = len.map_or(bytes.len(), |n| i + n);
-                // `i` and `end` sit on ASCII bytes (or the end), so both are char boundaries.
-                if let Some(path) = text.get(i..end) {
-                    self.push(path, origin);
-                }
-                i = end.max(i + 1);
-            } else if starts_variable(bytes, i) {
+        let mut rest = 0..bytes.len();
+        while let Some(start) =
+            rest.find(|&i| starts_absolute(bytes, i) || starts_variable(bytes, i))
+        {
+            let end = start + token_len(bytes, start);
+            if !starts_absolute(bytes, start) {
                 self.opaque = true;
-                let len = bytes[i..].iter().position(|&b| ends_path(b));
-                i = len.map_or(bytes.len(), |n| i + n).max(i + 1);
-            } else {
-                i += 1;
+            } else if let Some(path) = text.get(start..end) {
+                // `start` and `end` sit on ASCII bytes (or the end), so both are char boundaries.
+                self.push(path, origin);
             }
+            // `find` consumed `start`; skip the rest of its token.
+            rest.start = rest.start.max(end);
         }
     }
 
@@ -207,29 +215,16 @@ impl NamedPaths {
     /// The paths a `command` string names: its quoted runs and its bare tokens.
     pub fn command(&mut self, command: &str) {
         let mut rest = command;
-        while !rest.is_empty() {
-            match rest.find(['"', '\'']) {
-                Some(open) => {
-                    self.scan(&rest[..open], Origin::Command);
-                    let quote = &rest[open..open + 1];
-                    let body = &rest[open + 1..];
-                    match body.find(quote) {
-                        Some(close) => {
-                            self.quoted(&body[..close], Origin::Command);
-                            rest = &body[close + 1..];
-                        }
-                        None => {
-                            self.quoted(body, Origin::Command);
-                            rest = "";
-                        }
-                    }
-                }
-                None => {
-                    self.scan(rest, Origin::Command);
-                    rest = "";
-                }
-            }
+        while let Some(open) = rest.find(['"', '\'']) {
+            self.scan(&rest[..open], Origin::Command);
+            let quote = &rest[open..open + 1];
+            let body = &rest[open + 1..];
+            // An unterminated quote runs to the end of the command.
+            let close = body.find(quote).unwrap_or(body.len());
+            self.quoted(&body[..close], Origin::Command);
+            rest = body.get(close + 1..).unwrap_or_default();
         }
+        self.scan(rest, Origin::Command);
     }
 
     /// One element of an argv-style `command` array.
@@ -243,118 +238,5 @@ impl NamedPaths {
         if starts_absolute(start, 0) || starts_variable(start, 0) {
             self.quoted(value, Origin::Argument);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn command(c: &str) -> Vec<String> {
-        let mut named = NamedPaths::default();
-        named.command(c);
-        named
-            .paths
-            .into_iter()
-            .map(|p| p.raw.inspect().to_owned())
-            .collect()
-    }
-
-    #[test]
-    fn finds_bare_quoted_and_redirected_paths() {
-        assert_eq!(
-            command(r"Set-Content D:\ws\a.txt -Value x"),
-            [r"D:\ws\a.txt"]
-        );
-        assert_eq!(command(r"echo ok >D:\ws\out.txt"), [r"D:\ws\out.txt"]);
-        assert_eq!(command(r"echo ok >> D:/ws/log.txt;"), [r"D:/ws/log.txt"]);
-        assert_eq!(
-            command(r#"& "C:\Program Files (x86)\tool\t.exe" 'D:\ws\b c\d.txt'"#),
-            [r"C:\Program Files (x86)\tool\t.exe", r"D:\ws\b c\d.txt"]
-        );
-        assert_eq!(
-            command(r#"python -c "open(r'C:\other\x','w')""#),
-            [r"C:\other\x"]
-        );
-        assert_eq!(
-            command(r"Copy-Item D:\ws\a,D:\ws\b (D:\ws\c)"),
-            [r"D:\ws\a", r"D:\ws\b", r"D:\ws\c"]
-        );
-        assert_eq!(
-            command(r"tool --out=D:\ws\x -Path:D:\ws\y"),
-            [r"D:\ws\x", r"D:\ws\y"]
-        );
-        assert_eq!(command(r"type \\server\share\x"), [r"\\server\share\x"]);
-    }
-
-    #[test]
-    fn ignores_what_is_not_an_absolute_path() {
-        assert!(command(r"echo x > build\out.txt").is_empty());
-        assert!(command(r"echo x > D:out.txt").is_empty());
-        assert!(command(r"dir /s \Windows\Temp").is_empty());
-        assert!(command(r"curl https://example.com/a//b").is_empty());
-        assert!(command(r"echo abc:\x").is_empty());
-        assert!(command("").is_empty());
-    }
-
-    #[test]
-    fn a_quoted_script_is_scanned_path_by_path() {
-        assert_eq!(
-            command(r#"pwsh -Command "copy D:\ws\a C:\x""#),
-            [r"D:\ws\a", r"C:\x"]
-        );
-        assert_eq!(command(r#"echo "unterminated D:\ws\a"#), [r"D:\ws\a"]);
-    }
-
-    fn opaque(c: &str) -> bool {
-        let mut named = NamedPaths::default();
-        named.command(c);
-        named.opaque
-    }
-
-    #[test]
-    fn variable_rooted_paths_are_opaque() {
-        assert!(opaque(
-            r#"& "$env:ProgramFiles\nodejs\node.exe" D:\ws\b.js"#
-        ));
-        assert!(opaque(r"Copy-Item D:\ws\a ${env:USERPROFILE}/a"));
-        assert!(opaque(r"copy D:\ws\a %ProgramFiles(x86)%\x"));
-        assert!(opaque(r"cp D:/ws/a $HOME/a"));
-        assert!(opaque(r"Set-Content ~\notes.txt x"));
-        assert!(!opaque(
-            r"$p = 'x'; Set-Content $p -Value 1; echo 100% done"
-        ));
-        assert!(!opaque(r"echo a~b\c"));
-        let mut named = NamedPaths::default();
-        named.argument(r"%USERPROFILE%\proj");
-        assert!(named.opaque);
-    }
-
-    #[test]
-    fn the_count_is_bounded() {
-        let many = (0..40).map(|i| format!(r"D:\ws\f{i}")).collect::<Vec<_>>();
-        let mut named = NamedPaths::default();
-        named.command(&many.join(" "));
-        assert_eq!(named.paths.len(), MAX_PATHS);
-        assert!(named.overflow);
-    }
-
-    #[test]
-    fn marks_components_windows_would_rewrite() {
-        let mut named = NamedPaths::default();
-        named.command(r#"echo > "D:\ws\.. \other\x" D:\ws\ok\..\y"#);
-        let flags: Vec<bool> = named.paths.iter().map(|p| p.ambiguous).collect();
-        assert_eq!(flags, [true, false]);
-    }
-
-    #[test]
-    fn arguments_count_only_as_whole_values() {
-        let mut named = NamedPaths::default();
-        named.argument(r"D:\ws");
-        named.argument(r"write the report to C:\x");
-        named.argument(r"D:\ws\a;C:\x");
-        let raws: Vec<&str> = named.paths.iter().map(|p| p.raw.inspect()).collect();
-        assert_eq!(raws, [r"D:\ws", r"D:\ws\a", r"C:\x"]);
-        assert!(named.paths.iter().all(|p| p.origin == Origin::Argument));
     }
 }

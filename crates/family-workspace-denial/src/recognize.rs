@@ -15,14 +15,21 @@ use crate::named::NamedPaths;
 pub struct Finding {
     /// The shell tool that ran the command, as the harness named it.
     pub tool: Untrusted,
-    /// The command's non-zero exit code.
-    pub exit_code: i64,
+    /// The command's non-zero exit code, or `None` when the value does not
+    /// report one (absent, null or not an integer): "not reported", which
+    /// neither blocks recognition nor stands for 0 or any other number.
+    pub exit_code: Option<i64>,
     /// The mode the call actually ran under, as the executor stamped it; only
     /// a spelling in the harness's own vocabulary is recognized, so this is
     /// the advisor's word for it, not the value's text.
     pub mode: SandboxMode,
     /// The enforcement the executor stamped (`partial` for the Windows ACL backend).
     pub enforcement: Option<Untrusted>,
+    /// The stamp the finding keyed on, exactly as the value carried it: its
+    /// `sandbox` member as compact JSON, members in the value's own order
+    /// (`"sandbox":{"mode":"workspace-write","denied":true,…}`). Quoted as
+    /// evidence, so a reader can audit the claim against the record.
+    pub stamp: Untrusted,
     /// Set when the stamp marks a runner failure.
     pub runner_failed: bool,
     /// The absolute paths the call names.
@@ -36,21 +43,25 @@ fn stamped_mode(raw: &str) -> Option<SandboxMode> {
 }
 
 /// Recognizes a success whose foreground value carries `sandbox.denied: true`
-/// and a non-zero exit. Returns `None` before allocating anything otherwise.
+/// and does not report a clean exit: a non-zero exit code, or none reported
+/// (absent, null or not an integer). A reported 0 is not a denial. Returns
+/// `None` before allocating anything otherwise.
 pub fn recognize(observation: &Observation) -> Option<Finding> {
     let success = observation.success()?;
     let run = ForegroundRun::read(&success.value)?;
     let stamp = run.sandbox?;
-    if !stamp.denied {
+    if !stamp.denied || run.exit_code == Some(0) {
         return None;
     }
-    let exit_code = run.exit_code.filter(|code| *code != 0)?;
     let mode = stamped_mode(stamp.mode)?;
+    // The stamp was read from this member, so it is there.
+    let record = success.value.get("sandbox")?;
     Some(Finding {
         tool: Untrusted::new(observation.tool.as_str()),
-        exit_code,
+        exit_code: run.exit_code,
         mode,
         enforcement: stamp.enforcement.map(Untrusted::new),
+        stamp: Untrusted::new(&format!("\"sandbox\":{record}")),
         runner_failed: stamp.runner_failed,
         // Paths matter only for the one case the gate can speak for; a denial under
         // another mode, or of a failed runner, is declined without reading them.

@@ -133,7 +133,11 @@ async fn speaks_once_per_agent_with_the_resolved_root() {
             .text
             .contains(r"- path the command names: `D:\ws\vendor\lib\config.json`")
     );
-    assert!(advisory.text.contains(r"- workspace root (policy): `D:\ws`"));
+    assert!(
+        advisory
+            .text
+            .contains(r"- workspace root (policy): `D:\ws`")
+    );
     assert!(silent(&rig.post(inside()).await));
     let mut other = inside();
     other.agent = AgentId::new("a2");
