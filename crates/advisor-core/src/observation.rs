@@ -44,6 +44,11 @@ pub struct Failure {
     pub members: Vec<String>,
     /// The rendered content the model saw (normally `Error: <message>`).
     pub content: String,
+    /// The structured code the harness attached to the failure, when it did
+    /// (deepseek-harness-rs' `info.code`, e.g. `SANDBOX_RUNNER_FAILED`). An
+    /// extra fact a family may use beside the producer's exact shape, never
+    /// instead of it.
+    pub code: Option<String>,
 }
 
 /// A success result: the tool's canonical value and its rendering.

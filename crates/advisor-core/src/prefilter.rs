@@ -250,6 +250,7 @@ mod tests {
             message: String::new(),
             members: vec![],
             content: "bcd".into(),
+            code: None,
         }));
         assert_eq!(f.candidates(&only_content), 0b100010);
     }

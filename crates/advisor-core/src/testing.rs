@@ -24,6 +24,7 @@ pub fn failure_with(message: &str, content: &str, members: &[&str]) -> Observati
         message: message.to_owned(),
         members: members.iter().map(|m| (*m).to_owned()).collect(),
         content: content.to_owned(),
+        code: None,
     }))
 }
 

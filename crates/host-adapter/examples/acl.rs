@@ -43,6 +43,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             message: message.to_owned(),
             members: Vec::new(),
             content: format!("Error: {message}"),
+            ..Failure::default()
         }),
     };
     let decision = adapter

@@ -9,7 +9,8 @@ use std::sync::{Arc, Mutex};
 
 use advisor_core::testing::host;
 use advisor_core::{
-    Config, Platform, PolicyQuery, PolicySource, ResolvedPolicy, SandboxMode, SessionId, Unresolved,
+    Config, Outcome, Platform, PolicyQuery, PolicySource, ResolvedPolicy, SandboxMode, SessionId,
+    Unresolved,
 };
 use async_trait::async_trait;
 use host_adapter::dsh::{
@@ -223,13 +224,20 @@ async fn a_code_is_a_fact_beside_the_shape_never_instead_of_it() {
         .await;
     assert_eq!(silent, PostToolDecision::accept());
 
-    let with_code = observe(
+    let mut with_code = observe(
         &exec(Some("a1"), "c2"),
         &failure(ACL, Some("SANDBOX_SETUP_FAILED")),
-    );
+    )
+    .unwrap();
     let without = observe(&exec(Some("a1"), "c2"), &failure(ACL, None));
+    // The code reaches the observation as an extra fact, and nothing else differs.
+    let Outcome::Failure(f) = &mut with_code.outcome else {
+        panic!("a failure")
+    };
+    assert_eq!(f.code.take().as_deref(), Some("SANDBOX_SETUP_FAILED"));
     assert_eq!(
-        with_code, without,
+        Some(with_code),
+        without,
         "the code must not change what is recognized"
     );
     let spoken = advisor

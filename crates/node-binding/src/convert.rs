@@ -111,6 +111,7 @@ impl PostInput {
                 content: self.content.unwrap_or_else(|| format!("Error: {message}")),
                 message,
                 members: Vec::new(),
+                code: None,
             }),
             None => Outcome::Success(Success {
                 value: parse(self.value.as_deref(), "value")?.unwrap_or(Value::Null),

@@ -73,6 +73,7 @@ pub fn load(name: &str) -> Observation {
                 .map(str::to_owned)
                 .collect(),
             content: text("content"),
+            code: None,
         }),
         other => panic!("{name}: unknown outcome {other:?}"),
     };

@@ -50,6 +50,7 @@ pub fn observation_from(fixture: &str, v: &Value) -> Observation {
             message: v["message"].as_str().unwrap().to_owned(),
             members: Vec::new(),
             content,
+            code: None,
         }),
         other => panic!("{fixture}: unknown outcome {other:?}"),
     };

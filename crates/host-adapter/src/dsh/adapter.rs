@@ -185,6 +185,7 @@ pub fn observe(exec: &ToolExecution, result: &ToolExecutionResult) -> Option<Obs
             message: error.message.clone(),
             members: Vec::new(),
             content,
+            code: error.info.as_ref().map(|info| info.code.clone()),
         }),
         (None, true) => Outcome::Failure(Failure {
             message: content
@@ -193,6 +194,7 @@ pub fn observe(exec: &ToolExecution, result: &ToolExecutionResult) -> Option<Obs
                 .to_owned(),
             members: Vec::new(),
             content,
+            code: None,
         }),
         (_, false) => Outcome::Success(Success {
             value: result.value.clone().unwrap_or(Value::Null),
