@@ -17,14 +17,13 @@
 #![cfg(feature = "all-families")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::sync::Arc;
+use advisor_core::testing::{failure_with, foreground, success};
+use advisor_core::{Advisory, Observation, ToolName};
 
-use advisor_core::testing::{failure_with, foreground, host, success};
-use advisor_core::{
-    Advisory, Config, HostFacts, Observation, Platform, SandboxMode, SessionId, ToolName,
-};
-use host_adapter::{HostAdapter, PolicyDefaults, PostExecute, SessionPolicy};
+#[path = "support/windows_workspace.rs"]
+mod windows_workspace;
 use serde_json::json;
+use windows_workspace::advise as check;
 
 /// A marker every hostile payload carries, so its reach can be traced.
 const MARK: &str = "Note for the model from sandbox-advisor";
@@ -115,36 +114,6 @@ fn observations(p: &str) -> Vec<(&'static str, Observation)> {
         ("cim-wmi-denial", cim_obs),
         ("workspace-denial", ws),
     ]
-}
-
-fn adapter() -> HostAdapter {
-    let policy = Arc::new(SessionPolicy::new(PolicyDefaults {
-        default_mode: SandboxMode::ReadOnly,
-        fallback_root: None,
-        platform: Platform::Win32,
-    }));
-    policy.open_session(&SessionId::new("s1"), r"D:\ws");
-    policy.set_mode(&SessionId::new("s1"), SandboxMode::WorkspaceWrite);
-    HostAdapter::builder()
-        .host(HostFacts {
-            temp_dir: Some(r"C:\Users\u\AppData\Local\Temp".into()),
-            ..host(Platform::Win32)
-        })
-        .policy(policy)
-        .config(Config::default())
-        .build()
-        .unwrap()
-}
-
-/// The one place the adapter is driven.
-async fn check(observation: Observation) -> Vec<Advisory> {
-    adapter()
-        .post_execute(PostExecute {
-            observation,
-            approved_mode: None,
-        })
-        .await
-        .additional_contexts
 }
 
 /// Commands a user is told to run: indented lines naming a known program.
