@@ -10,7 +10,7 @@ use host_adapter::{AdapterError, HostAdapter, PolicyDefaults, PostExecute};
 
 use crate::config::FileConfig;
 use crate::policy::ReplayPolicy;
-use crate::protocol::{Event, PROTOCOL_VERSION};
+use crate::protocol::{Call, Event, PROTOCOL_VERSION};
 
 /// Which harness hook a decision answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,8 +39,8 @@ impl Hook {
 pub struct Decision {
     /// The hook.
     pub hook: Hook,
-    /// The agent.
-    pub agent: AgentId,
+    /// The agent; absent for a call from outside an agent loop.
+    pub agent: Option<AgentId>,
     /// The agent's session, as the line named it.
     pub session: Option<SessionId>,
     /// The call and its tool (absent on `session-start`).
@@ -51,6 +51,22 @@ pub struct Decision {
     pub withheld: Vec<Withheld>,
     /// The refusal of a `pre` line.
     pub refusal: Option<Refusal>,
+}
+
+impl Decision {
+    /// The answer to a call from outside an agent loop: never advised, never
+    /// counted, never refused; the advisor is not asked.
+    fn unadvised(hook: Hook, call: Call) -> Self {
+        Self {
+            hook,
+            agent: None,
+            session: call.session,
+            call: Some((call.call, call.tool)),
+            advisories: Vec::new(),
+            withheld: Vec::new(),
+            refusal: None,
+        }
+    }
 }
 
 /// What one valid line produced.
@@ -142,7 +158,7 @@ impl Engine {
                 let decision = self.adapter.session_start(&agent, session.as_ref()).await;
                 Decision {
                     hook: Hook::SessionStart,
-                    agent,
+                    agent: Some(agent),
                     session,
                     call: None,
                     advisories: decision.additional_contexts,
@@ -151,8 +167,12 @@ impl Engine {
                 }
             }
             Event::Post(call, post) => {
+                let Some(agent) = call.agent else {
+                    return Ok(Handled::Decision(Decision::unadvised(Hook::Post, call)));
+                };
+                // The ids are small (`protocol::caps`); the arguments move, never copied.
                 let observation = Observation {
-                    agent: call.agent.clone(),
+                    agent: agent.clone(),
                     session: call.session.clone(),
                     call: call.call.clone(),
                     tool: call.tool.clone(),
@@ -168,7 +188,7 @@ impl Engine {
                     .await;
                 Decision {
                     hook: Hook::Post,
-                    agent: call.agent,
+                    agent: Some(agent),
                     session: call.session,
                     call: Some((call.call, call.tool)),
                     advisories: decision.additional_contexts,
@@ -177,8 +197,11 @@ impl Engine {
                 }
             }
             Event::Pre(call) => {
+                let Some(agent) = call.agent else {
+                    return Ok(Handled::Decision(Decision::unadvised(Hook::Pre, call)));
+                };
                 let pending = PendingCall {
-                    agent: call.agent,
+                    agent,
                     session: call.session,
                     call: call.call,
                     tool: call.tool,
@@ -187,7 +210,7 @@ impl Engine {
                 let decision = self.adapter.pre_execute(&pending);
                 Decision {
                     hook: Hook::Pre,
-                    agent: pending.agent,
+                    agent: Some(pending.agent),
                     session: pending.session,
                     call: Some((pending.call, pending.tool)),
                     advisories: Vec::new(),

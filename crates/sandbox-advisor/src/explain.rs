@@ -111,6 +111,7 @@ pub async fn explain(request: Request) -> Result<Report, AdapterError> {
             message: text.clone(),
             members: members.clone(),
             content: format!("Error: {text}"),
+            code: None,
         }),
         Subject::Value(value) => Outcome::Success(Success {
             value: value.clone(),
@@ -135,7 +136,7 @@ pub async fn explain(request: Request) -> Result<Report, AdapterError> {
     let (text, recognized) = render(&request, &verdicts, &docs);
     let mut decision = Decision {
         hook: Hook::Post,
-        agent: observation.agent,
+        agent: Some(observation.agent),
         session: observation.session,
         call: Some((observation.call, observation.tool)),
         advisories: Vec::new(),

@@ -4,8 +4,12 @@
 //! without a terminator is still a line. A line longer than the limit is not
 //! kept: the reader discards the rest of it as it streams past and reports its
 //! length, so a 10 GB line costs one buffer, not 10 GB.
+//!
+//! [`sniff`] reads the stream's first bytes before any line: a UTF-8
+//! byte-order mark is dropped, and UTF-16 is refused by name.
 
-use std::io::{self, BufRead};
+use std::fmt;
+use std::io::{self, BufRead, Chain, Cursor};
 
 /// The default limit on one line: 64 MiB.
 pub const DEFAULT_MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
@@ -52,6 +56,8 @@ impl<R: BufRead> LineReader<R> {
         let mut overflow = false;
         let mut saw_any = false;
         let mut last = None;
+        // Saturating: `--max-line-bytes 18446744073709551615` means "no limit", not "every line".
+        let limit = u64::try_from(self.max).unwrap_or(u64::MAX);
         loop {
             let chunk = match self.inner.fill_buf() {
                 Ok(chunk) => chunk,
@@ -73,7 +79,7 @@ impl<R: BufRead> LineReader<R> {
             if let Some(&b) = piece.last() {
                 last = Some(b);
             }
-            if !overflow && len > self.max as u64 + 1 {
+            if !overflow && len > limit.saturating_add(1) {
                 // One byte of slack: a `\r` before the `\n` is not part of the line.
                 overflow = true;
                 self.buf = Vec::new();
@@ -91,11 +97,74 @@ impl<R: BufRead> LineReader<R> {
             self.buf.pop();
             len -= 1;
         }
-        if overflow || len > self.max as u64 {
+        if overflow || len > limit {
             return Ok(Some(Line::TooLong { bytes: len }));
         }
         Ok(Some(Line::Text(&self.buf)))
     }
+}
+
+/// A stream in UTF-16, which the protocol (UTF-8) cannot read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Utf16 {
+    /// Starts with the little-endian byte-order mark `FF FE`.
+    LittleEndianBom,
+    /// Starts with the big-endian byte-order mark `FE FF`.
+    BigEndianBom,
+    /// No mark, but its first character is ASCII followed by a NUL byte.
+    LittleEndian,
+    /// No mark, but its first byte is NUL and the second is not.
+    BigEndian,
+}
+
+impl fmt::Display for Utf16 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Utf16::LittleEndianBom => "UTF-16 (little-endian, byte-order mark)",
+            Utf16::BigEndianBom => "UTF-16 (big-endian, byte-order mark)",
+            Utf16::LittleEndian => "UTF-16 (little-endian, no byte-order mark)",
+            Utf16::BigEndian => "UTF-16 (big-endian, no byte-order mark)",
+        })
+    }
+}
+
+/// The UTF-8 byte-order mark, as Windows tools write it at the start of a file.
+const UTF8_BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
+
+/// What [`sniff`] hands on: the first bytes it read, then the rest of the stream.
+pub type Sniffed<R> = Chain<Cursor<Vec<u8>>, R>;
+
+/// Reads the first two bytes of `input` (three when they may start a UTF-8
+/// byte-order mark) and says whether it is UTF-16. Otherwise it returns the
+/// stream to read lines from, without a leading UTF-8 byte-order mark. It
+/// never waits for more than those bytes, so a sidecar's first line is
+/// answered as soon as it arrives.
+pub fn sniff<R: BufRead>(mut input: R) -> io::Result<Result<Sniffed<R>, Utf16>> {
+    let mut head = Vec::with_capacity(UTF8_BOM.len());
+    while head.len() < 2 || head == UTF8_BOM[..2] {
+        let chunk = match input.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        let Some(&byte) = chunk.first() else { break };
+        head.push(byte);
+        input.consume(1);
+    }
+    let utf16 = match head.as_slice() {
+        [0xFF, 0xFE, ..] => Some(Utf16::LittleEndianBom),
+        [0xFE, 0xFF, ..] => Some(Utf16::BigEndianBom),
+        [first, 0, ..] if *first != 0 => Some(Utf16::LittleEndian),
+        [0, second, ..] if *second != 0 => Some(Utf16::BigEndian),
+        _ => None,
+    };
+    if let Some(utf16) = utf16 {
+        return Ok(Err(utf16));
+    }
+    if head == UTF8_BOM {
+        head.clear();
+    }
+    Ok(Ok(io::Read::chain(Cursor::new(head), input)))
 }
 
 #[cfg(test)]
@@ -120,6 +189,34 @@ mod tests {
         assert_eq!(lines(b"", 10), Vec::<String>::new());
         assert_eq!(lines(b"\n", 10), [""]);
         assert_eq!(lines(b"x\r", 10), ["x"]);
+    }
+
+    fn sniffed(input: &[u8]) -> Result<Vec<u8>, Utf16> {
+        let reader = std::io::BufReader::with_capacity(1, input);
+        sniff(reader).unwrap().map(|mut rest| {
+            let mut out = Vec::new();
+            std::io::Read::read_to_end(&mut rest, &mut out).unwrap();
+            out
+        })
+    }
+
+    #[test]
+    fn a_utf8_mark_is_dropped_and_utf16_is_named() {
+        assert_eq!(sniffed(b"\xEF\xBB\xBF{}\n").unwrap(), b"{}\n");
+        assert_eq!(sniffed(b"\xEF\xBB{}").unwrap(), b"\xEF\xBB{}");
+        assert_eq!(sniffed(b"{}\n\xEF\xBB\xBF").unwrap(), b"{}\n\xEF\xBB\xBF");
+        assert_eq!(sniffed(b"").unwrap(), b"");
+        assert_eq!(sniffed(b"\n").unwrap(), b"\n");
+        assert_eq!(sniffed(b"\xFF\xFE{\0"), Err(Utf16::LittleEndianBom));
+        assert_eq!(sniffed(b"\xFE\xFF\0{"), Err(Utf16::BigEndianBom));
+        assert_eq!(sniffed(b"{\0\"\0"), Err(Utf16::LittleEndian));
+        assert_eq!(sniffed(b"\0{\0\""), Err(Utf16::BigEndian));
+        assert_eq!(sniffed(b"\0\0\0{").unwrap(), b"\0\0\0{");
+    }
+
+    #[test]
+    fn the_largest_limit_keeps_every_line() {
+        assert_eq!(lines(b"12345\r\nok", usize::MAX), ["12345", "ok"]);
     }
 
     #[test]

@@ -291,7 +291,7 @@ fn replay(
     ) {
         Ok(ran) if ran.tally.invalid > 0 => NOTHING,
         Ok(_) => OK,
-        Err(StreamError::Read(e)) => usage(format!(
+        Err(e @ (StreamError::Read(_) | StreamError::Utf16(_))) => usage(format!(
             "cannot read {}: {e}",
             file.map_or_else(|| "stdin".to_owned(), shown)
         )),
@@ -335,7 +335,9 @@ fn serve(runtime: &tokio::runtime::Runtime, args: &StreamArgs) -> u8 {
     ) {
         // At the end of input, or when the harness closed our stdout: nobody is left to answer.
         Ok(_) => OK,
-        Err(StreamError::Read(e)) => usage(format!("cannot read stdin: {e}")),
+        Err(e @ (StreamError::Read(_) | StreamError::Utf16(_))) => {
+            usage(format!("cannot read stdin: {e}"))
+        }
         Err(e @ StreamError::Write(_)) => usage(e.to_string()),
     }
 }

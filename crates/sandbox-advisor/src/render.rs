@@ -96,7 +96,7 @@ pub fn decision_line(seq: u64, d: &Decision) -> Output<'_> {
     Output::Decision {
         seq,
         kind: d.hook.as_str(),
-        agent: d.agent.as_str(),
+        agent: d.agent.as_ref().map(AgentId::as_str),
         call: d.call.as_ref().map(|(c, _)| c.as_str()),
         advisories: &d.advisories,
         withheld: d
@@ -216,7 +216,7 @@ fn indented(text: &str) -> String {
 }
 
 fn what(d: &Decision) -> String {
-    let agent = log_field(d.agent.as_str());
+    let agent = shown_agent(d.agent.as_ref());
     match &d.call {
         Some((call, tool)) => format!(
             "{agent} · call {} ({})",
@@ -227,7 +227,15 @@ fn what(d: &Decision) -> String {
     }
 }
 
-fn withheld_line(seq: u64, agent: &AgentId, w: &Withheld, told: Told) -> String {
+/// An agent id as the text report shows it (escaped), or that there was none.
+fn shown_agent(agent: Option<&AgentId>) -> String {
+    match agent {
+        Some(agent) => log_field(agent.as_str()).to_string(),
+        None => "(no agent)".to_owned(),
+    }
+}
+
+fn withheld_line(seq: u64, agent: Option<&AgentId>, w: &Withheld, told: Told) -> String {
     let seat = match w.seat {
         Seat::Preflight => " (pre-flight)",
         Seat::Failure => "",
@@ -239,7 +247,7 @@ fn withheld_line(seq: u64, agent: &AgentId, w: &Withheld, told: Told) -> String 
     format!(
         "#{seq} withheld {} for {}{seat}: {reason}\n",
         w.family,
-        log_field(agent.as_str()),
+        shown_agent(agent),
     )
 }
 
@@ -261,7 +269,7 @@ impl<W: Write> Sink for TextSink<W> {
         let mut out = String::new();
         for (i, w) in d.withheld.iter().enumerate() {
             let told = told.get(i).copied().unwrap_or(Told::First);
-            out.push_str(&withheld_line(seq, &d.agent, w, told));
+            out.push_str(&withheld_line(seq, d.agent.as_ref(), w, told));
         }
         for a in &d.advisories {
             let _ = write!(

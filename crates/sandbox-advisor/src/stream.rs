@@ -5,7 +5,7 @@ use std::io::{self, BufRead};
 use advisor_core::quote::log_field;
 
 use crate::engine::{Engine, Handled};
-use crate::lines::{Line, LineReader};
+use crate::lines::{self, Line, LineReader, Utf16};
 use crate::protocol::{family_ids, parse_line};
 use crate::render::{Sink, Tally};
 use crate::withheld::{self, SessionNotes, Told};
@@ -35,6 +35,11 @@ pub enum StreamError {
     /// The input could not be read.
     #[error("{0}")]
     Read(io::Error),
+    /// The input is UTF-16, which the protocol is not; nothing was decided or written.
+    #[error(
+        "it is {0}; the protocol is UTF-8 — convert it first (e.g. `iconv -f UTF-16 -t UTF-8`)"
+    )]
+    Utf16(Utf16),
     /// The output could not be written, for another reason than its reader leaving.
     #[error("cannot write the output: {0}")]
     Write(io::Error),
@@ -72,6 +77,8 @@ impl Output<'_> {
 /// soon as it is decided. A bad line becomes an error result and the loop goes on;
 /// an I/O error on the input, or on the output other than its closing, stops it.
 /// A closed output stops the run or is drained, as `when_closed` says.
+/// A UTF-8 byte-order mark at the start of `input` is skipped; UTF-16 input
+/// is refused before anything is written.
 pub fn run<R: BufRead>(
     engine: &mut Engine,
     runtime: &tokio::runtime::Runtime,
@@ -80,6 +87,10 @@ pub fn run<R: BufRead>(
     sink: &mut dyn Sink,
     when_closed: WhenClosed,
 ) -> Result<Ran, StreamError> {
+    let input = match lines::sniff(input).map_err(StreamError::Read)? {
+        Ok(input) => input,
+        Err(utf16) => return Err(StreamError::Utf16(utf16)),
+    };
     let mut out = Output {
         sink,
         closed: false,
@@ -135,7 +146,7 @@ pub fn run<R: BufRead>(
                     .iter()
                     .map(|w| {
                         let told = notes.note(seq, decision.session.as_ref(), w);
-                        withheld::log(decision.session.as_ref(), &decision.agent, w, told);
+                        withheld::log(decision.session.as_ref(), decision.agent.as_ref(), w, told);
                         told
                     })
                     .collect();

@@ -87,8 +87,9 @@ impl SessionNotes {
 
 /// Logs a withheld advisory on the host log: at WARN the first time, at DEBUG
 /// when the session's pre-flight withhold was already told.
-pub fn log(session: Option<&SessionId>, agent: &AgentId, withheld: &Withheld, told: Told) {
+pub fn log(session: Option<&SessionId>, agent: Option<&AgentId>, withheld: &Withheld, told: Told) {
     let session = session.map_or("-", SessionId::as_str);
+    let agent = agent.map_or("-", AgentId::as_str);
     let seat = match withheld.seat {
         Seat::Failure => "failure",
         Seat::Preflight => "pre-flight",
@@ -96,13 +97,13 @@ pub fn log(session: Option<&SessionId>, agent: &AgentId, withheld: &Withheld, to
     match told {
         Told::First => tracing::warn!(
             target: WITHHELD_TARGET,
-            session = %log_field(session), agent = %log_field(agent.as_str()),
+            session = %log_field(session), agent = %log_field(agent),
             family = %withheld.family, seat, reason = withheld.reason.code(),
             "advisory withheld: {}", reason_text(&withheld.reason)
         ),
         Told::Again { at } => tracing::debug!(
             target: WITHHELD_TARGET,
-            session = %log_field(session), agent = %log_field(agent.as_str()),
+            session = %log_field(session), agent = %log_field(agent),
             family = %withheld.family, seat, reason = withheld.reason.code(),
             "advisory withheld for this agent too, as told at line {at}"
         ),

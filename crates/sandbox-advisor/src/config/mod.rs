@@ -3,7 +3,8 @@
 //! A file is TOML when its name ends in `.toml` and JSON when it ends in
 //! `.json`; any other name is read as JSON when its text starts with `{` and as
 //! TOML otherwise, and the header and every error say which was assumed. A
-//! UTF-8 byte-order mark at the start is ignored. Its keys are
+//! UTF-8 byte-order mark at the start is ignored, and a file larger than
+//! [`CONFIG_MAX_BYTES`] is refused unread. Its keys are
 //! [`Config::from_json`]'s ([`LIBRARY_KEYS`]) plus `defaultMode` (the deployment
 //! default sandbox mode, `read-only` unless set) and `fallbackRoot` (the
 //! workspace root of a session whose header has no `cwd`). Unknown keys and bad
@@ -129,6 +130,16 @@ pub enum ConfigFileError {
         path: PathBuf,
         /// The I/O error.
         source: std::io::Error,
+    },
+    /// The file is larger than [`CONFIG_MAX_BYTES`]; the rest was not read.
+    #[error(
+        "config {} is larger than 1 MiB (the most a configuration file may hold); \
+         is it the right file?",
+        shown(path)
+    )]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
     },
     /// The file is not valid JSON or TOML.
     #[error(
@@ -297,10 +308,7 @@ pub fn json_syntax_message(e: &serde_json::Error) -> String {
 impl FileConfig {
     /// Reads and validates a file, choosing its syntax with [`Format::of`].
     pub fn load(path: &Path) -> Result<(Self, Format), ConfigFileError> {
-        let raw = std::fs::read_to_string(path).map_err(|source| ConfigFileError::Read {
-            path: path.to_owned(),
-            source,
-        })?;
+        let raw = read_capped(path)?;
         let text = without_bom(&raw);
         let format = Format::of(path, text);
         match Self::parse(text, format.syntax) {
@@ -433,6 +441,11 @@ pub fn beside(session: &Path) -> Option<PathBuf> {
         .map(|ext| session.with_file_name(format!("{stem}.config.{ext}")))
         .find(|p| p.is_file())
 }
+
+mod read;
+
+pub use read::CONFIG_MAX_BYTES;
+use read::read_capped;
 
 #[cfg(test)]
 mod tests;

@@ -29,7 +29,7 @@ fn errors_name_the_key_in_the_files_terms() {
     assert_eq!(e("[]"), "the document must be a table of keys, not a list");
     assert_eq!(
         e(r#"{"maxDenials":"x"}"#),
-        "config key `maxDenials`: must be a whole number from 0 to 4294967295, not the string \"x\""
+        "config key `maxDenials`: must be a whole number from 1 to 4294967295, not the string \"x\""
     );
     assert_eq!(
         e(r#"{"include":["ok",3]}"#),

@@ -1,23 +1,34 @@
 //! The line protocol, version [`PROTOCOL_VERSION`]: one JSON object per line in,
 //! one JSON object per decision out. `docs/protocol.md` is its specification.
 //!
-//! Parsing is two-step so that every error names the field that is wrong: the
-//! line becomes a [`serde_json::Value`], its `type` picks the line's shape, and
-//! that shape is read with `serde_path_to_error`. Unknown fields are ignored.
+//! Parsing reads the line where it lies, so that its memory is bounded by the
+//! line's length whatever the shape of its JSON, and so that every error names
+//! the field that is wrong: the line's known fields are found as slices of its
+//! text, its `type` picks the line's shape, and that shape is read from them
+//! with `serde_path_to_error`. Unknown fields are ignored unread.
 
 use advisor_core::{
     AgentId, CallId, Failure, Platform, SandboxMode, SessionId, Success, ToolName, Unresolved,
 };
 use serde::Deserialize;
+use serde::de::value::MapDeserializer;
 use serde_json::Value;
+use serde_json::value::RawValue;
 
+pub mod caps;
+mod fields;
 mod output;
+pub mod value;
 mod wire;
+mod wording;
 
+use fields::{Fields, Top};
 pub use output::{Output, RefusalOut, WithheldOut, family_ids};
+use value::Role;
+pub use wire::MEMBERS_MAX;
 use wire::{
-    CallFields, EndLine, HelloLine, HostLine, ModeLine, PostLine, SessionLine, StartLine,
-    UnavailableLine, UnavailableReason,
+    CallLine, EndLine, HelloLine, HostLine, ModeLine, SessionLine, StartLine, UnavailableLine,
+    UnavailableReason,
 };
 
 /// The protocol version this build speaks.
@@ -99,15 +110,17 @@ pub enum Event {
 /// The identities and arguments a `post` or `pre` line carries.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Call {
-    /// The calling agent.
-    pub agent: AgentId,
+    /// The calling agent; absent for a call from outside an agent loop, which
+    /// is answered but never advised and never counted.
+    pub agent: Option<AgentId>,
     /// Its session; absent for an agentless call.
     pub session: Option<SessionId>,
     /// The call's id.
     pub call: CallId,
     /// The tool.
     pub tool: ToolName,
-    /// The canonical arguments (`{}` when absent).
+    /// The canonical arguments (`{}` when absent), as recognition reads them
+    /// ([`value`]: whole up to [`value::VALUE_MAX_NODES`] JSON values).
     pub args: Value,
 }
 
@@ -122,106 +135,107 @@ pub struct PostOutcome {
 
 /// Reads one line (without its line terminator) into an [`Event`], or says what is
 /// wrong with it, naming the field.
+///
+/// The line is read where it lies: a first pass finds its known fields (see
+/// `fields.rs`), the line's shape is read from them, and only what
+/// recognition reads of `args` and `result.value` is built (`value.rs`).
+/// Identifiers and messages are kept at their sizes (`caps.rs`).
 pub fn parse_line(line: &[u8]) -> Result<Event, String> {
     let text = std::str::from_utf8(line).map_err(|e| format!("the line is not UTF-8: {e}"))?;
-    let value: Value = serde_json::from_str(text).map_err(|e| {
+    let top: Top<'_> = serde_json::from_str(text).map_err(|e| {
         format!(
             "the line is not valid JSON: {} at column {}",
             crate::config::json_syntax_message(&e),
             e.column()
         )
     })?;
-    let Value::Object(map) = &value else {
+    let Top::Object(fields) = top else {
         return Err("the line is not a JSON object".into());
     };
-    let kind = match map.get("type") {
-        Some(Value::String(kind)) => kind.clone(),
-        Some(_) => return Err("field `type` must be a string".into()),
+    let kind: String = match fields.get("type") {
+        Some(raw) => serde_json::from_str(raw.get())
+            .map_err(|_| "field `type` must be a string".to_owned())?,
         None => return Err("missing field `type`".into()),
     };
     if !EVENT_TYPES.contains(&kind.as_str()) {
+        // Quoted only as far as an error line shows it, however long it is.
+        let shown: String = kind.chars().take(ERROR_MAX_CHARS).collect();
         return Err(bounded(format!(
-            "unknown type {kind:?} (expected one of: {})",
+            "unknown type {shown:?} (expected one of: {})",
             EVENT_TYPES.join(", ")
         )));
     }
-    parse_event(&kind, value).map_err(|e| bounded(format!("`{kind}` line: {e}")))
+    parse_event(&kind, &fields).map_err(|e| bounded(format!("`{kind}` line: {e}")))
 }
 
-fn parse_event(kind: &str, value: Value) -> Result<Event, String> {
+fn parse_event(kind: &str, fields: &Fields<'_>) -> Result<Event, String> {
     Ok(match kind {
         "hello" => {
-            let line: HelloLine = read(value)?;
+            let line: HelloLine = read(fields, &["protocol"])?;
             Event::Hello {
                 protocol: line.protocol,
             }
         }
         "host" => {
-            let line: HostLine = read(value)?;
+            let line: HostLine = read(fields, &["platform", "electron", "tmpdir"])?;
             Event::Host {
-                platform: line.platform,
+                platform: line.platform.0,
                 electron: line.electron,
                 tmpdir: line.tmpdir,
             }
         }
         "session" => {
-            let line: SessionLine = read(value)?;
+            let line: SessionLine = read(fields, &["session", "cwd"])?;
             Event::Session {
-                session: id("session", &line.session)?,
+                session: id("session", line.session)?,
                 cwd: line.cwd,
             }
         }
         "sandbox-mode" => {
-            let line: ModeLine = read(value)?;
+            let line: ModeLine = read(fields, &["session", "mode"])?;
             Event::SandboxMode {
-                session: id("session", &line.session)?,
-                mode: line.mode,
+                session: id("session", line.session)?,
+                mode: line.mode.0,
             }
         }
         "policy-unavailable" => {
-            let line: UnavailableLine = read(value)?;
-            let why = match line.reason {
+            let line: UnavailableLine = read(fields, &["reason", "session", "message"])?;
+            let why = match line.reason.0 {
                 UnavailableReason::NoService => Unresolved::NoPolicyService,
                 UnavailableReason::ResolverError => Unresolved::ResolverError(
                     line.message
+                        .map(|m| caps::capped(m, caps::MESSAGE_MAX_BYTES))
                         .as_deref()
                         .unwrap_or("recorded as failing in the event stream")
                         .into(),
                 ),
             };
             Event::PolicyUnavailable {
-                session: line
-                    .session
-                    .as_deref()
-                    .map(|s| id("session", s))
-                    .transpose()?,
+                session: line.session.map(|s| id("session", s)).transpose()?,
                 why,
             }
         }
         "session-start" => {
-            let line: StartLine = read(value)?;
+            let line: StartLine = read(fields, &["agent", "session"])?;
             Event::SessionStart {
-                agent: id("agent", &line.agent)?,
-                session: line
-                    .session
-                    .as_deref()
-                    .map(|s| id("session", s))
-                    .transpose()?,
+                agent: id("agent", line.agent)?,
+                session: line.session.map(|s| id("session", s)).transpose()?,
             }
         }
         "post" => {
-            let call: CallFields = read(&value)?;
-            let line: PostLine = read(value)?;
+            let call: CallLine = read(fields, CALL_FIELDS)?;
+            let line: wire::Outcome<'_> = read(fields, OUTCOME_FIELDS)?;
             let outcome = match (line.error, line.result) {
                 (Some(error), None) => advisor_core::Outcome::Failure(Failure {
                     content: error
                         .content
                         .unwrap_or_else(|| format!("Error: {}", error.message)),
                     message: error.message,
-                    members: error.members,
+                    members: error.members.0,
+                    code: None,
                 }),
                 (None, Some(result)) => advisor_core::Outcome::Success(Success {
-                    value: result.value,
+                    value: recognized("result.value", result.value, Role::Value)?,
                     content: result.content,
                 }),
                 (Some(_), Some(_)) => {
@@ -234,128 +248,69 @@ fn parse_event(kind: &str, value: Value) -> Result<Event, String> {
                 }
             };
             Event::Post(
-                call.into_call()?,
+                into_call(call, fields.get("args"))?,
                 PostOutcome {
-                    mode: line.mode,
+                    mode: line.mode.map(|m| m.0),
                     outcome,
                 },
             )
         }
-        "pre" => {
-            let line: CallFields = read(value)?;
-            Event::Pre(line.into_call()?)
-        }
+        "pre" => Event::Pre(into_call(read(fields, CALL_FIELDS)?, fields.get("args"))?),
         "agent-end" => {
-            let line: EndLine = read(value)?;
+            let line: EndLine = read(fields, &["agent"])?;
             Event::AgentEnd {
-                agent: id("agent", &line.agent)?,
+                agent: id("agent", line.agent)?,
             }
         }
         other => return Err(format!("unknown type {other:?}")),
     })
 }
 
-fn read<'de, T, D>(value: D) -> Result<T, String>
-where
-    T: Deserialize<'de>,
-    D: serde::Deserializer<'de>,
-    D::Error: std::fmt::Display,
-{
-    serde_path_to_error::deserialize(value).map_err(|e| {
+/// A call's fields; its `args` (any JSON) is taken from the line's text as it lies.
+fn into_call(line: CallLine, args: Option<&RawValue>) -> Result<Call, String> {
+    Ok(Call {
+        agent: line.agent.map(|a| id("agent", a)).transpose()?,
+        session: line.session.map(|s| id("session", s)).transpose()?,
+        call: id("call", line.call)?,
+        tool: id("tool", line.tool)?,
+        args: match args {
+            Some(raw) if raw.get() != "null" => recognized("args", raw, Role::Args)?,
+            _ => Value::Object(Default::default()),
+        },
+    })
+}
+
+/// The fields of a call, but `args`, which is not read through serde.
+const CALL_FIELDS: &[&str] = &["agent", "session", "call", "tool"];
+/// The fields of a `post` line's outcome.
+const OUTCOME_FIELDS: &[&str] = &["mode", "error", "result"];
+
+/// Reads a line's shape from its fields `names` (those the shape declares),
+/// naming the field that is wrong. Handing it only those spares reading a
+/// field the shape would skip (a long `args`) once more.
+fn read<'a, T: Deserialize<'a>>(fields: &Fields<'a>, names: &[&str]) -> Result<T, String> {
+    let mut present = fields.in_order();
+    present.retain(|(name, _)| names.contains(name));
+    let map = MapDeserializer::<_, serde_json::Error>::new(present.into_iter());
+    serde_path_to_error::deserialize(map).map_err(|e| {
         let path = e.path().to_string();
-        let inner = e.into_inner().to_string();
-        in_protocol_terms(&path, &inner)
+        let inner = wording::without_position(e.inner());
+        wording::in_protocol_terms(&path, &inner)
     })
 }
 
-/// What a field takes, in the protocol's words (`docs/protocol.md`), by its
-/// path with array indices dropped.
-fn expected(path: &str) -> Option<&'static str> {
-    Some(match path {
-        "protocol" => "a non-negative integer",
-        "platform" => "one of `win32`, `linux`, `macos`",
-        "electron" => "`true` or `false`",
-        "session" | "agent" | "call" | "tool" => "a non-empty string",
-        "tmpdir" | "cwd" | "message" | "error.message" | "error.content" | "error.members[]"
-        | "result.content" => "a string",
-        "mode" => "one of `read-only`, `workspace-write`, `danger-full-access`",
-        "reason" => "`no-service` or `resolver-error`",
-        "error" => "an object with a string `message` (and optional `members` and `content`)",
-        "error.members" => "an array of strings",
-        "result" => "an object with a `value` (and an optional string `content`)",
-        _ => return None,
-    })
+/// The part of a JSON value recognition reads.
+fn recognized(field: &str, raw: &RawValue, role: Role) -> Result<Value, String> {
+    value::for_recognition(raw, role)
+        .map_err(|e| format!("field `{field}`: {}", wording::without_position(&e)))
 }
 
-/// A JSON value as serde describes it (`string "x"`, `integer `5``, `map`, …),
-/// as the protocol says it; a string's content is not repeated.
-fn json_kind(unexpected: &str) -> Option<String> {
-    let literal = || unexpected.split('`').nth(1);
-    let word = |prefix: &str| unexpected.starts_with(prefix);
-    Some(if word("string") {
-        "a string".into()
-    } else if word("integer") || word("floating point") {
-        format!("the number {}", literal()?)
-    } else if word("boolean") {
-        format!("`{}`", literal()?)
-    } else if word("map") {
-        "an object".into()
-    } else if word("sequence") {
-        "an array".into()
-    } else if word("unit") {
-        "null".into()
-    } else {
-        return None;
-    })
-}
-
-/// Rewrites a deserializer's error (which names Rust types: `struct ErrorPart`,
-/// `u32`) in the protocol's terms: what the field takes, and what it held.
-fn in_protocol_terms(path: &str, inner: &str) -> String {
-    let field: String = {
-        let mut out = String::with_capacity(path.len());
-        let mut skipping = false;
-        for c in path.chars() {
-            match c {
-                '[' => {
-                    skipping = true;
-                    out.push_str("[]");
-                }
-                ']' => skipping = false,
-                c if !skipping => out.push(c),
-                _ => {}
-            }
-        }
-        out
-    };
-    let wrong = inner
-        .strip_prefix("invalid type: ")
-        .or_else(|| inner.strip_prefix("invalid value: "));
-    if let (Some(rest), Some(takes)) = (wrong, expected(&field)) {
-        let held = rest.split(", expected").next().and_then(json_kind);
-        return match held {
-            Some(held) => format!("field `{path}` must be {takes}, not {held}"),
-            None => format!("field `{path}` must be {takes}"),
-        };
-    }
-    if let Some(missing) = inner.strip_prefix("missing field `") {
-        if path != "." {
-            let name = missing.trim_end_matches('`');
-            return format!("missing field `{path}.{name}`");
-        }
-    }
-    if path == "." {
-        inner.to_owned()
-    } else {
-        format!("field `{path}`: {inner}")
-    }
-}
-
-fn id<T: From<String>>(field: &str, raw: &str) -> Result<T, String> {
+/// An identifier: non-empty, and kept at its size ([`caps::short_id`]).
+fn id<T: From<String>>(field: &str, raw: String) -> Result<T, String> {
     if raw.is_empty() {
         Err(format!("field `{field}` must not be empty"))
     } else {
-        Ok(T::from(raw.to_owned()))
+        Ok(T::from(caps::short_id(raw)))
     }
 }
 

@@ -27,8 +27,9 @@ pub enum Output<'a> {
         /// `session-start`, `post` or `pre`.
         #[serde(rename = "type")]
         kind: &'static str,
-        /// The agent.
-        agent: &'a str,
+        /// The agent (absent for a call from outside an agent loop).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        agent: Option<&'a str>,
         /// The call (absent on `session-start`).
         #[serde(skip_serializing_if = "Option::is_none")]
         call: Option<&'a str>,
