@@ -143,6 +143,7 @@ fn observation(data: &[u8]) -> Option<Observation> {
                     message,
                     members,
                     content,
+                    code: None,
                 }),
             )
         }
