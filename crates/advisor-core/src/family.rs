@@ -12,8 +12,9 @@ use crate::observation::Observation;
 /// `gate` and `advise` run only after a match. A family's own finding type
 /// travels through the registry without downcasts.
 pub trait Family: Send + Sync + 'static {
-    /// What the recognizer extracted from the observation (code, path, carrier…).
-    type Finding: Send + Sync + 'static;
+    /// What the recognizer extracted from the observation (code, path, carrier…);
+    /// printable, so `explain` and the fixture snapshots can show it.
+    type Finding: std::fmt::Debug + Send + Sync + 'static;
 
     /// The stable kebab-case id.
     fn id(&self) -> FamilyId;
@@ -47,6 +48,12 @@ pub trait Family: Send + Sync + 'static {
     /// The pre-flight verdict for a session, before anything has failed.
     fn preflight(&self, _env: &Environment) -> PreflightVerdict {
         PreflightVerdict::Clear
+    }
+
+    /// The family's producer shape, for the whole-set property tests (feature `testing`).
+    #[cfg(feature = "testing")]
+    fn producer_sample(&self) -> Option<crate::testing::ProducerSample> {
+        None
     }
 }
 
@@ -138,6 +145,34 @@ pub struct FamilyDoc {
     pub recognizes: &'static str,
     /// What it refuses, and why.
     pub refuses: &'static str,
+}
+
+impl FamilyDoc {
+    /// Said when a README lacks the `**Recognizes:**` line.
+    pub const NO_RECOGNIZES: &'static str = "(the family's README has no **Recognizes:** line)";
+    /// Said when a README lacks the `**Refuses:**` line.
+    pub const NO_REFUSES: &'static str = "(the family's README has no **Refuses:** line)";
+
+    /// Reads the two lines from a family's README, its one source of documentation:
+    /// the text after `**Recognizes:**` and after `**Refuses:**`, each to the end of its line.
+    pub fn from_readme(readme: &'static str) -> Self {
+        let line = |label: &str| {
+            readme
+                .lines()
+                .find_map(|l| l.trim_start().strip_prefix(label))
+                .map(str::trim)
+                .filter(|t| !t.is_empty())
+        };
+        Self {
+            recognizes: line("**Recognizes:**").unwrap_or(Self::NO_RECOGNIZES),
+            refuses: line("**Refuses:**").unwrap_or(Self::NO_REFUSES),
+        }
+    }
+
+    /// True when both lines were found.
+    pub fn is_complete(&self) -> bool {
+        self.recognizes != Self::NO_RECOGNIZES && self.refuses != Self::NO_REFUSES
+    }
 }
 
 /// The cheap facts that must hold before a family's recognizer runs.

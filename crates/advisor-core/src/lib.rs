@@ -20,6 +20,7 @@ mod advisory;
 mod bounded;
 mod budget;
 mod config;
+mod declare;
 mod digest;
 pub mod disclosure;
 pub mod envelope;

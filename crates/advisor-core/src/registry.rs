@@ -44,6 +44,8 @@ pub trait Recognized: Send {
     fn advise(&self, env: &Environment) -> Advisory;
     /// True when the family was registered as the fail-fast family.
     fn feeds_budget(&self) -> bool;
+    /// The family's finding, printable (for `explain` and fixture snapshots).
+    fn finding(&self) -> &dyn std::fmt::Debug;
 }
 
 struct Bound<'f, F: Family, B: BudgetRole> {
@@ -65,6 +67,9 @@ impl<F: Family, B: BudgetRole> Recognized for Bound<'_, F, B> {
     fn feeds_budget(&self) -> bool {
         B::FEEDS_BUDGET
     }
+    fn finding(&self) -> &dyn std::fmt::Debug {
+        &self.finding
+    }
 }
 
 /// The object-safe face of a registered family.
@@ -81,6 +86,9 @@ pub trait ErasedFamily: Send + Sync {
     fn wants_preflight(&self, host: &HostFacts) -> bool;
     /// See [`Family::preflight`].
     fn preflight(&self, env: &Environment) -> PreflightVerdict;
+    /// See [`Family::producer_sample`].
+    #[cfg(feature = "testing")]
+    fn producer_sample(&self) -> Option<crate::testing::ProducerSample>;
 }
 
 struct Registered<F: Family, B: BudgetRole> {
@@ -114,6 +122,10 @@ impl<F: Family, B: BudgetRole> ErasedFamily for Registered<F, B> {
             PreflightVerdict::Advise(a) => PreflightVerdict::Advise(a.name_sources(env)),
             other => other,
         }
+    }
+    #[cfg(feature = "testing")]
+    fn producer_sample(&self) -> Option<crate::testing::ProducerSample> {
+        self.family.producer_sample()
     }
 }
 

@@ -1,6 +1,16 @@
-//! Builders for family crates' own tests (feature `testing`).
+//! What family crates' tests are made of (feature `testing`): the one fixture
+//! format ([`fixture`]), the one [`check`] helper, producer samples, and
+//! builders for observations and environments.
 //!
 //! Observations default to agent `a1`, session `s1`, call `c1`, tool `bash`.
+
+mod check;
+pub mod fixture;
+mod sample;
+
+pub use check::{Outcome as Checked, Verdict, check, decide, fixture_files, verdict};
+pub use fixture::{Arm, Case, Decision, Fixture, FixtureError};
+pub use sample::{ProducerSample, SampleShape};
 
 use async_trait::async_trait;
 use serde_json::{Value, json};

@@ -1,0 +1,114 @@
+//! [`family!`](crate::family!): a family declared in one place.
+
+/// Declares a family: a unit struct and its [`Family`](crate::Family) impl,
+/// forwarding to the crate's own `recognize`, `gate` and `advise` functions.
+///
+/// The family's `doc` is read from its README (`readme:`, usually
+/// `include_str!("../README.md")`), which is also the crate doc, so what a
+/// family recognizes and refuses is written once. The optional keys are the
+/// trait's optional methods; `sample:` is compiled only with the crate's own
+/// `testing` feature.
+///
+/// ```
+/// use advisor_core::{Advisory, Anchors, Environment, FamilyId, Gate, Observation};
+///
+/// fn recognize(o: &Observation) -> Option<()> {
+///     o.failure().filter(|f| f.message == "boom").map(|_| ())
+/// }
+/// fn gate(_: &(), _: &Environment) -> Gate {
+///     Gate::Speak
+/// }
+/// fn advise(_: &(), _: &Environment) -> Advisory {
+///     Advisory::new(FamilyId::new("boom"), "It went boom.", "It went boom.".into())
+/// }
+///
+/// advisor_core::family! {
+///     /// The boom family.
+///     pub struct Boom {
+///         id: FamilyId::new("boom"),
+///         finding: (),
+///         readme: "**Recognizes:** a boom.\n**Refuses:** anything else.\n",
+///         anchors: Anchors::FailureText { needles: &["boom"] },
+///         recognize: recognize,
+///         gate: gate,
+///         advise: advise,
+///     }
+/// }
+///
+/// use advisor_core::Family;
+/// assert_eq!(Boom.doc().recognizes, "a boom.");
+/// ```
+#[macro_export]
+macro_rules! family {
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $name:ident {
+            id: $id:expr,
+            finding: $finding:ty,
+            readme: $readme:expr,
+            anchors: $anchors:expr,
+            recognize: $recognize:expr,
+            gate: $gate:expr,
+            advise: $advise:expr
+            $(, policy_need: $policy_need:expr)?
+            $(, preflight: ($wants:expr, $preflight:expr))?
+            $(, sample: $sample:expr)?
+            $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Default, Clone, Copy)]
+        $vis struct $name;
+
+        impl $crate::Family for $name {
+            type Finding = $finding;
+
+            fn id(&self) -> $crate::FamilyId {
+                $id
+            }
+
+            fn doc(&self) -> $crate::FamilyDoc {
+                $crate::FamilyDoc::from_readme($readme)
+            }
+
+            fn anchors(&self) -> $crate::Anchors {
+                $anchors
+            }
+
+            fn recognize(&self, observation: &$crate::Observation) -> ::core::option::Option<$finding> {
+                ($recognize)(observation)
+            }
+
+            fn gate(&self, finding: &$finding, env: &$crate::Environment) -> $crate::Gate {
+                ($gate)(finding, env)
+            }
+
+            fn advise(&self, finding: &$finding, env: &$crate::Environment) -> $crate::Advisory {
+                ($advise)(finding, env)
+            }
+
+            $(
+                fn policy_need(&self, finding: &$finding, host: &$crate::HostFacts) -> $crate::PolicyNeed {
+                    ($policy_need)(finding, host)
+                }
+            )?
+
+            $(
+                fn wants_preflight(&self, host: &$crate::HostFacts) -> bool {
+                    ($wants)(host)
+                }
+
+                fn preflight(&self, env: &$crate::Environment) -> $crate::PreflightVerdict {
+                    ($preflight)(env)
+                }
+            )?
+
+            $(
+                #[cfg(feature = "testing")]
+                fn producer_sample(&self) -> ::core::option::Option<$crate::testing::ProducerSample> {
+                    ::core::option::Option::Some($sample)
+                }
+            )?
+        }
+    };
+}

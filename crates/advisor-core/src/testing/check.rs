@@ -1,0 +1,242 @@
+//! The one `check` helper: every fixture of a crate through a registry, one snapshot each.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use super::fixture::{Case, Decision, Subject};
+use crate::advisory::Advisory;
+use crate::environment::PolicyNeed;
+use crate::family::{Gate, PreflightVerdict, WithholdReason};
+use crate::registry::Registry;
+
+/// What the registry decided for one case.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    /// The owning family's id, or `None` when nothing recognized the case.
+    pub family: Option<String>,
+    /// The owner's decision.
+    pub decision: Option<Decision>,
+    /// The withhold or decline code.
+    pub reason: Option<String>,
+    /// The readable account the snapshot stores.
+    pub report: String,
+}
+
+/// What the owner said, before it is written down.
+enum Said {
+    Speak(Advisory),
+    Withhold(WithholdReason),
+    Decline(&'static str),
+}
+
+/// Decides one case the way the advisor does, without the ledger.
+pub fn decide(registry: &Registry, case: &Case) -> Outcome {
+    let mut report = format!("about: {}\n", case.fixture.about);
+    let mut said = None;
+    let mut family = None;
+    match &case.subject {
+        Subject::Observation(observation) => match registry.owner(observation) {
+            None => report.push_str("owner: none\n"),
+            Some(owner) => {
+                let _ = writeln!(report, "owner: {}", owner.family);
+                let _ = writeln!(report, "finding: {:?}", owner.finding.finding());
+                family = Some(owner.family);
+                let need = owner.finding.policy_need(&case.host) == PolicyNeed::Required;
+                let env = case.environment(need);
+                said = Some(match owner.finding.gate(&env) {
+                    Gate::Speak => Said::Speak(owner.finding.advise(&env)),
+                    Gate::Withhold(reason) => Said::Withhold(reason),
+                    Gate::Decline(code) => Said::Decline(code),
+                });
+            }
+        },
+        Subject::Preflight => {
+            let env = case.environment(true);
+            let checker = registry.families().find(|f| f.wants_preflight(&case.host));
+            match checker {
+                None => report.push_str("pre-flight: none on this host\n"),
+                Some(checker) => {
+                    let _ = writeln!(report, "pre-flight: {}", checker.id());
+                    match checker.preflight(&env) {
+                        PreflightVerdict::Clear => report.push_str("verdict: clear\n"),
+                        PreflightVerdict::Advise(advisory) => {
+                            family = Some(checker.id());
+                            said = Some(Said::Speak(advisory));
+                        }
+                        PreflightVerdict::Withhold(reason) => {
+                            family = Some(checker.id());
+                            said = Some(Said::Withhold(reason));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let (decision, reason) = match said {
+        None => (None, None),
+        Some(Said::Speak(advisory)) => {
+            let _ = write!(
+                report,
+                "decision: speak\nsummary: {}\n\n{}\n",
+                advisory.summary.as_str(),
+                advisory.text
+            );
+            (Some(Decision::Speak), None)
+        }
+        Some(Said::Withhold(reason)) => {
+            let _ = writeln!(report, "decision: withhold {} ({reason})", reason.code());
+            (Some(Decision::Withhold), Some(reason.code().to_owned()))
+        }
+        Some(Said::Decline(code)) => {
+            let _ = writeln!(report, "decision: decline {code}");
+            (Some(Decision::Decline), Some(code.to_owned()))
+        }
+    };
+    Outcome {
+        family: family.map(|f| f.as_str().to_owned()),
+        decision,
+        reason,
+        report,
+    }
+}
+
+/// The fixture files of a crate, sorted: `<crate_dir>/tests/fixtures/*.toml`.
+pub fn fixture_files(crate_dir: &str) -> Vec<PathBuf> {
+    let dir = Path::new(crate_dir).join("tests/fixtures");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
+/// Checks every fixture of the crate at `crate_dir` through `registry`.
+///
+/// Every file must follow the naming rule and the format; every decision must
+/// match its `[expect]`; then each case's report is an insta snapshot in
+/// `<crate_dir>/tests/snapshots/fixtures__<case>.snap`. All mismatches are
+/// reported together, before any snapshot is compared. A crate with no
+/// fixture, or with no `pos-` and `ctl-` pair, fails.
+#[allow(clippy::panic)]
+pub fn check(registry: &Registry, crate_dir: &str) {
+    let files = fixture_files(crate_dir);
+    let mut problems: Vec<String> = registry
+        .families()
+        .filter(|f| !f.doc().is_complete())
+        .map(|f| {
+            format!(
+                "{}: its README lacks a **Recognizes:** or **Refuses:** line",
+                f.id()
+            )
+        })
+        .collect();
+    let mut decided = Vec::new();
+    for path in &files {
+        let case = match Case::load(path) {
+            Ok(case) => case,
+            Err(e) => {
+                problems.push(e.to_string());
+                continue;
+            }
+        };
+        let got = decide(registry, &case);
+        let want = &case.fixture.expect;
+        if got.family != want.family || got.decision != want.decision || got.reason != want.reason {
+            problems.push(format!(
+                "{}: expected {} but the registry said {}",
+                case.name,
+                describe(
+                    want.family.as_deref(),
+                    want.decision,
+                    want.reason.as_deref()
+                ),
+                describe(got.family.as_deref(), got.decision, got.reason.as_deref()),
+            ));
+        }
+        decided.push((case, got));
+    }
+    let arms = |arm| decided.iter().any(|(c, _)| c.arm == arm);
+    if !arms(super::fixture::Arm::Positive) || !arms(super::fixture::Arm::Control) {
+        problems.push(format!(
+            "{crate_dir}/tests/fixtures: needs at least one pos- and one ctl- fixture"
+        ));
+    }
+    if !problems.is_empty() {
+        panic!(
+            "{} fixture problem(s):\n{}",
+            problems.len(),
+            problems.join("\n")
+        );
+    }
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(Path::new(crate_dir).join("tests/snapshots"));
+    settings.set_prepend_module_to_snapshot(false);
+    settings.bind(|| {
+        for (case, got) in &decided {
+            insta::assert_snapshot!(format!("fixtures__{}", case.name), got.report);
+        }
+    });
+}
+
+fn describe(family: Option<&str>, decision: Option<Decision>, reason: Option<&str>) -> String {
+    match (family, decision) {
+        (None, _) => "no owner".to_owned(),
+        (Some(f), d) => {
+            let d = match d {
+                Some(Decision::Speak) => "speak",
+                Some(Decision::Withhold) => "withhold",
+                Some(Decision::Decline) => "decline",
+                None => "no decision",
+            };
+            match reason {
+                Some(r) => format!("{f} {d} {r}"),
+                None => format!("{f} {d}"),
+            }
+        }
+    }
+}
+
+/// One family's verdict on an observation built in a test (the in-code
+/// counterpart of a fixture, for property and hostile-input tests).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// The family does not recognize it.
+    NotRecognized,
+    /// Recognized; the gate withholds with this code.
+    Withhold(&'static str),
+    /// Recognized; the gate declines with this code.
+    Decline(&'static str),
+    /// Recognized; the advisory (with its sources named, as delivered).
+    Speak(Box<Advisory>),
+}
+
+impl Verdict {
+    /// The advisory, when the family spoke.
+    pub fn advisory(self) -> Option<Advisory> {
+        match self {
+            Verdict::Speak(a) => Some(*a),
+            _ => None,
+        }
+    }
+}
+
+/// Runs `family` alone on `observation` under `env`, the way the registry does.
+pub fn verdict<F: crate::Family>(
+    family: &F,
+    observation: &crate::Observation,
+    env: &crate::Environment,
+) -> Verdict {
+    let Some(finding) = family.recognize(observation) else {
+        return Verdict::NotRecognized;
+    };
+    match family.gate(&finding, env) {
+        Gate::Speak => Verdict::Speak(Box::new(family.advise(&finding, env).name_sources(env))),
+        Gate::Withhold(reason) => Verdict::Withhold(reason.code()),
+        Gate::Decline(code) => Verdict::Decline(code),
+    }
+}
