@@ -6,6 +6,8 @@
 //!   every arm that stayed SILENT.
 //! - `gen-log`: a realistic mixed event log in the CLI's line protocol, of a
 //!   given size, deterministic for a seed.
+//! - `new-family <id>`: scaffold a family crate and register it (the workspace
+//!   member, the host-adapter feature, the registry line).
 //! - `mutants`: cargo-mutants on every family crate (or `--package` ones), a
 //!   per-crate table, exit 1 on any missed mutant.
 
@@ -15,6 +17,7 @@ mod gen_log;
 mod inject;
 mod libtest;
 mod mutants;
+mod new_family;
 mod report;
 mod run;
 mod targets;
@@ -43,6 +46,8 @@ enum Task {
     /// Run cargo-mutants on every family crate (`--package` narrows) and print
     /// a per-crate table (exit 1 when any mutant is missed).
     Mutants(mutants::MutantsArgs),
+    /// Scaffold `crates/family-<id>` and register it (member, feature, registry line).
+    NewFamily(new_family::NewFamilyArgs),
     // Further tasks (e.g. `gen-log`) are added here as variants, with an arm
     // in `main` below.
 }
@@ -53,6 +58,7 @@ fn main() -> ExitCode {
         Task::Inject(args) => inject::main(args),
         Task::GenLog(args) => gen_log::main(args),
         Task::Mutants(args) => mutants::main(args),
+        Task::NewFamily(args) => new_family::main(args),
     };
     match outcome {
         Ok(code) => code,

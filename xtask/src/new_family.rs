@@ -1,0 +1,338 @@
+//! `cargo xtask new-family <id>`: scaffold a family crate and register it.
+//!
+//! It writes `crates/family-<id>/` from `xtask/templates/family/` and makes the
+//! three edits that register it, and no other: the workspace member (plus its
+//! `[workspace.dependencies]` path), the host-adapter feature (its optional
+//! dependency, `all-families` and `testing`), and the registry line in
+//! `host_adapter::standard_registry`. Then it runs the new crate's tests once
+//! with `INSTA_UPDATE=always`, so its fixture snapshots exist and the whole
+//! workspace's tests pass right away.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{Context, bail};
+use clap::Args;
+
+/// `cargo xtask new-family`.
+#[derive(Debug, Args)]
+pub struct NewFamilyArgs {
+    /// The family id, lowercase kebab-case (e.g. `dns-blocked`).
+    pub id: String,
+    /// Do not run the new crate's tests (its snapshots are then not written).
+    #[arg(long)]
+    pub no_test: bool,
+}
+
+/// The template files, relative to `xtask/templates/family`, with their contents.
+const TEMPLATES: &[(&str, &str)] = &[
+    (
+        "Cargo.toml",
+        include_str!("../templates/family/Cargo.toml.tmpl"),
+    ),
+    (
+        "README.md",
+        include_str!("../templates/family/README.md.tmpl"),
+    ),
+    (
+        "mutations.toml",
+        include_str!("../templates/family/mutations.toml.tmpl"),
+    ),
+    (
+        "src/lib.rs",
+        include_str!("../templates/family/src/lib.rs.tmpl"),
+    ),
+    (
+        "src/recognize.rs",
+        include_str!("../templates/family/src/recognize.rs.tmpl"),
+    ),
+    (
+        "src/gate.rs",
+        include_str!("../templates/family/src/gate.rs.tmpl"),
+    ),
+    (
+        "src/advise.rs",
+        include_str!("../templates/family/src/advise.rs.tmpl"),
+    ),
+    (
+        "src/testing.rs",
+        include_str!("../templates/family/src/testing.rs.tmpl"),
+    ),
+    (
+        "tests/fixtures.rs",
+        include_str!("../templates/family/tests/fixtures.rs.tmpl"),
+    ),
+    (
+        "tests/fixtures/pos-producer-sentence.toml",
+        include_str!("../templates/family/tests/fixtures/pos-producer-sentence.toml.tmpl"),
+    ),
+    (
+        "tests/fixtures/ctl-quoted-in-a-longer-line.toml",
+        include_str!("../templates/family/tests/fixtures/ctl-quoted-in-a-longer-line.toml.tmpl"),
+    ),
+    (
+        "tests/fixtures/ctl-unconfined-mode.toml",
+        include_str!("../templates/family/tests/fixtures/ctl-unconfined-mode.toml.tmpl"),
+    ),
+];
+
+/// The names a family id gives rise to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Names {
+    /// `dns-blocked`: the family id, the crate suffix and the host-adapter feature.
+    pub id: String,
+    /// `dns_blocked`: the crate's Rust name after `family_`.
+    pub snake: String,
+    /// `DnsBlocked`: the family struct.
+    pub ident: String,
+}
+
+impl Names {
+    /// Checks the id (lowercase kebab-case, starting with a letter) and derives the names.
+    pub fn new(id: &str) -> anyhow::Result<Self> {
+        let well_formed = id.split('-').all(|part| {
+            !part.is_empty()
+                && part
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        }) && id.starts_with(|c: char| c.is_ascii_lowercase());
+        if !well_formed || id.len() > 48 {
+            bail!(
+                "family id `{id}` must be lowercase kebab-case (a-z, 0-9, `-`), starting with a letter, at most 48 characters"
+            );
+        }
+        let ident = id
+            .split('-')
+            .map(|part| {
+                let mut chars = part.chars();
+                chars.next().map_or_else(String::new, |first| {
+                    first.to_ascii_uppercase().to_string() + chars.as_str()
+                })
+            })
+            .collect();
+        Ok(Self {
+            id: id.to_owned(),
+            snake: id.replace('-', "_"),
+            ident,
+        })
+    }
+
+    fn fill(&self, template: &str) -> String {
+        template
+            .replace("{{id}}", &self.id)
+            .replace("{{snake}}", &self.snake)
+            .replace("{{ident}}", &self.ident)
+    }
+}
+
+/// Runs the task from the workspace root.
+pub fn main(args: NewFamilyArgs) -> anyhow::Result<std::process::ExitCode> {
+    let names = Names::new(&args.id)?;
+    let root = workspace_root()?;
+    scaffold(&root, &names)?;
+    println!("scaffolded crates/family-{} and registered it", names.id);
+    if !args.no_test {
+        let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .args([
+                "test",
+                "-p",
+                &format!("family-{}", names.id),
+                "--test",
+                "fixtures",
+            ])
+            .env("INSTA_UPDATE", "always")
+            .env_remove("CI")
+            .current_dir(&root)
+            .status()
+            .context("running the new crate's fixture test")?;
+        if !status.success() {
+            bail!("the new crate's fixture test failed");
+        }
+    }
+    println!(
+        "next: docs/adding-a-family.md (replace the sentence, write the fixtures, run cargo xtask inject)"
+    );
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
+fn workspace_root() -> anyhow::Result<PathBuf> {
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    manifest
+        .parent()
+        .map(Path::to_path_buf)
+        .context("xtask has no parent directory")
+}
+
+/// Writes the crate and makes the three registering edits under `root`.
+pub fn scaffold(root: &Path, names: &Names) -> anyhow::Result<()> {
+    let dir = root.join("crates").join(format!("family-{}", names.id));
+    if dir.exists() {
+        bail!("{} already exists", dir.display());
+    }
+    // Compute every edit first, so a refusal leaves the tree as it was.
+    let edits = [
+        (
+            "Cargo.toml",
+            edit_workspace(&read(root, "Cargo.toml")?, names)?,
+        ),
+        (
+            "crates/host-adapter/Cargo.toml",
+            edit_adapter_manifest(&read(root, "crates/host-adapter/Cargo.toml")?, names)?,
+        ),
+        (
+            "crates/host-adapter/src/registry.rs",
+            edit_registry(&read(root, "crates/host-adapter/src/registry.rs")?, names)?,
+        ),
+    ];
+    for (rel, text) in TEMPLATES {
+        let path = dir.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).with_context(|| parent.display().to_string())?;
+        }
+        std::fs::write(&path, names.fill(text)).with_context(|| path.display().to_string())?;
+    }
+    for (rel, text) in edits {
+        std::fs::write(root.join(rel), text).with_context(|| rel.to_owned())?;
+    }
+    Ok(())
+}
+
+fn read(root: &Path, rel: &str) -> anyhow::Result<String> {
+    std::fs::read_to_string(root.join(rel)).with_context(|| rel.to_owned())
+}
+
+/// Inserts `line` after the last line of `text` that starts with `prefix`.
+fn insert_after_last(text: &str, prefix: &str, line: &str, file: &str) -> anyhow::Result<String> {
+    let mut lines: Vec<&str> = text.split('\n').collect();
+    let at = lines
+        .iter()
+        .rposition(|l| l.starts_with(prefix))
+        .with_context(|| format!("{file}: no line starts with `{prefix}`"))?;
+    lines.insert(at + 1, line);
+    Ok(lines.join("\n"))
+}
+
+/// Adds the member and the `[workspace.dependencies]` path.
+pub fn edit_workspace(text: &str, n: &Names) -> anyhow::Result<String> {
+    let member = format!("    \"crates/family-{}\",", n.id);
+    let dep = format!("family-{0} = {{ path = \"crates/family-{0}\" }}", n.id);
+    let text = insert_after_last(text, "    \"crates/family-", &member, "Cargo.toml")?;
+    insert_after_last(&text, "family-", &dep, "Cargo.toml")
+}
+
+/// Adds the feature, its optional dependency, and the family to `all-families` and `testing`.
+pub fn edit_adapter_manifest(text: &str, n: &Names) -> anyhow::Result<String> {
+    const FILE: &str = "crates/host-adapter/Cargo.toml";
+    let feature = format!("{0} = [\"dep:family-{0}\"]", n.id);
+    let dep = format!("family-{} = {{ workspace = true, optional = true }}", n.id);
+    let mut out = Vec::new();
+    let mut lists = 0;
+    for line in text.split('\n') {
+        if let Some(rest) = line.strip_prefix("all-families = [") {
+            out.push(format!("all-families = [{rest}").replacen(
+                ']',
+                &format!(", \"{}\"]", n.id),
+                1,
+            ));
+            lists += 1;
+        } else if let Some(rest) = line.strip_prefix("testing = [") {
+            out.push(format!("testing = [{rest}").replacen(
+                ']',
+                &format!(", \"family-{}?/testing\"]", n.id),
+                1,
+            ));
+            lists += 1;
+        } else {
+            out.push(line.to_owned());
+        }
+    }
+    if lists != 2 {
+        bail!("{FILE}: expected one `all-families = [` line and one `testing = [` line");
+    }
+    let text = insert_after_last(&out.join("\n"), "acl-aggregate = [", &feature, FILE)
+        .or_else(|_| insert_after_last(&out.join("\n"), "all-families = [", &feature, FILE))?;
+    insert_after_last(&text, "family-", &dep, FILE)
+}
+
+/// Adds the registry line, last in precedence, before the builder is returned.
+pub fn edit_registry(text: &str, n: &Names) -> anyhow::Result<String> {
+    let anchor = "\n    builder\n}";
+    if text.matches(anchor).count() != 1 {
+        bail!("crates/host-adapter/src/registry.rs: expected one `    builder` return line");
+    }
+    let line = format!(
+        "\n    #[cfg(feature = \"{}\")]\n    let builder = builder.family(family_{}::{});",
+        n.id, n.snake, n.ident
+    );
+    Ok(text.replacen(anchor, &format!("{line}{anchor}"), 1))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+
+    fn names() -> Names {
+        Names::new("dns-blocked").unwrap()
+    }
+
+    #[test]
+    fn names_follow_the_id() {
+        assert_eq!(
+            names(),
+            Names {
+                id: "dns-blocked".into(),
+                snake: "dns_blocked".into(),
+                ident: "DnsBlocked".into()
+            }
+        );
+        for bad in [
+            "",
+            "Dns",
+            "dns_blocked",
+            "-dns",
+            "dns-",
+            "dns--x",
+            "9dns",
+            "dns blocked",
+        ] {
+            assert!(Names::new(bad).is_err(), "{bad:?} accepted");
+        }
+    }
+
+    #[test]
+    fn the_three_edits_land_on_this_workspace() {
+        let root = workspace_root().unwrap();
+        let ws = edit_workspace(&read(&root, "Cargo.toml").unwrap(), &names()).unwrap();
+        assert!(ws.contains("    \"crates/family-dns-blocked\",\n"));
+        assert!(ws.contains("family-dns-blocked = { path = \"crates/family-dns-blocked\" }\n"));
+        let manifest = read(&root, "crates/host-adapter/Cargo.toml").unwrap();
+        let edited = edit_adapter_manifest(&manifest, &names()).unwrap();
+        assert!(edited.contains("dns-blocked = [\"dep:family-dns-blocked\"]\n"));
+        assert!(edited.contains(", \"dns-blocked\"]\n"));
+        assert!(edited.contains(", \"family-dns-blocked?/testing\"]\n"));
+        assert!(edited.contains("family-dns-blocked = { workspace = true, optional = true }\n"));
+        let registry = read(&root, "crates/host-adapter/src/registry.rs").unwrap();
+        let edited = edit_registry(&registry, &names()).unwrap();
+        assert!(edited.contains(
+            "    #[cfg(feature = \"dns-blocked\")]\n    let builder = builder.family(family_dns_blocked::DnsBlocked);\n    builder\n}"
+        ));
+    }
+
+    #[test]
+    fn every_template_placeholder_is_filled() {
+        for (rel, text) in TEMPLATES {
+            let filled = names().fill(text);
+            assert!(!filled.contains("{{"), "{rel} keeps a placeholder");
+        }
+    }
+
+    #[test]
+    fn a_refused_edit_leaves_the_tree_untouched() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("Cargo.toml"), "[workspace]\n").unwrap();
+        assert!(scaffold(dir.path(), &names()).is_err());
+        assert!(!dir.path().join("crates/family-dns-blocked").exists());
+    }
+}
