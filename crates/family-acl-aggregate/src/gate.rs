@@ -3,14 +3,16 @@
 //! already states both. Asking the resolver could only add a way to withhold
 //! advice the line justifies.
 
-use advisor_core::{Gate, PolicyNeed};
+use advisor_core::{Environment, Gate, HostFacts, PolicyNeed};
+
+use crate::AggregateFailure;
 
 /// The finding speaks for itself; the resolver is not consulted.
-pub fn policy_need() -> PolicyNeed {
+pub(crate) fn policy_need(_finding: &AggregateFailure, _host: &HostFacts) -> PolicyNeed {
     PolicyNeed::NotNeeded
 }
 
-/// Always speak.
-pub fn gate() -> Gate {
+/// Always speak, on any host.
+pub(crate) fn gate(_finding: &AggregateFailure, _env: &Environment) -> Gate {
     Gate::Speak
 }

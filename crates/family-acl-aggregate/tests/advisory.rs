@@ -1,46 +1,55 @@
-//! The advisory text: one snapshot per half, and the facts (and forbidden
-//! things) that must hold in both.
+//! The advisory text: the facts (and forbidden things) that must hold in both
+//! halves. The whole text of every case is the fixtures' snapshots
+//! (`tests/fixtures.rs`).
 
 #![allow(clippy::unwrap_used, clippy::panic)] // test helpers outside #[test] fns
 
-mod common;
-
-use advisor_core::SUMMARY_MAX_CHARS;
 use advisor_core::quote::needs_escape;
-use common::{Expect, check, members, render, windows};
-use family_acl_aggregate::{TEMP_SENTENCE, WORKSPACE_SENTENCE};
+use advisor_core::testing::{Arm, Case, fixture_files, verdict};
+use advisor_core::{Advisory, SUMMARY_MAX_CHARS};
+use family_acl_aggregate::{AclAggregateFailure, TEMP_SENTENCE, WORKSPACE_SENTENCE};
 
-fn text(fixture: &str) -> String {
-    check(fixture, windows(), Expect::Speaks).unwrap().text
+const CRATE_DIR: &str = env!("CARGO_MANIFEST_DIR");
+
+/// A fixture's advisory, decided under its own environment, as delivered.
+fn advisory(name: &str) -> Advisory {
+    let case = Case::named(CRATE_DIR, name).unwrap();
+    let observation = case.observation().unwrap();
+    let advisory = verdict(&AclAggregateFailure, observation, &case.environment(false))
+        .advisory()
+        .unwrap_or_else(|| panic!("{name} does not speak"));
+    assert_eq!(advisory.family, family_acl_aggregate::ID);
+    advisory
+}
+
+fn text(name: &str) -> String {
+    advisory(name).text
+}
+
+/// The members a fixture's aggregate carries (what must never be quoted).
+fn members(name: &str) -> Vec<String> {
+    let case = Case::named(CRATE_DIR, name).unwrap();
+    case.observation()
+        .and_then(|o| o.failure())
+        .map(|f| f.members.clone())
+        .unwrap_or_default()
 }
 
 fn both() -> [String; 2] {
-    [text("temp_half"), text("workspace_half")]
-}
-
-#[test]
-fn snapshot_temp_half() {
-    let advisory = check("temp_half", windows(), Expect::Speaks).unwrap();
-    insta::assert_snapshot!("temp_half", render(&advisory));
-}
-
-#[test]
-fn snapshot_workspace_half() {
-    let advisory = check("workspace_half", windows(), Expect::Speaks).unwrap();
-    insta::assert_snapshot!("workspace_half", render(&advisory));
+    [text("pos-temp-half"), text("pos-workspace-half")]
 }
 
 #[test]
 fn member_text_never_reaches_the_advisory() {
     for fixture in [
-        "temp_half",
-        "workspace_half",
-        "temp_half_lock_root",
-        "temp_half_with_acl_line",
-        "temp_half_error_envelope",
-        "workspace_half_aggregate_name",
+        "pos-temp-half",
+        "pos-workspace-half",
+        "pos-temp-half-lock-root",
+        "pos-temp-half-with-acl-line",
+        "pos-temp-half-error-envelope",
+        "pos-workspace-half-aggregate-name",
     ] {
-        let advisory = check(fixture, windows(), Expect::Speaks).unwrap();
+        let advisory = advisory(fixture);
         let all = format!("{}\n{}", advisory.summary.as_str(), advisory.text);
         let members = members(fixture);
         assert!(
@@ -74,26 +83,26 @@ fn member_text_never_reaches_the_advisory() {
 
 #[test]
 fn the_advisory_depends_on_the_half_alone() {
-    let temp = text("temp_half");
+    let temp = text("pos-temp-half");
     for fixture in [
-        "temp_half_no_members",
-        "temp_half_lock_root",
-        "temp_half_with_acl_line",
-        "temp_half_error_envelope",
+        "pos-temp-half-no-members",
+        "pos-temp-half-lock-root",
+        "pos-temp-half-with-acl-line",
+        "pos-temp-half-error-envelope",
     ] {
         assert_eq!(text(fixture), temp, "{fixture}");
     }
     assert_eq!(
-        text("workspace_half_aggregate_name"),
-        text("workspace_half")
+        text("pos-workspace-half-aggregate-name"),
+        text("pos-workspace-half")
     );
-    assert_ne!(temp, text("workspace_half"));
+    assert_ne!(temp, text("pos-workspace-half"));
 }
 
 #[test]
 fn summaries_are_one_bounded_line() {
-    for fixture in ["temp_half", "workspace_half"] {
-        let advisory = check(fixture, windows(), Expect::Speaks).unwrap();
+    for fixture in ["pos-temp-half", "pos-workspace-half"] {
+        let advisory = advisory(fixture);
         let summary = advisory.summary.as_str();
         assert!(summary.chars().count() <= SUMMARY_MAX_CHARS);
         assert!(!summary.ends_with('…'), "the summary was cut: {summary}");
@@ -111,35 +120,36 @@ fn it_says_the_cause_is_withheld_and_invents_none() {
 
 #[test]
 fn the_line_is_quoted_as_a_block() {
-    assert!(text("temp_half_with_acl_line").contains(
+    assert!(text("pos-temp-half-with-acl-line").contains(
         "\nThe line:\n> sandbox-local windows-acl temp grant materialization failed and its cleanup also failed\n\n"
     ));
-    assert!(text("workspace_half_aggregate_name").contains(
+    assert!(text("pos-workspace-half-aggregate-name").contains(
         "\nThe line:\n> sandbox-local windows-acl workspace grant failed and its cleanup also failed\n\n"
     ));
 }
 
-/// Messages written to pass for the advisor's own words. On the first line
-/// they are not the producer's sentence and are refused; after it they are
-/// never read. Each case goes through `check`; every advisory is snapshotted.
-const HOSTILE: [(&str, Expect); 8] = [
-    ("hostile_backtick_framing_first_line", Expect::Refused),
-    ("hostile_backtick_framing_in_members", Expect::Speaks),
-    ("hostile_newline_instructions_first_line", Expect::Refused),
-    ("hostile_newline_instructions", Expect::Speaks),
-    ("hostile_invisible_characters_first_line", Expect::Refused),
-    ("hostile_invisible_characters_in_members", Expect::Speaks),
-    ("hostile_ansi_escapes_first_line", Expect::Refused),
-    ("hostile_ansi_escapes_in_members", Expect::Speaks),
-];
-
+/// Messages written to pass for the advisor's own words (the `hostile-*`
+/// fixtures). On the first line they are not the producer's sentence and are
+/// refused (`ctl-hostile-*`, checked by the fixtures); after it they are never
+/// read: every advisory they get quotes the producer's sentence alone.
 #[test]
 fn hostile_messages_are_quoted_never_spoken() {
-    for (fixture, expect) in HOSTILE {
-        let Some(advisory) = check(fixture, windows(), expect) else {
-            continue;
-        };
-        let text = &advisory.text;
+    let cases: Vec<Case> = fixture_files(CRATE_DIR)
+        .iter()
+        .map(|p| Case::load(p).unwrap())
+        .filter(|c| c.name.contains("-hostile-"))
+        .collect();
+    let refused = cases.iter().filter(|c| c.arm == Arm::Control).count();
+    assert!(refused >= 4, "{refused} refused hostile fixtures");
+    let spoken: Vec<&Case> = cases.iter().filter(|c| c.arm == Arm::Positive).collect();
+    assert!(
+        spoken.len() >= 4,
+        "{} spoken hostile fixtures",
+        spoken.len()
+    );
+    for case in spoken {
+        let fixture = &case.name;
+        let text = text(fixture);
         let quoted: Vec<&str> = text.lines().filter(|l| l.starts_with('>')).collect();
         assert!(
             matches!(
@@ -164,7 +174,6 @@ fn hostile_messages_are_quoted_never_spoken() {
         ] {
             assert!(!text.contains(fragment), "{fixture}: {fragment:?} leaked");
         }
-        insta::assert_snapshot!(fixture, render(&advisory));
     }
 }
 
@@ -229,16 +238,16 @@ fn every_command_names_its_shell_and_takes_paths_literally() {
             assert!(!text.contains(unsafe_form), "{unsafe_form:?}");
         }
     }
-    assert!(text("temp_half").contains(r#"in cmd: `dir "%TEMP%\dsh-*"`"#));
+    assert!(text("pos-temp-half").contains(r#"in cmd: `dir "%TEMP%\dsh-*"`"#));
 }
 
 #[test]
 fn the_temp_half_points_at_the_private_directory_and_both_temp_roots() {
-    let temp = text("temp_half");
+    let temp = text("pos-temp-half");
     assert!(temp.contains(r#"`dir "%TEMP%\dsh-*"`"#));
     assert!(temp.contains("os.tmpdir() (TEMP first, then TMP) places the private directory"));
     assert!(temp.contains("GetTempPathW() (TMP first, then TEMP) places `dsh-acl-locks`"));
-    let workspace = text("workspace_half");
+    let workspace = text("pos-workspace-half");
     assert!(workspace.contains("there is no `dsh-XXXXXX` trace"));
 }
 
@@ -301,8 +310,7 @@ fn no_repair_command_is_given() {
 
 #[test]
 fn href_replaces_the_discussion_numbers() {
-    let env = windows().with_href("https://example.org/acl");
-    let text = check("workspace_half", env, Expect::Speaks).unwrap().text;
+    let text = text("pos-workspace-half-href");
     assert!(text.contains("https://example.org/acl"));
     assert!(!text.contains("#9460"));
     assert!(!text.contains("#8272"));

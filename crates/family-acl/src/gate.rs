@@ -11,7 +11,7 @@
 //! which is why [`policy_need`] answers `NotNeeded` and the resolver is never
 //! consulted for this family.
 
-use advisor_core::{Gate, HostFacts, PolicyNeed};
+use advisor_core::{Environment, Gate, HostFacts, PolicyNeed};
 
 use crate::finding::AclFinding;
 
@@ -21,6 +21,6 @@ pub(crate) fn policy_need(_finding: &AclFinding, _host: &HostFacts) -> PolicyNee
 }
 
 /// Every recognized finding is spoken; there is nothing to withhold or decline.
-pub(crate) fn gate(_finding: &AclFinding) -> Gate {
+pub(crate) fn gate(_finding: &AclFinding, _env: &Environment) -> Gate {
     Gate::Speak
 }

@@ -1,110 +1,39 @@
-//! The advisory text: one snapshot per variant, and the facts each must (and
-//! must never) state.
+//! The advisory text: the facts each variant must (and must never) state.
+//! The whole text of every variant is the fixtures' snapshots
+//! (`tests/fixtures.rs`).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use advisor_core::Advisory;
+use advisor_core::testing::{Arm, Case, fixture_files, verdict};
+use family_acl::AclProvisioning;
 
-use common::{advise, text};
+const CRATE_DIR: &str = env!("CARGO_MANIFEST_DIR");
+
+/// A fixture's advisory, decided under its own environment, as delivered.
+fn advise(name: &str) -> Advisory {
+    let case = Case::named(CRATE_DIR, name).unwrap();
+    let observation = case.observation().unwrap();
+    verdict(&AclProvisioning, observation, &case.environment(false))
+        .advisory()
+        .unwrap_or_else(|| panic!("{name} does not speak"))
+}
+
+/// A fixture's advisory text.
+fn text(name: &str) -> String {
+    advise(name).text
+}
+
+/// Every `pos-` fixture's name.
+fn positives() -> Vec<String> {
+    fixture_files(CRATE_DIR)
+        .iter()
+        .map(|p| Case::load(p).unwrap())
+        .filter(|c| c.arm == Arm::Positive)
+        .map(|c| c.name)
+        .collect()
+}
 
 const HREF: &str = "https://example.invalid/discussions/acl";
-
-// ---- snapshots -----------------------------------------------------------------
-
-#[test]
-fn snapshot_apply_denied() {
-    let a = advise("pos_session_apply_denied", None);
-    insta::assert_snapshot!(
-        "apply_denied",
-        format!("{}\n---\n{}", a.summary.as_str(), a.text)
-    );
-}
-
-#[test]
-fn snapshot_apply_denied_agentless() {
-    let a = advise("pos_agentless_apply_denied", None);
-    insta::assert_snapshot!(
-        "apply_denied_agentless",
-        format!("{}\n---\n{}", a.summary.as_str(), a.text)
-    );
-}
-
-#[test]
-fn snapshot_apply_other() {
-    let a = advise("pos_apply_other", None);
-    insta::assert_snapshot!(
-        "apply_other",
-        format!("{}\n---\n{}", a.summary.as_str(), a.text)
-    );
-}
-
-#[test]
-fn snapshot_read_denied() {
-    let a = advise("pos_read_denied", None);
-    insta::assert_snapshot!(
-        "read_denied",
-        format!("{}\n---\n{}", a.summary.as_str(), a.text)
-    );
-}
-
-#[test]
-fn snapshot_read_other() {
-    let a = advise("pos_read_other", None);
-    insta::assert_snapshot!(
-        "read_other",
-        format!("{}\n---\n{}", a.summary.as_str(), a.text)
-    );
-}
-
-#[test]
-fn snapshot_unsafe_path() {
-    let a = advise("pos_unsafe_quote_path", None);
-    insta::assert_snapshot!(
-        "unsafe_path",
-        format!("{}\n---\n{}", a.summary.as_str(), a.text)
-    );
-}
-
-#[test]
-fn snapshot_no_detail() {
-    let a = advise("pos_no_detail_apply", None);
-    insta::assert_snapshot!(
-        "no_detail",
-        format!("{}\n---\n{}", a.summary.as_str(), a.text)
-    );
-}
-
-#[test]
-fn snapshot_no_detail_other() {
-    let a = advise("pos_no_detail_other", None);
-    insta::assert_snapshot!(
-        "no_detail_other",
-        format!("{}\n---\n{}", a.summary.as_str(), a.text)
-    );
-}
-
-#[test]
-fn snapshot_read_denied_labelled() {
-    let a = advise("pos_read_labelled", None);
-    insta::assert_snapshot!(
-        "read_denied_labelled",
-        format!("{}\n---\n{}", a.summary.as_str(), a.text)
-    );
-}
-
-#[test]
-fn snapshot_tagged() {
-    let a = advise("pos_tagged_line", None);
-    insta::assert_snapshot!("tagged", format!("{}\n---\n{}", a.summary.as_str(), a.text));
-}
-
-#[test]
-fn snapshot_href_set() {
-    let a = advise("pos_session_apply_denied", Some(HREF));
-    insta::assert_snapshot!(
-        "href_set",
-        format!("{}\n---\n{}", a.summary.as_str(), a.text)
-    );
-}
 
 // ---- facts every apply-denied advisory states ------------------------------------
 
@@ -116,7 +45,7 @@ fn assert_has(text: &str, needles: &[&str]) {
 
 #[test]
 fn quotes_the_reported_line() {
-    let t = text("pos_agentless_apply_denied");
+    let t = text("pos-agentless-apply-denied");
     assert!(t.contains(
         "\n> SetNamedSecurityInfoW failed (Win32 5): grantWrite(C:\\Users\\dev\\AppData\\Local\\Temp)\n"
     ));
@@ -128,13 +57,13 @@ fn quotes_the_reported_line() {
             "for the directory `C:\\Users\\dev\\AppData\\Local\\Temp`,",
         ],
     );
-    assert!(text("pos_session_apply_denied").contains("this session's call"));
+    assert!(text("pos-session-apply-denied").contains("this session's call"));
 }
 
 #[test]
 fn retrying_is_said_not_to_help() {
     assert_has(
-        &text("pos_session_apply_denied"),
+        &text("pos-session-apply-denied"),
         &[
             "Retrying cannot help",
             "neither can a different command",
@@ -148,7 +77,7 @@ fn retrying_is_said_not_to_help() {
 #[test]
 fn why_names_write_owner_not_privilege() {
     assert_has(
-        &text("pos_session_apply_denied"),
+        &text("pos-session-apply-denied"),
         &[
             "one SetNamedSecurityInfoW call",
             "SACL",
@@ -165,7 +94,7 @@ fn why_names_write_owner_not_privilege() {
 
 #[test]
 fn checks_are_read_only_and_quoted() {
-    let t = text("pos_session_apply_denied");
+    let t = text("pos-session-apply-denied");
     assert_has(
         &t,
         &[
@@ -181,7 +110,7 @@ fn checks_are_read_only_and_quoted() {
 #[test]
 fn remedy_forks_on_ownership() {
     assert_has(
-        &text("pos_session_apply_denied"),
+        &text("pos-session-apply-denied"),
         &[
             "If you are the owner",
             "PowerShell: icacls 'D:\\ws' /grant \"${env:USERNAME}:(OI)(CI)(WO)\"",
@@ -203,14 +132,14 @@ fn remedy_forks_on_ownership() {
 #[test]
 fn second_root_needs_its_own_line() {
     assert_has(
-        &text("pos_session_apply_denied"),
+        &text("pos-session-apply-denied"),
         &["second workspace root", "sibling, not a child"],
     );
 }
 
 #[test]
 fn non_fixes_carry_their_reasons() {
-    let t = text("pos_session_apply_denied");
+    let t = text("pos-session-apply-denied");
     assert_has(
         &t,
         &[
@@ -227,7 +156,7 @@ fn non_fixes_carry_their_reasons() {
 #[test]
 fn version_boundary_is_stated() {
     assert_has(
-        &text("pos_session_apply_denied"),
+        &text("pos-session-apply-denied"),
         &[
             "0.1.6-alpha.x",
             "0.1.7-alpha.1",
@@ -244,7 +173,7 @@ fn version_boundary_is_stated() {
 #[test]
 fn grant_aftermath_is_stated() {
     assert_has(
-        &text("pos_session_apply_denied"),
+        &text("pos-session-apply-denied"),
         &[
             "Nothing revokes them",
             "FILE_DELETE_CHILD",
@@ -261,7 +190,7 @@ fn grant_aftermath_is_stated() {
 
 #[test]
 fn removal_procedure_is_attributed() {
-    let t = text("pos_session_apply_denied");
+    let t = text("pos-session-apply-denied");
     assert_has(
         &t,
         &[
@@ -280,7 +209,7 @@ fn removal_procedure_is_attributed() {
 #[test]
 fn weaker_grant_is_explained() {
     assert_has(
-        &text("pos_session_apply_denied"),
+        &text("pos-session-apply-denied"),
         &[
             "not a smaller version of this one",
             "no DACL-only path to fall back to",
@@ -292,36 +221,10 @@ fn weaker_grant_is_explained() {
 
 // ---- forbidden things, in every variant -----------------------------------------------
 
-const ALL: &[&str] = &[
-    "pos_session_apply_denied",
-    "pos_agentless_apply_denied",
-    "pos_content_only",
-    "pos_runner_line",
-    "pos_apply_other",
-    "pos_apply_other_1332",
-    "pos_read_denied",
-    "pos_read_other",
-    "pos_read_other_1332",
-    "pos_read_labelled",
-    "pos_read_labelled_revoke",
-    "pos_no_detail_apply",
-    "pos_no_detail_other",
-    "pos_tagged_line",
-    "pos_revoke_write",
-    "pos_no_detail_agentless",
-    "pos_no_detail_read",
-    "pos_tagged_content_only",
-    "pos_aggregate_envelope",
-    "pos_unsafe_quote_path",
-    "pos_unsafe_control_path",
-    "pos_unsafe_long_path",
-    "pos_unsafe_expansion_path",
-];
-
 #[test]
 fn forbidden_things_are_absent() {
-    for f in ALL {
-        let t = text(f);
+    for f in positives() {
+        let t = text(&f);
         for forbidden in [
             "danger-full-access", // never tell the model to relax the sandbox
             "unconfined",         // the SandboxUnavailableError sentence is not echoed
@@ -336,7 +239,7 @@ fn forbidden_things_are_absent() {
 
 #[test]
 fn href_replaces_discussion_numbers() {
-    let a = advise("pos_session_apply_denied", Some(HREF));
+    let a = advise("pos-session-apply-denied-href");
     assert!(a.text.contains(HREF));
     let bytes = a.text.as_bytes();
     for (i, b) in bytes.iter().enumerate() {
@@ -352,8 +255,8 @@ fn href_replaces_discussion_numbers() {
 
 #[test]
 fn summary_is_one_bounded_line() {
-    for f in ALL {
-        let a = advise(f, None);
+    for f in positives() {
+        let a = advise(&f);
         let s = a.summary.as_str();
         assert!(s.chars().count() <= 120 && !s.ends_with('…'), "{f}: {s}");
         assert!(a.text.starts_with("Sandbox provisioning failed"), "{f}");

@@ -4,10 +4,18 @@
 //! producer's line exactly as it was written.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use advisor_core::testing::{Case, verdict};
+use family_acl::AclProvisioning;
 
-use advisor_core::testing::failure_with;
-use common::{advise_observation, text};
+/// A fixture's advisory text, decided under its own environment, as delivered.
+fn text(name: &str) -> String {
+    let case = Case::named(env!("CARGO_MANIFEST_DIR"), name).unwrap();
+    let observation = case.observation().unwrap();
+    verdict(&AclProvisioning, observation, &case.environment(false))
+        .advisory()
+        .unwrap_or_else(|| panic!("{name} does not speak"))
+        .text
+}
 
 fn assert_has(text: &str, needles: &[&str]) {
     for n in needles {
@@ -19,19 +27,19 @@ fn assert_has(text: &str, needles: &[&str]) {
 
 /// Every recognized fixture whose code is not 5, both APIs, with and without a path.
 const OTHER: [&str; 5] = [
-    "pos_apply_other",
-    "pos_apply_other_1332",
-    "pos_read_other",
-    "pos_read_other_1332",
-    "pos_no_detail_other",
+    "pos-apply-other",
+    "pos-apply-other-1332",
+    "pos-read-other",
+    "pos-read-other-1332",
+    "pos-no-detail-other",
 ];
 
 /// The code-5 fixtures: the control, which carries all of that material.
 const DENIED: [&str; 4] = [
-    "pos_session_apply_denied",
-    "pos_read_denied",
-    "pos_read_labelled",
-    "pos_no_detail_apply",
+    "pos-session-apply-denied",
+    "pos-read-denied",
+    "pos-read-labelled",
+    "pos-no-detail-apply",
 ];
 
 /// What belongs to ERROR_ACCESS_DENIED: the cause, the grant and its fork, the
@@ -97,13 +105,13 @@ fn other_codes_have_their_own_paragraph_and_nothing_of_code_5() {
         }
         assert!(!t.contains("is not ERROR_ACCESS_DENIED"), "{f}");
     }
-    assert!(text("pos_read_other").contains("so nothing was changed on disk"));
-    assert!(!text("pos_apply_other").contains("nothing was changed on disk"));
+    assert!(text("pos-read-other").contains("so nothing was changed on disk"));
+    assert!(!text("pos-apply-other").contains("nothing was changed on disk"));
 }
 
 #[test]
 fn each_code_5_class_keeps_its_own_why() {
-    let apply = text("pos_session_apply_denied");
+    let apply = text("pos-session-apply-denied");
     assert_has(
         &apply,
         &[
@@ -113,7 +121,7 @@ fn each_code_5_class_keeps_its_own_why() {
         ],
     );
     assert!(!apply.contains("net helpmsg"));
-    let read = text("pos_read_denied");
+    let read = text("pos-read-denied");
     assert_has(
         &read,
         &[
@@ -137,10 +145,10 @@ fn each_code_5_class_keeps_its_own_why() {
 
 #[test]
 fn labelled_read_carries_the_read_class_text() {
-    let labelled = text("pos_read_labelled");
+    let labelled = text("pos-read-labelled");
     assert_eq!(
         labelled.replace("grantWrite(D:\\ws)", "D:\\ws"),
-        text("pos_read_denied"),
+        text("pos-read-denied"),
         "the labelled read differs from the bare-path read beyond its quoted line"
     );
     assert_has(
@@ -153,16 +161,16 @@ fn labelled_read_carries_the_read_class_text() {
         ],
     );
     assert!(
-        text("pos_read_labelled_revoke").contains("The read belonged to revokeWrite"),
+        text("pos-read-labelled-revoke").contains("The read belonged to revokeWrite"),
         "the revoking read is not named"
     );
 }
 
 #[test]
 fn revoke_write_is_named_for_its_step() {
-    assert!(text("pos_revoke_write").contains("revokeWrite (taking a grant back). It writes"));
-    assert!(!text("pos_session_apply_denied").contains("revokeWrite"));
-    assert!(!text("pos_read_labelled").contains("revokeWrite"));
+    assert!(text("pos-revoke-write").contains("revokeWrite (taking a grant back). It writes"));
+    assert!(!text("pos-session-apply-denied").contains("revokeWrite"));
+    assert!(!text("pos-read-labelled").contains("revokeWrite"));
 }
 
 // ---- no detail -------------------------------------------------------------------
@@ -170,10 +178,10 @@ fn revoke_write_is_named_for_its_step() {
 #[test]
 fn a_line_without_a_detail_invents_no_directory() {
     for f in [
-        "pos_no_detail_apply",
-        "pos_no_detail_agentless",
-        "pos_no_detail_read",
-        "pos_no_detail_other",
+        "pos-no-detail-apply",
+        "pos-no-detail-agentless",
+        "pos-no-detail-read",
+        "pos-no-detail-other",
     ] {
         let t = text(f);
         assert_has(
@@ -191,8 +199,8 @@ fn a_line_without_a_detail_invents_no_directory() {
             "{f}: the empty path's note"
         );
     }
-    assert!(text("pos_no_detail_apply").contains("\n> SetNamedSecurityInfoW failed (Win32 5)\n"));
-    let with_path = text("pos_session_apply_denied");
+    assert!(text("pos-no-detail-apply").contains("\n> SetNamedSecurityInfoW failed (Win32 5)\n"));
+    let with_path = text("pos-session-apply-denied");
     assert!(!with_path.contains("The error names no directory"));
     assert!(with_path.contains("for the directory `D:\\ws`"));
 }
@@ -201,7 +209,7 @@ fn a_line_without_a_detail_invents_no_directory() {
 
 #[test]
 fn a_tagged_line_is_quoted_without_its_tag_and_the_tag_is_named() {
-    let t = text("pos_tagged_line");
+    let t = text("pos-tagged-line");
     assert_has(
         &t,
         &[
@@ -210,43 +218,51 @@ fn a_tagged_line_is_quoted_without_its_tag_and_the_tag_is_named() {
         ],
     );
     assert!(!t.contains("> [provider]"));
-    assert!(!text("pos_session_apply_denied").contains("the tag"));
+    assert!(!text("pos-session-apply-denied").contains("the tag"));
 }
 
 /// Each fixture and the exact line its quote block must carry: the producer's
 /// `Win32Error` message, without what a carrier, a tag or an envelope added.
-const EVIDENCE: [(&str, &str); 8] = [
+const EVIDENCE: [(&str, &str); 10] = [
     (
-        "pos_session_apply_denied",
+        "pos-session-apply-denied",
         r"SetNamedSecurityInfoW failed (Win32 5): grantWrite(D:\ws)",
     ),
     (
-        "pos_agentless_apply_denied",
+        "pos-agentless-apply-denied",
         r"SetNamedSecurityInfoW failed (Win32 5): grantWrite(C:\Users\dev\AppData\Local\Temp)",
     ),
     (
-        "pos_runner_line",
+        "pos-runner-line",
         r"SetNamedSecurityInfoW failed (Win32 5): grantWrite(D:\ws)",
     ),
     (
-        "pos_content_only",
+        "pos-content-only",
         r"SetNamedSecurityInfoW failed (Win32 5): grantWrite(D:\ws)",
     ),
     (
-        "pos_read_other_1332",
+        "pos-read-other-1332",
         r"GetNamedSecurityInfoW failed (Win32 1332): grantWrite(D:\ws)",
     ),
     (
-        "pos_no_detail_agentless",
+        "pos-no-detail-agentless",
         "SetNamedSecurityInfoW failed (Win32 5)",
     ),
     (
-        "pos_tagged_content_only",
+        "pos-tagged-content-only",
         r"SetNamedSecurityInfoW failed (Win32 5): grantWrite(D:\ws)",
     ),
     (
-        "pos_parenthesized_path",
+        "pos-parenthesized-path",
         r"SetNamedSecurityInfoW failed (Win32 5): grantWrite(D:\Program Files (x86)\ws)",
+    ),
+    (
+        "pos-enveloped-crlf",
+        r"SetNamedSecurityInfoW failed (Win32 5): grantWrite(D:\ws)",
+    ),
+    (
+        "pos-second-line-of-content",
+        r"SetNamedSecurityInfoW failed (Win32 5): grantWrite(D:\ws)",
     ),
 ];
 
@@ -257,12 +273,5 @@ fn evidence_is_the_producer_line_verbatim() {
         let quoted: Vec<&str> = t.lines().filter(|l| l.starts_with('>')).collect();
         assert_eq!(quoted, [format!("> {line}")], "{f}");
     }
-    let crlf = failure_with(
-        "Error: SetNamedSecurityInfoW failed (Win32 5): grantWrite(D:\\ws)\r\n",
-        "",
-        &[],
-    );
-    let t = advise_observation("crlf", &crlf, None).text;
-    assert!(t.contains("\n> SetNamedSecurityInfoW failed (Win32 5): grantWrite(D:\\ws)\n"));
-    assert!(!t.contains('\r'));
+    assert!(!text("pos-enveloped-crlf").contains('\r'));
 }

@@ -1,9 +1,12 @@
-//! Tidy checks: every fixture is exercised, every advisory class has a
-//! snapshot, nothing is left half-reviewed, and no file outgrows a read.
+//! Tidy checks: every fixture file follows the one format's naming rule, every
+//! advisory class has a snapshot, nothing is left half-reviewed, and no file
+//! outgrows a read.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::fs;
 use std::path::Path;
+
+use advisor_core::testing::Arm;
 
 fn crate_dir() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -19,44 +22,36 @@ fn names(dir: &str, ext: &str) -> Vec<String> {
     out
 }
 
+/// `check` reads only `*.toml`; a file in another format would sit there untested.
 #[test]
-fn every_fixture_is_used_and_both_kinds_exist() {
-    let tests = ["tests/recognize.rs", "tests/advise.rs", "tests/classes.rs"]
-        .map(|f| fs::read_to_string(crate_dir().join(f)).unwrap())
-        .join("\n");
-    let fixtures = names("tests/fixtures", ".fixture");
-    for f in &fixtures {
-        let stem = f.trim_end_matches(".fixture");
+fn every_fixture_file_is_a_named_toml_fixture() {
+    for f in names("tests/fixtures", "") {
         assert!(
-            tests.contains(&format!("\"{stem}\"")),
-            "fixture {stem} is not used by any test"
-        );
-        assert!(
-            stem.starts_with("pos_") || stem.starts_with("neg_"),
-            "{stem}: pos_ or neg_"
+            Arm::of(&f).is_some(),
+            "{f}: not pos-<case>.toml or ctl-<case>.toml"
         );
     }
-    assert!(fixtures.iter().filter(|f| f.starts_with("neg_")).count() >= 10);
 }
 
 #[test]
 fn every_advisory_variant_has_a_snapshot_and_none_is_pending() {
     let snaps = names("tests/snapshots", "");
-    for variant in [
-        "apply_denied",
-        "apply_other",
-        "read_denied",
-        "read_denied_labelled",
-        "read_other",
-        "no_detail",
-        "no_detail_other",
-        "tagged",
-        "unsafe_path",
-        "href_set",
+    for (variant, fixture) in [
+        ("apply-denied", "pos-session-apply-denied"),
+        ("apply-denied, agentless", "pos-agentless-apply-denied"),
+        ("apply-other", "pos-apply-other"),
+        ("read-denied", "pos-read-denied"),
+        ("read-denied, labelled", "pos-read-labelled"),
+        ("read-other", "pos-read-other"),
+        ("no detail", "pos-no-detail-apply"),
+        ("no detail, other code", "pos-no-detail-other"),
+        ("tagged", "pos-tagged-line"),
+        ("unsafe path", "pos-unsafe-quote-path"),
+        ("href set", "pos-session-apply-denied-href"),
     ] {
         assert!(
-            snaps.contains(&format!("advise__{variant}.snap")),
-            "no snapshot for {variant}"
+            snaps.contains(&format!("fixtures__{fixture}.snap")),
+            "no snapshot for {variant} ({fixture})"
         );
     }
     assert!(

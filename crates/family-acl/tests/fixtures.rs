@@ -1,0 +1,11 @@
+//! Every fixture in `tests/fixtures/` through the family, registered as the
+//! registry registers it (the fail-fast family), one snapshot each.
+
+#[test]
+fn fixtures() {
+    let registry = advisor_core::Registry::builder()
+        .fail_fast_family(family_acl::AclProvisioning)
+        .build()
+        .expect("one family registers");
+    advisor_core::testing::check(&registry, env!("CARGO_MANIFEST_DIR"));
+}
