@@ -3,7 +3,7 @@
 //! For every family the standard registry compiles in, its crate (found by the
 //! `FamilyId::new("<id>")` in some `crates/*/src/lib.rs`, not by a table kept
 //! here) has a README that says what it recognizes and what it refuses, at
-//! least one negative fixture, at least one insta snapshot and a mutation
+//! least one positive and one control fixture named by the rule, at least one insta snapshot and a mutation
 //! catalogue, and its id is lowercase kebab-case. Across the shipped crates,
 //! no source file grows past [`MAX_LINES`] unless [`LONG_FILES`] says why.
 // These tests walk every shipped family, so they need all seven compiled in.
@@ -21,7 +21,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use advisor_core::Anchors;
+use advisor_core::testing::Arm;
 
 /// The longest a source file may be before it needs a reason.
 const MAX_LINES: usize = 400;
@@ -70,7 +70,6 @@ fn file_name(path: &Path) -> String {
 /// One registered family and the crate that defines it.
 struct FamilyCrate {
     id: &'static str,
-    anchors: Anchors,
     dir: PathBuf,
 }
 
@@ -100,7 +99,6 @@ fn family_crates() -> Vec<FamilyCrate> {
             );
             FamilyCrate {
                 id,
-                anchors: family.anchors(),
                 dir: owners[0].clone(),
             }
         })
@@ -154,37 +152,30 @@ fn every_family_readme_says_what_it_recognizes_and_refuses() {
     }
 }
 
-/// Whether a fixture is a look-alike the family must refuse. The crates name
-/// them three ways, and the rule accepts each:
-/// - by file name: `neg…` (`neg_`, `neg-`, `negative`), `refus…`, `control…`;
-/// - by the fixture's own description: a JSON string that starts with
-///   `negative` (`"about": "negative: …"`, as family-cim and family-acl-aggregate write);
-/// - by carrier: a `success…` fixture of a family whose anchors are failure
-///   text (family-temp-root's loader puts those in a success result, which such
-///   a family can never recognize).
-fn is_negative(fixture: &Path, anchors: Anchors) -> bool {
-    let name = file_name(fixture).to_lowercase();
-    let by_name = ["neg", "refus", "control"].iter().any(|m| name.contains(m));
-    let by_description = read(fixture).to_lowercase().contains("\"negative");
-    let by_carrier = matches!(anchors, Anchors::FailureText { .. }) && name.starts_with("success");
-    by_name || by_description || by_carrier
-}
-
+/// Every file under a family's `tests/fixtures` follows the one naming rule
+/// (`pos-<case>.toml` speaks, `ctl-<case>.toml` does not), and each family has both arms.
 #[test]
-fn every_family_has_a_negative_fixture() {
+fn every_family_has_positive_and_control_fixtures_named_by_the_rule() {
     for f in family_crates() {
         let fixtures = files(&f.dir.join("tests/fixtures"));
         assert!(!fixtures.is_empty(), "`{}`: no tests/fixtures", f.id);
-        let negatives = fixtures
-            .iter()
-            .filter(|p| is_negative(p, f.anchors))
-            .count();
-        assert!(
-            negatives >= 1,
-            "`{}`: none of its {} fixtures is a negative one (see `is_negative`)",
-            f.id,
-            fixtures.len()
-        );
+        let arms: Vec<Option<Arm>> = fixtures.iter().map(|p| Arm::of(&file_name(p))).collect();
+        for (path, arm) in fixtures.iter().zip(&arms) {
+            assert!(
+                arm.is_some(),
+                "`{}`: {} is not named pos-<case>.toml or ctl-<case>.toml",
+                f.id,
+                path.display()
+            );
+        }
+        for want in [Arm::Positive, Arm::Control] {
+            assert!(
+                arms.contains(&Some(want)),
+                "`{}`: no {want:?} fixture among its {}",
+                f.id,
+                fixtures.len()
+            );
+        }
     }
 }
 
