@@ -54,6 +54,9 @@ pub fn cargo(
         .env("CI", "true")
         .env("INSTA_UPDATE", "no")
         .env_remove("INSTA_FORCE_PASS")
+        // A property that fails under a mutation would otherwise write its
+        // case into a `*.proptest-regressions` file beside the test, in the tree.
+        .env("PROPTEST_DISABLE_FAILURE_PERSISTENCE", "1")
         // No debuginfo: smaller objects, faster links; tests behave the same.
         .env("CARGO_PROFILE_DEV_DEBUG", "0")
         // Incremental is the dev/test default for workspace crates; CI setups
