@@ -43,7 +43,7 @@ enum Task {
     /// Run cargo-mutants on every family crate (`--package` narrows) and print
     /// a per-crate table (exit 1 when any mutant is missed).
     Mutants(mutants::MutantsArgs),
-    // Further tasks (e.g. `gen-log`) are added here as variants, with an arm
+    // Further tasks are added here as variants, with an arm
     // in `main` below.
 }
 
