@@ -19,20 +19,36 @@
 //! - Each slot keeps its own target directory across runs, incremental, with
 //!   no debuginfo; `--jobs` defaults to the cores available (at most 2).
 
+//!
+//! The run's parts: [`select`] (which entries: `--package`, `--only`,
+//! `--list`), [`slots`] (how many, their source trees, the baseline run on
+//! them), [`schedule`] (the order entries run in, and the projected wall
+//! time), [`verify`] (that the tree is as it was); here, the run itself.
+
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 
 use crate::apply::{self, RunLock, Shared};
 use crate::catalogue::{self, Entry};
 use crate::report::{self, EntryResult, Report, Status};
-use crate::run::{self, Baseline, Settings, Slot};
-use crate::targets::{self, Workspace};
+use crate::run::{self, Settings};
+use crate::targets;
 use crate::tree;
+
+mod schedule;
+mod select;
+mod slots;
+mod verify;
+
+use schedule::{Progress, schedule};
+use select::{print_list, select};
+use slots::{jobs, make_slots, run_baseline};
+use verify::check_tree;
 
 /// Environment variable that raises the cap on `--jobs` (default cap: 2).
 pub const MAX_JOBS_VAR: &str = "XTASK_INJECT_MAX_JOBS";
@@ -255,345 +271,4 @@ pub fn main(args: InjectArgs) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
-}
-
-/// Applies `--package` and `--only`; an unknown name is an error. A
-/// catalogue that does not parse stays selected whatever `--only` says (its
-/// ids are unknown), so it is never hidden.
-fn select(entries: Vec<Entry>, args: &InjectArgs) -> Result<Vec<Entry>> {
-    let packages: BTreeSet<&str> = entries.iter().map(|e| e.package.as_str()).collect();
-    for package in &args.package {
-        if !packages.contains(package.as_str()) {
-            bail!(
-                "no catalogue belongs to package `{package}` (catalogued packages: {})",
-                packages.into_iter().collect::<Vec<_>>().join(", ")
-            );
-        }
-    }
-    let entries: Vec<Entry> = entries
-        .into_iter()
-        .filter(|e| args.package.is_empty() || args.package.contains(&e.package))
-        .collect();
-    for id in &args.only {
-        if !entries.iter().any(|e| &e.id == id) {
-            bail!("no catalogue entry has id `{id}` (see `cargo xtask inject --list`)");
-        }
-    }
-    Ok(entries
-        .into_iter()
-        .filter(|e| {
-            args.only.is_empty() || args.only.contains(&e.id) || e.is_unparsable_catalogue()
-        })
-        .collect())
-}
-
-fn print_list(entries: &[Entry], state: &Path) {
-    let journals = fs::read_dir(state).into_iter().flatten().flatten();
-    if journals
-        .into_iter()
-        .any(|j| j.file_name().to_string_lossy().contains("in-flight"))
-    {
-        eprintln!(
-            "xtask inject: a journal from a killed run exists; the next `inject` run restores it"
-        );
-    }
-    for e in entries {
-        println!(
-            "{}\t{}\t{}\t{}",
-            e.id,
-            e.package,
-            e.file.display(),
-            e.description
-        );
-        if let Some(why) = &e.broken {
-            println!("\tBROKEN: {why}");
-        }
-        if let Some(reason) = &e.equivalent {
-            println!("\tEQUIVALENT: {reason}");
-        }
-    }
-    println!("{} entries", entries.len());
-}
-
-fn jobs(asked: Option<usize>, runnable: usize) -> usize {
-    let cap = std::env::var(MAX_JOBS_VAR)
-        .ok()
-        .and_then(|v| v.parse::<usize>().ok())
-        .unwrap_or(2)
-        .max(1);
-    let Some(asked) = asked else {
-        let cores = std::thread::available_parallelism().map_or(1, usize::from);
-        return cores.min(cap).min(runnable).max(1);
-    };
-    if asked > cap {
-        eprintln!("xtask inject: --jobs {asked} capped at {cap} (raise with {MAX_JOBS_VAR})");
-    }
-    asked.min(cap).min(runnable).max(1)
-}
-
-/// The order entries run in (indices into `entries`): entries that cannot run
-/// first (they finish at once), then by how many workspace crates their
-/// builds span, most first, then grouped by the crate they mutate, the
-/// packages they test and the file; catalogue order last. Consecutive
-/// entries in a slot so rebuild the same crates, and a crate a mutation left
-/// rebuilt differently is rebuilt by as few later builds as possible (the
-/// adapter's builds span every family crate and advisor-core; a family
-/// crate's only advisor-core and itself).
-pub fn schedule(entries: &[Entry], workspace: Option<&Workspace>) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..entries.len()).collect();
-    order.sort_by_cached_key(|&i| {
-        let e = &entries[i];
-        let span = workspace.map_or(0, |w| targets::closure_size(w, &e.packages));
-        let mut packages = e.packages.clone();
-        packages.sort();
-        (
-            e.broken.is_none(),
-            std::cmp::Reverse(span),
-            e.package.clone(),
-            packages,
-            e.file.clone(),
-            i,
-        )
-    });
-    order
-}
-
-/// Counts finished entries and projects the run's total wall time.
-struct Progress {
-    /// When the run began (the baseline included).
-    start: Instant,
-    /// When the entries began.
-    entries_start: Instant,
-    /// Entries that run (not BROKEN from the catalogue).
-    runnable: usize,
-    /// Finished entries, and finished runnable ones.
-    counts: std::sync::Mutex<(usize, usize)>,
-    warned: std::sync::atomic::AtomicBool,
-}
-
-impl Progress {
-    fn new(start: Instant, runnable: usize) -> Self {
-        Self {
-            start,
-            entries_start: Instant::now(),
-            runnable,
-            counts: std::sync::Mutex::new((0, 0)),
-            warned: std::sync::atomic::AtomicBool::new(false),
-        }
-    }
-
-    /// Records one finished entry (`ran`: it was runnable); returns how many
-    /// finished, and for a runnable one the projected total wall time.
-    fn finished(&self, ran: bool) -> (usize, Option<Duration>) {
-        let mut counts = self.counts.lock().unwrap_or_else(|p| p.into_inner());
-        counts.0 += 1;
-        if !ran {
-            return (counts.0, None);
-        }
-        counts.1 += 1;
-        let projected = project(
-            self.start.elapsed(),
-            self.entries_start.elapsed(),
-            counts.1,
-            self.runnable,
-        );
-        (counts.0, Some(projected))
-    }
-
-    /// Whether to print the budget warning now: once per run, and only after
-    /// every slot has finished an entry (one entry says little).
-    fn first_warning(&self, slots: usize) -> bool {
-        let ran = self.counts.lock().map_or(0, |c| c.1);
-        ran >= slots && !self.warned.swap(true, std::sync::atomic::Ordering::SeqCst)
-    }
-}
-
-/// The projected total wall time: `elapsed` so far, plus the runnable entries
-/// still to finish at the wall time per finished one so far
-/// (`entries_elapsed / ran`, the slots' parallelism included).
-pub fn project(
-    elapsed: Duration,
-    entries_elapsed: Duration,
-    ran: usize,
-    runnable: usize,
-) -> Duration {
-    if ran == 0 {
-        return elapsed;
-    }
-    let per_entry = entries_elapsed.as_secs_f64() / ran as f64;
-    elapsed + Duration::from_secs_f64(per_entry * runnable.saturating_sub(ran) as f64)
-}
-
-fn make_slots(root: &Path, state: &Path, jobs: usize) -> Result<Vec<Slot>> {
-    if jobs == 1 {
-        return Ok(vec![Slot {
-            index: 0,
-            root: root.to_path_buf(),
-            target_dir: state.join("slot-0"),
-            journal: state.join("in-flight.json"),
-        }]);
-    }
-    (1..=jobs)
-        .map(|n| {
-            let tree_root = state.join(format!("tree-{n}"));
-            tree::sync(root, &tree_root)
-                .with_context(|| format!("copying the sources to {}", tree_root.display()))?;
-            Ok(Slot {
-                index: n,
-                root: tree_root,
-                target_dir: state.join(format!("slot-{n}")),
-                journal: state.join(format!("in-flight-slot-{n}.json")),
-            })
-        })
-        .collect()
-}
-
-fn run_baseline(
-    slots: &[Slot],
-    shared: &Shared,
-    runnable: &[&Entry],
-    settings: &Settings,
-) -> Result<Baseline> {
-    let packages: Vec<String> = runnable
-        .iter()
-        .flat_map(|e| e.packages.iter().cloned())
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect();
-    eprintln!(
-        "xtask inject: baseline (unmutated) run of {}",
-        packages.join(", ")
-    );
-    let results = run::pool(slots, shared, &packages, |slot, package| {
-        run::baseline_package(slot, shared, package, settings)
-    });
-    let mut baseline = Baseline::new();
-    for (package, result) in packages.into_iter().zip(results) {
-        match result {
-            Some(Ok(outcome)) => {
-                if let Err(why) = &outcome {
-                    eprintln!("xtask inject: {why}");
-                }
-                baseline.insert(package, outcome);
-            }
-            Some(Err(e)) => return Err(e),
-            None => bail!("interrupted during the baseline"),
-        }
-    }
-    Ok(baseline)
-}
-
-/// `None` when every touched file (in the real tree and every slot tree) has
-/// its pre-run bytes, `git diff` of them is what it was before the run, and
-/// insta left no `.snap.new`; else what differs.
-fn check_tree(
-    root: &Path,
-    touched: &[PathBuf],
-    snapshots: &[std::collections::BTreeMap<PathBuf, Option<Vec<u8>>>],
-    git_before: Option<(bool, String)>,
-    leftovers_before: &[PathBuf],
-) -> Option<String> {
-    let mut problems = Vec::new();
-    for snapshot in snapshots {
-        for path in tree::changed_since(snapshot) {
-            problems.push(format!(
-                "{} differs from its bytes before the run",
-                path.display()
-            ));
-        }
-    }
-    let shown: Vec<String> = touched.iter().map(|f| f.display().to_string()).collect();
-    match (git_before, tree::git_diff(root, touched)) {
-        _ if touched.is_empty() => {}
-        (Some(_), Some((true, _))) => eprintln!(
-            "xtask inject: git diff --exit-code -- {}: clean",
-            shown.join(" ")
-        ),
-        (Some((_, before)), Some((false, after))) if before == after => eprintln!(
-            "xtask inject: git diff -- {}: these files had uncommitted edits before the run; unchanged by it",
-            shown.join(" ")
-        ),
-        (Some(_), Some((false, after))) => problems.push(format!("git diff shows:\n{after}")),
-        _ => eprintln!(
-            "xtask inject: {} is not a git work tree; compared bytes only",
-            root.display()
-        ),
-    }
-    let new: Vec<String> = tree::insta_leftovers(root)
-        .into_iter()
-        .filter(|f| !leftovers_before.contains(f))
-        .map(|f| f.display().to_string())
-        .collect();
-    if !new.is_empty() {
-        problems.push(format!("insta wrote into the tree: {}", new.join(", ")));
-    }
-    (!problems.is_empty()).then(|| problems.join("\n"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn entry(id: &str, package: &str, packages: &[&str], file: &str) -> Entry {
-        Entry {
-            id: id.to_owned(),
-            package: package.to_owned(),
-            packages: packages.iter().map(|p| (*p).to_owned()).collect(),
-            catalogue: PathBuf::from(format!("crates/{package}/mutations.toml")),
-            file: PathBuf::from(file),
-            find: "a".to_owned(),
-            replace: "b".to_owned(),
-            tests: vec!["t".to_owned()],
-            description: String::new(),
-            equivalent: None,
-            broken: None,
-        }
-    }
-
-    #[test]
-    fn schedule_groups_by_crate_widest_builds_first() {
-        let mut workspace = Workspace::new();
-        let package = |deps: &[&str]| targets::Package {
-            targets: Vec::new(),
-            deps: deps.iter().map(|d| (*d).to_owned()).collect(),
-        };
-        workspace.insert("core".to_owned(), package(&[]));
-        workspace.insert("fam-a".to_owned(), package(&["core"]));
-        workspace.insert("fam-b".to_owned(), package(&["core"]));
-        workspace.insert("adapter".to_owned(), package(&["fam-a", "fam-b", "core"]));
-        let mut broken = entry("broken", "fam-b", &["fam-b"], "b/src/lib.rs");
-        broken.broken = Some("names no tests".to_owned());
-        let entries = [
-            entry("core-1", "core", &["core"], "core/src/lib.rs"),
-            entry("a-1", "fam-a", &["fam-a"], "a/src/y.rs"),
-            entry("b-1", "fam-b", &["fam-b"], "b/src/lib.rs"),
-            entry("a-2", "fam-a", &["fam-a", "adapter"], "a/src/x.rs"),
-            entry("a-3", "fam-a", &["fam-a"], "a/src/x.rs"),
-            entry("adapter-1", "adapter", &["adapter"], "adapter/src/lib.rs"),
-            broken,
-            entry("a-4", "fam-a", &["adapter"], "a/src/x.rs"),
-        ];
-        let ids = |workspace: Option<&Workspace>| {
-            schedule(&entries, workspace)
-                .into_iter()
-                .map(|i| entries[i].id.as_str())
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
-        assert_eq!(
-            ids(Some(&workspace)),
-            "broken adapter-1 a-4 a-2 a-3 a-1 b-1 core-1"
-        );
-        // Without metadata: grouped by crate, then packages, then file.
-        assert_eq!(ids(None), "broken adapter-1 core-1 a-4 a-2 a-3 a-1 b-1");
-    }
-
-    #[test]
-    fn projects_the_total() {
-        let secs = Duration::from_secs;
-        // 60 s of baseline, then 10 entries in 100 s; 90 more to go.
-        assert_eq!(project(secs(160), secs(100), 10, 100), secs(160 + 900));
-        assert_eq!(project(secs(5), secs(0), 0, 100), secs(5));
-        assert_eq!(project(secs(300), secs(240), 100, 100), secs(300));
-    }
 }

@@ -48,7 +48,7 @@ enum Task {
     Mutants(mutants::MutantsArgs),
     /// Scaffold `crates/family-<id>` and register it (member, feature, registry line).
     NewFamily(new_family::NewFamilyArgs),
-    // Further tasks (e.g. `gen-log`) are added here as variants, with an arm
+    // Further tasks are added here as variants, with an arm
     // in `main` below.
 }
 

@@ -1,8 +1,8 @@
 //! `cargo xtask mutants`: run cargo-mutants on every family crate and report
 //! one row per crate.
 //!
-//! The family crates are the packages under `crates/` whose name starts with
-//! `family-`; `--package` narrows the run. Each crate gets its own
+//! The family crates are the workspace members (`cargo metadata`) whose
+//! package name starts with `family-`; `--package` narrows the run. Each crate gets its own
 //! `cargo mutants -p <crate> --timeout <secs> -j <jobs>` (cargo-mutants builds
 //! in a copy of the workspace, so the source tree is never touched), its
 //! output in `target/mutants/<crate>/mutants.out`, its counts read from that
@@ -19,7 +19,9 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 
-/// The prefix that makes a crate under `crates/` a family crate.
+use crate::targets::{self, Workspace};
+
+/// The prefix that makes a workspace package a family crate.
 const FAMILY_PREFIX: &str = "family-";
 
 /// Arguments of `cargo xtask mutants`.
@@ -85,7 +87,7 @@ pub fn main(args: MutantsArgs) -> Result<ExitCode> {
     let root = root
         .canonicalize()
         .with_context(|| format!("workspace root {}", root.display()))?;
-    let packages = select(family_crates(&root)?, &args.package)?;
+    let packages = select(family_crates(&targets::load(&root)?), &args.package)?;
     check_installed()?;
     let mut rows = Vec::with_capacity(packages.len());
     for package in &packages {
@@ -100,36 +102,14 @@ pub fn main(args: MutantsArgs) -> Result<ExitCode> {
     })
 }
 
-/// The package names of the crates under `<root>/crates/` that start with
-/// [`FAMILY_PREFIX`], sorted.
-pub fn family_crates(root: &Path) -> Result<Vec<String>> {
-    let dir = root.join("crates");
-    let mut found = Vec::new();
-    for entry in fs::read_dir(&dir).with_context(|| format!("reading {}", dir.display()))? {
-        let manifest = entry?.path().join("Cargo.toml");
-        if !manifest.is_file() {
-            continue;
-        }
-        let text = fs::read_to_string(&manifest)
-            .with_context(|| format!("reading {}", manifest.display()))?;
-        if let Some(name) = package_name(&text)? {
-            if name.starts_with(FAMILY_PREFIX) {
-                found.push(name);
-            }
-        }
-    }
-    found.sort();
-    Ok(found)
-}
-
-/// `[package] name` of a manifest, when it has one.
-fn package_name(manifest: &str) -> Result<Option<String>> {
-    let value: toml::Value = toml::from_str(manifest).context("parsing Cargo.toml")?;
-    Ok(value
-        .get("package")
-        .and_then(|p| p.get("name"))
-        .and_then(toml::Value::as_str)
-        .map(str::to_owned))
+/// The names of the workspace packages that start with [`FAMILY_PREFIX`],
+/// sorted.
+pub fn family_crates(workspace: &Workspace) -> Vec<String> {
+    workspace
+        .keys()
+        .filter(|name| name.starts_with(FAMILY_PREFIX))
+        .cloned()
+        .collect()
 }
 
 /// The crates to run: all of them, or those `--package` names (each must be one).
@@ -139,7 +119,7 @@ pub fn select(all: Vec<String>, wanted: &[String]) -> Result<Vec<String>> {
     }
     if let Some(unknown) = wanted.iter().find(|w| !all.contains(w)) {
         bail!(
-            "--package {unknown} is not a family crate under crates/ (known: {})",
+            "--package {unknown} is not a family crate of the workspace (known: {})",
             all.join(", ")
         );
     }
@@ -280,27 +260,29 @@ mod tests {
 
     #[test]
     fn only_family_crates_are_found_by_package_name() {
-        let root = tempfile::tempdir().unwrap();
-        for (dir, name) in [
-            ("family-b", "family-b"),
-            ("family-a", "family-a"),
-            ("advisor-core", "advisor-core"),
-            ("renamed", "family-c"),
-            ("family-virtual", ""),
-        ] {
-            let crate_dir = root.path().join("crates").join(dir);
-            fs::create_dir_all(&crate_dir).unwrap();
-            let manifest = if name.is_empty() {
-                "[workspace]\n".to_owned()
-            } else {
-                format!("[package]\nname = \"{name}\"\n")
-            };
-            fs::write(crate_dir.join("Cargo.toml"), manifest).unwrap();
-        }
-        fs::create_dir_all(root.path().join("crates/family-no-manifest")).unwrap();
+        // `cargo metadata --no-deps` lists the workspace members; the
+        // directory a package lives in does not matter, its name does.
+        let package = |dir: &str, name: &str| {
+            format!(
+                r#"{{"name": "{name}", "manifest_path": "/w/{dir}/Cargo.toml", "targets": [], "dependencies": []}}"#
+            )
+        };
+        let metadata = format!(
+            r#"{{"packages": [{}]}}"#,
+            [
+                package("crates/family-b", "family-b"),
+                package("crates/family-a", "family-a"),
+                package("crates/advisor-core", "advisor-core"),
+                package("crates/renamed", "family-c"),
+                package("crates/family-named-otherwise", "core-helpers"),
+                package("examples/family-d", "family-d"),
+            ]
+            .join(", ")
+        );
+        let workspace = targets::parse_metadata(&metadata).unwrap();
         assert_eq!(
-            family_crates(root.path()).unwrap(),
-            ["family-a", "family-b", "family-c"]
+            family_crates(&workspace),
+            ["family-a", "family-b", "family-c", "family-d"]
         );
     }
 

@@ -1,0 +1,175 @@
+//! One entry from apply to verdict, and the unmutated baseline of a package.
+
+use std::fs;
+use std::io::Write;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+
+use super::cargo::test_package;
+use super::plan::{Baseline, plan};
+use super::{Settings, Slot};
+use crate::apply::Shared;
+use crate::catalogue::Entry;
+use crate::libtest::{self, Outcomes, Verdict};
+use crate::report::{EntryResult, Status};
+use crate::targets::{Pick, Workspace};
+
+/// Tests `package` unmutated, for the baseline.
+pub fn baseline_package(
+    slot: &Slot,
+    shared: &Shared,
+    package: &str,
+    settings: &Settings,
+) -> Result<std::result::Result<Outcomes, String>> {
+    let mut log = Vec::new();
+    let all = Pick::Everything.args().unwrap_or_default();
+    let result = test_package(slot, shared, package, &all, settings, &mut log)?;
+    fs::write(
+        settings.log_dir.join(format!("baseline-{package}.log")),
+        &log,
+    )?;
+    Ok(match result {
+        Ok((outcomes, None)) => Ok(outcomes),
+        Ok((_, Some(why))) => Err(format!("baseline: {why}")),
+        Err(why) => Err(format!("without any mutation, {why}")),
+    })
+}
+
+/// Applies one entry in the slot, tests, restores, and judges. `Err` only
+/// when the source could not be restored (the run must stop).
+pub fn run_entry(
+    slot: &Slot,
+    shared: &Shared,
+    entry: &Entry,
+    baseline: Option<&Baseline>,
+    workspace: Option<&Workspace>,
+    settings: &Settings,
+) -> Result<EntryResult> {
+    let start = Instant::now();
+    let mut result = EntryResult {
+        id: entry.id.clone(),
+        package: entry.package.clone(),
+        packages: entry.packages.clone(),
+        file: entry.file.clone(),
+        status: Status::Broken,
+        failed: Vec::new(),
+        silent: Vec::new(),
+        detail: String::new(),
+        seconds: 0.0,
+        log: None,
+    };
+    if let Some(reason) = &entry.broken {
+        result.detail = reason.clone();
+        return Ok(result);
+    }
+    let mut before = Outcomes::new();
+    if let Some(baseline) = baseline {
+        for package in &entry.packages {
+            match baseline.get(package) {
+                Some(Ok(outcomes)) => libtest::merge(&mut before, outcomes.clone()),
+                Some(Err(why)) => {
+                    result.detail = why.clone();
+                    return Ok(result);
+                }
+                None => {}
+            }
+        }
+    }
+    let file = slot.root.join(&entry.file);
+    let guard = match shared.apply(
+        slot.index,
+        &slot.journal,
+        &file,
+        &entry.id,
+        &entry.find,
+        &entry.replace,
+    ) {
+        Ok(guard) => guard,
+        Err(e) => {
+            result.detail = format!("cannot apply: {e:#}");
+            return Ok(result);
+        }
+    };
+    let mut log = Vec::new();
+    let _ = writeln!(
+        log,
+        "# {}: {}\n# in {}\n",
+        entry.id,
+        entry.description,
+        file.display()
+    );
+    let mut outcomes = Outcomes::new();
+    let mut missing = "did not run".to_owned();
+    let mut broken = None;
+    for (package, targets) in plan(entry, baseline, workspace) {
+        match test_package(slot, shared, &package, &targets, settings, &mut log) {
+            Ok(Ok((more, cut_short))) => {
+                libtest::merge(&mut outcomes, more);
+                missing = cut_short.unwrap_or(missing);
+            }
+            Ok(Err(why)) => {
+                broken = Some(why);
+                break;
+            }
+            Err(e) => {
+                broken = Some(format!("{e:#}"));
+                break;
+            }
+        }
+    }
+    guard
+        .restore()
+        .with_context(|| format!("restoring {} after `{}`", file.display(), entry.id))?;
+    let log_path = settings.log_dir.join(format!("{}.log", entry.id));
+    if fs::write(&log_path, &log).is_ok() {
+        result.log = Some(log_path);
+    }
+    result.seconds = start.elapsed().as_secs_f64();
+    if let Some(why) = broken {
+        result.detail = why;
+        return Ok(result);
+    }
+    let verdict = libtest::classify(&entry.tests, baseline.map(|_| &before), &outcomes, &missing);
+    judge(&mut result, entry, verdict);
+    Ok(result)
+}
+
+fn judge(result: &mut EntryResult, entry: &Entry, verdict: Verdict) {
+    let silent_text = |silent: &[(String, String)]| {
+        silent
+            .iter()
+            .map(|(t, why)| format!("{t} ({why})"))
+            .collect::<Vec<_>>()
+    };
+    match (verdict, &entry.equivalent) {
+        (Verdict::Broken(why), _) => result.detail = why,
+        (Verdict::Caught(failed), None) => {
+            result.status = Status::Caught;
+            result.failed = failed;
+        }
+        (Verdict::Silent(silent, failed), None) => {
+            result.status = Status::Silent;
+            result.silent = silent_text(&silent);
+            result.failed = failed;
+        }
+        (Verdict::Caught(failed), Some(reason)) => {
+            result.status = Status::Equivalent;
+            result.detail = if failed.is_empty() {
+                reason.clone()
+            } else {
+                format!(
+                    "{reason} [claim looks stale: {} FAILED under it]",
+                    failed.join(", ")
+                )
+            };
+            result.failed = failed;
+        }
+        (Verdict::Silent(silent, failed), Some(reason)) => {
+            result.status = Status::Equivalent;
+            result.silent = silent_text(&silent);
+            result.failed = failed;
+            result.detail = reason.clone();
+        }
+    }
+}
