@@ -12,18 +12,11 @@
 //!   family reads text that may carry it;
 //! - no family fires on a success that merely quotes a producer's line.
 //!
-//! Every registered family must have a row in [`producer`]; a family added to
-//! the registry without one fails `every_family_has_a_producer_shape_that_it_recognizes`.
-// These tests walk every shipped family, so they need all seven compiled in.
-#![cfg(all(
-    feature = "acl",
-    feature = "pty",
-    feature = "native-init",
-    feature = "workspace-denial",
-    feature = "temp-root",
-    feature = "cim",
-    feature = "acl-aggregate"
-))]
+//! Every registered family declares its producer shape in its own crate
+//! (`family!` key `sample:`, feature `testing`); a family registered without
+//! one fails `every_family_has_a_producer_shape_that_it_recognizes`.
+// These tests walk every shipped family and read their producer samples.
+#![cfg(all(feature = "all-families", feature = "testing"))]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 // The counting allocator below needs `unsafe impl GlobalAlloc`; it forwards
 // every call to `System` unchanged. It is the only unsafe code in this file.
@@ -32,7 +25,9 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use advisor_core::testing::{failure_with, foreground, resolved, success, unresolved};
+use advisor_core::testing::{
+    ProducerSample, SampleShape, failure_with, foreground, resolved, success, unresolved,
+};
 use advisor_core::{
     Advisory, Environment, Observation, Platform, Registry, SUMMARY_MAX_CHARS, SandboxMode,
     Unresolved,
@@ -191,29 +186,14 @@ fn recognized_by(registry: &Registry, observation: &Observation) -> Vec<&'static
 
 // ---- strategies -------------------------------------------------------------------
 
-/// Pieces of every producer's shape, so arbitrary text lands near a match.
-const FRAGMENTS: &[&str] = &[
+/// Pieces that sit around every producer's shape; each family's own anchors
+/// and quoted lines are added from the registry ([`fragments`]).
+const GENERIC_FRAGMENTS: &[&str] = &[
     "Error: ",
     "AggregateError: ",
-    "SetNamedSecurityInfoW failed (Win32 ",
-    "GetNamedSecurityInfoW failed (Win32 ",
     "): ",
-    "grantWrite(",
-    "revokeWrite(",
     ")",
-    "windows-acl-run: ",
-    "sandbox mode \"workspace-write\" is requested but no sandbox backend is usable on this host; ",
     " Runner failure: ",
-    "PTY shell exited during startup",
-    "Windows ACL temp root must be outside the workspace: workspace=",
-    "; temp=",
-    "sandbox-local windows-acl temp grant materialization failed and its cleanup also failed",
-    "sandbox-local windows-acl workspace grant failed and its cleanup also failed",
-    "0x80041003",
-    "HRESULT 0x80041003,Microsoft.Management.Infrastructure.CimCmdlets",
-    "cimv2",
-    "couldn't create signal pipe",
-    "[exit code: -1073741502]",
     "D:\\ws\\",
     "C:\\",
     "\\\\srv\\share\\",
@@ -225,9 +205,30 @@ const FRAGMENTS: &[&str] = &[
     " ",
 ];
 
+/// The generic pieces plus every registered family's needles and quoted lines.
+fn fragments() -> Vec<String> {
+    let registry = registry();
+    let mut out: Vec<String> = GENERIC_FRAGMENTS.iter().map(|s| (*s).to_owned()).collect();
+    for family in registry.families() {
+        match family.anchors() {
+            advisor_core::Anchors::FailureText { needles } => {
+                out.extend(needles.iter().map(|n| (*n).to_owned()));
+            }
+            advisor_core::Anchors::ForegroundRun { stderr_needles, .. } => {
+                out.extend(stderr_needles.iter().map(|n| (*n).to_owned()));
+            }
+            advisor_core::Anchors::Always => {}
+        }
+        if let Some(sample) = family.producer_sample() {
+            out.extend(sample.quoted.iter().map(|q| (*q).to_owned()));
+        }
+    }
+    out
+}
+
 fn text() -> impl Strategy<Value = String> {
     let piece = prop_oneof![
-        3 => prop::sample::select(FRAGMENTS).prop_map(str::to_owned),
+        3 => prop::sample::select(fragments()),
         1 => "[0-9]{1,10}",
         2 => any::<String>(),
     ];
@@ -361,6 +362,9 @@ proptest! {
     }
 }
 
+/// The runner-unavailable wrapper a confined call's failure can carry in front of the runner's line.
+const UNAVAILABLE: &str = "sandbox mode \"workspace-write\" is requested but no sandbox backend is usable on this host; refusing to run the command unconfined. Install bubblewrap or run a Landlock-enforcing kernel (Linux), ensure sandbox-exec is usable (macOS), or ensure the ACL restricted-token runner can start (Windows) — otherwise switch the consumer to danger-full-access. Runner failure: ";
+
 /// A failure family's producer line with arbitrary operands and carriers, so the
 /// post-match code (the finding, the gate, the advisory) sees hostile text.
 fn shaped_failure() -> impl Strategy<Value = String> {
@@ -432,145 +436,39 @@ proptest! {
 
 // ---- producer shapes, per family -------------------------------------------------------
 
-/// Whether a family's recognition is invariant under the `Error: ` envelope.
-enum Envelope {
-    /// Reads text that may carry it, and strips it: wrapping must not change the result.
-    Stripped,
-    /// Reads a success value, not text: the envelope cannot reach it.
-    ValueOnly,
-}
-
-/// One family's positive producer shape, built around an operand, and how it treats the envelope.
-struct Producer {
-    /// A message the producer throws (failure families), or `None` for the value readers.
-    message: Option<fn(&str) -> String>,
-    /// The success observation (value readers).
-    value: Option<fn(&str) -> Observation>,
-    envelope: Envelope,
-    /// The producer's line as a person would see it quoted in a log or a transcript.
-    quoted: &'static [&'static str],
-}
-
-const UNAVAILABLE: &str = "sandbox mode \"workspace-write\" is requested but no sandbox backend is usable on this host; refusing to run the command unconfined. Install bubblewrap or run a Landlock-enforcing kernel (Linux), ensure sandbox-exec is usable (macOS), or ensure the ACL restricted-token runner can start (Windows) — otherwise switch the consumer to danger-full-access. Runner failure: ";
-
-const CIM_RECORD: &str = "Get-CimInstance : Access is denied\n+ CategoryInfo : PermissionDenied: (root\\cimv2:Win32_OperatingSystem) [Get-CimInstance], CimException\n+ FullyQualifiedErrorId : HRESULT 0x80041003,Microsoft.Management.Infrastructure.CimCmdlets.GetCimInstanceCommand";
-
-fn native_init(command: &str) -> Observation {
-    let stamp = json!({"mode": "workspace-write", "denied": false, "enforcement": "partial"});
-    let mut o = success(
-        foreground(-1_073_741_502, "", "", Some(stamp)),
-        "(no output)\n[exit code: -1073741502]",
-    );
-    o.arguments = json!({ "command": command });
-    o
-}
-
-fn cim(detail: &str) -> Observation {
-    let stamp = json!({"mode": "workspace-write", "denied": true, "enforcement": "partial"});
-    let stderr = format!("{CIM_RECORD}\n{detail}");
-    let mut o = success(
-        foreground(1, "", &stderr, Some(stamp)),
-        &format!("[stderr]\n{stderr}\n[exit code: 1]"),
-    );
-    o.arguments = json!({"command": "Get-CimInstance Win32_OperatingSystem"});
-    o
-}
-
-fn workspace_denial(path: &str) -> Observation {
-    let stamp = json!({"mode": "workspace-write", "denied": true, "enforcement": "partial"});
-    let mut o = success(
-        foreground(1, "", "Access is denied.\r\n", Some(stamp)),
-        "[stderr]\nAccess is denied.\r\n[sandbox: file access denied under workspace-write mode]\n[exit code: 1]",
-    );
-    o.arguments = json!({ "command": format!("Set-Content {path} -Value x") });
-    o
-}
-
-/// The producer shape of each shipped family, by id (`/work/shared/reference/producers.md`
-/// and each family's `tests/fixtures`).
-fn producer(id: &str) -> Option<Producer> {
-    Some(match id {
-        "acl-provisioning" => Producer {
-            message: Some(|path| {
-                format!("SetNamedSecurityInfoW failed (Win32 5): grantWrite({path})")
-            }),
-            value: None,
-            envelope: Envelope::Stripped,
-            quoted: &[
-                r"SetNamedSecurityInfoW failed (Win32 5): grantWrite(D:\ws)",
-                r"GetNamedSecurityInfoW failed (Win32 5): D:\ws",
-                r"windows-acl-run: SetNamedSecurityInfoW failed (Win32 5): grantWrite(D:\ws)",
-            ],
-        },
-        "pty-startup" => Producer {
-            message: Some(|_| "PTY shell exited during startup".to_owned()),
-            value: None,
-            envelope: Envelope::Stripped,
-            quoted: &["PTY shell exited during startup"],
-        },
-        // temp-root reads the failure's message under core's one envelope rule
-        // (advisor_core::envelope), like every family that reads a message; any
-        // other prefix means something is quoting it. It reads neither the
-        // content nor members.
-        "temp-root-inside-workspace" => Producer {
-            message: Some(|dir| {
-                format!(
-                    "Windows ACL temp root must be outside the workspace: workspace={dir}; temp={dir}\\tmp"
-                )
-            }),
-            value: None,
-            envelope: Envelope::Stripped,
-            quoted: &[
-                r"Windows ACL temp root must be outside the workspace: workspace=D:\ws; temp=D:\ws\tmp",
-            ],
-        },
-        "acl-aggregate-failure" => Producer {
-            message: Some(|_| {
-                "sandbox-local windows-acl temp grant materialization failed and its cleanup also failed".to_owned()
-            }),
-            value: None,
-            envelope: Envelope::Stripped,
-            quoted: &[
-                "sandbox-local windows-acl temp grant materialization failed and its cleanup also failed",
-                "sandbox-local windows-acl workspace grant failed and its cleanup also failed",
-            ],
-        },
-        "native-init" => Producer {
-            message: None,
-            value: Some(native_init),
-            envelope: Envelope::ValueOnly,
-            quoted: &["[exit code: -1073741502]", "[exit code: 3221225794]"],
-        },
-        "cim-wmi-denial" => Producer {
-            message: None,
-            value: Some(cim),
-            envelope: Envelope::ValueOnly,
-            quoted: &[CIM_RECORD],
-        },
-        "workspace-denial" => Producer {
-            message: None,
-            value: Some(workspace_denial),
-            envelope: Envelope::ValueOnly,
-            quoted: &[
-                "[sandbox: file access denied under workspace-write mode]",
-                r#"sandbox: { mode: "workspace-write", denied: true }"#,
-                r#"{"sandbox":{"mode":"workspace-write","denied":true,"enforcement":"partial"}}"#,
-            ],
-        },
-        _ => return None,
-    })
-}
-
-fn producers(registry: &Registry) -> Vec<(&'static str, Producer)> {
+/// Every registered family's producer sample, declared in its own crate.
+fn producers(registry: &Registry) -> Vec<(&'static str, ProducerSample)> {
     registry
         .families()
         .map(|f| {
             let id = f.id().as_str();
             (
                 id,
-                producer(id).unwrap_or_else(|| panic!("no producer shape for `{id}`")),
+                f.producer_sample().unwrap_or_else(|| {
+                    panic!("`{id}` declares no producer sample (family! key `sample:`)")
+                }),
             )
         })
+        .collect()
+}
+
+/// The families that read a success value at all, from their anchors.
+fn reads_success(registry: &Registry) -> Vec<&'static str> {
+    registry
+        .families()
+        .filter(|f| !matches!(f.anchors(), advisor_core::Anchors::FailureText { .. }))
+        .map(|f| f.id().as_str())
+        .collect()
+}
+
+/// The success families whose key lives in the value's stderr (quoting there *is* their shape).
+fn reads_stderr(registry: &Registry) -> Vec<&'static str> {
+    registry
+        .families()
+        .filter(|f| {
+            matches!(f.anchors(), advisor_core::Anchors::ForegroundRun { stderr_needles, .. } if !stderr_needles.is_empty())
+        })
+        .map(|f| f.id().as_str())
         .collect()
 }
 
@@ -578,13 +476,12 @@ fn producers(registry: &Registry) -> Vec<(&'static str, Producer)> {
 fn every_family_has_a_producer_shape_that_it_recognizes() {
     let registry = registry();
     for (id, p) in producers(&registry) {
-        let observation = match (p.message, p.value) {
-            (Some(message), _) => {
+        let observation = match p.shape {
+            SampleShape::Message(message) => {
                 let m = message(WS);
                 failure_with(&m, &format!("Error: {m}"), &[])
             }
-            (None, Some(value)) => value(r"D:\ws\a.txt"),
-            (None, None) => panic!("`{id}`: a producer needs a message or a value"),
+            SampleShape::Value(value) => value(r"D:\ws\a.txt"),
         };
         assert!(
             recognized_by(&registry, &observation).contains(&id),
@@ -625,35 +522,28 @@ proptest! {
     fn recognition_is_invariant_under_the_error_envelope(operand in operand()) {
         let registry = registry();
         for (id, p) in producers(&registry) {
-            let bare = match (p.message, p.value) {
-                (Some(message), _) => message(&operand),
-                (None, Some(value)) => {
+            let bare = match p.shape {
+                SampleShape::Message(message) => message(&operand),
+                SampleShape::Value(value) => {
                     // A value reader never reads the rendered content, wrapped or not.
                     let plain = value(&operand);
                     let mut wrapped = plain.clone();
                     if let advisor_core::Outcome::Success(s) = &mut wrapped.outcome {
                         s.content = format!("Error: {}", s.content);
                     }
-                    prop_assert!(matches!(p.envelope, Envelope::ValueOnly));
                     prop_assert_eq!(advice(&registry, &plain), advice(&registry, &wrapped), "{}", id);
                     continue;
                 }
-                (None, None) => unreachable!(),
             };
             let enveloped = format!("Error: {bare}");
             let plain = failure_with(&bare, &enveloped, &[]);
             let wrapped = failure_with(&enveloped, &format!("Error: {enveloped}"), &[]);
             let ours = |o: &Observation| advice(&registry, o).into_iter().find(|(f, _)| *f == id);
-            match p.envelope {
-                Envelope::Stripped => {
-                    prop_assert_eq!(ours(&plain), ours(&wrapped), "{}: message wrapped", id);
-                    // The content carrier alone, with and without the envelope.
-                    let content_only = failure_with("", &bare, &[]);
-                    let content_wrapped = failure_with("", &enveloped, &[]);
-                    prop_assert_eq!(ours(&content_only), ours(&content_wrapped), "{}: content", id);
-                }
-                Envelope::ValueOnly => prop_assert!(false, "{}: a value reader with a message", id),
-            }
+            prop_assert_eq!(ours(&plain), ours(&wrapped), "{}: message wrapped", id);
+            // The content carrier alone, with and without the envelope.
+            let content_only = failure_with("", &bare, &[]);
+            let content_wrapped = failure_with("", &enveloped, &[]);
+            prop_assert_eq!(ours(&content_only), ours(&content_wrapped), "{}: content", id);
         }
     }
 }
@@ -676,12 +566,6 @@ fn quoting_success(line: &str, exit_code: i64, place: u8, around: &str) -> Obser
     o
 }
 
-/// The success families whose key lives in the value's stderr (quoting there *is* their shape).
-const READS_STDERR: &[&str] = &["cim-wmi-denial"];
-
-/// Families that read a success value at all; the others must never fire on a success.
-const READS_SUCCESS: &[&str] = &["native-init", "cim-wmi-denial", "workspace-denial"];
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
@@ -697,10 +581,11 @@ proptest! {
     ) {
         let registry = registry();
         let lines: Vec<&str> = producers(&registry).iter().flat_map(|(_, p)| p.quoted.iter().copied()).collect();
+        let (reads_stderr, reads_success) = (reads_stderr(&registry), reads_success(&registry));
         for line in lines {
             let mut observation = quoting_success(line, exit_code, place, &around);
             let fired = recognized_by(&registry, &observation);
-            let allowed: &[&str] = if place % 3 == 1 { READS_STDERR } else { &[] };
+            let allowed: &[&str] = if place % 3 == 1 { &reads_stderr } else { &[] };
             prop_assert!(fired.iter().all(|f| allowed.contains(f)), "{:?} fired on {:?}", fired, line);
             // Failure families stay silent even under a denial stamp.
             observation = quoting_success(line, exit_code.max(1), place, &around);
@@ -708,7 +593,7 @@ proptest! {
                 s.value["sandbox"]["denied"] = Value::Bool(denied);
             }
             let fired = recognized_by(&registry, &observation);
-            prop_assert!(fired.iter().all(|f| READS_SUCCESS.contains(f)), "{:?} fired on {:?}", fired, line);
+            prop_assert!(fired.iter().all(|f| reads_success.contains(f)), "{:?} fired on {:?}", fired, line);
         }
     }
 }
