@@ -14,16 +14,8 @@
 //!
 //! Every registered family must have a row in [`producer`]; a family added to
 //! the registry without one fails `every_family_has_a_producer_shape_that_it_recognizes`.
-// These tests walk every shipped family, so they need all seven compiled in.
-#![cfg(all(
-    feature = "acl",
-    feature = "pty",
-    feature = "native-init",
-    feature = "workspace-denial",
-    feature = "temp-root",
-    feature = "cim",
-    feature = "acl-aggregate"
-))]
+// These tests walk every shipped family, so they need them all compiled in.
+#![cfg(feature = "all-families")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 // The counting allocator below needs `unsafe impl GlobalAlloc`; it forwards
 // every call to `System` unchanged. It is the only unsafe code in this file.
