@@ -56,7 +56,7 @@ fuzz_target!(|data: &[u8]| {
         },
         ..FileConfig::default()
     };
-    let mut engine = match Engine::new(&config) {
+    let mut engine = match Engine::new(&config, host_adapter::standard_registry()) {
         Ok(engine) => engine,
         Err(e) => panic!("engine: {e}"),
     };

@@ -13,16 +13,8 @@
 //!
 //! `acl-aggregate-failure` quotes nothing of the input; its rows put the hostile
 //! text in the members and after the sentence and check that none of it leaks.
-// These tests walk every shipped family, so they need all seven compiled in.
-#![cfg(all(
-    feature = "acl",
-    feature = "pty",
-    feature = "native-init",
-    feature = "workspace-denial",
-    feature = "temp-root",
-    feature = "cim",
-    feature = "acl-aggregate"
-))]
+// These tests walk every shipped family, so they need them all compiled in.
+#![cfg(feature = "all-families")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use advisor_core::testing::{failure_with, foreground, success};

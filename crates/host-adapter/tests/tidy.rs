@@ -6,16 +6,8 @@
 //! least one positive and one control fixture named by the rule, at least one insta snapshot and a mutation
 //! catalogue, and its id is lowercase kebab-case. Across the shipped crates,
 //! no source file grows past [`MAX_LINES`] unless [`LONG_FILES`] says why.
-// These tests walk every shipped family, so they need all seven compiled in.
-#![cfg(all(
-    feature = "acl",
-    feature = "pty",
-    feature = "native-init",
-    feature = "workspace-denial",
-    feature = "temp-root",
-    feature = "cim",
-    feature = "acl-aggregate"
-))]
+// These tests walk every shipped family, so they need them all compiled in.
+#![cfg(feature = "all-families")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::fs;

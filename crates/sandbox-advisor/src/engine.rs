@@ -3,8 +3,8 @@
 use std::sync::Arc;
 
 use advisor_core::{
-    Advisory, AgentId, CallId, HostBinary, HostFacts, Observation, PendingCall, Refusal, SessionId,
-    ToolName, Withheld,
+    Advisory, AgentId, CallId, HostBinary, HostFacts, Observation, PendingCall, Refusal,
+    RegistryBuilder, SessionId, ToolName, Withheld,
 };
 use host_adapter::{AdapterError, HostAdapter, PolicyDefaults, PostExecute};
 
@@ -87,8 +87,9 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// An engine configured by `config`, on this process's host until a `host` line says otherwise.
-    pub fn new(config: &FileConfig) -> Result<Self, AdapterError> {
+    /// An engine with `registry`'s families, configured by `config`, on this
+    /// process's host until a `host` line says otherwise.
+    pub fn new(config: &FileConfig, registry: RegistryBuilder) -> Result<Self, AdapterError> {
         let host = HostFacts::current();
         let policy = Arc::new(ReplayPolicy::with_capacity(
             PolicyDefaults {
@@ -102,6 +103,7 @@ impl Engine {
             .host(host)
             .policy(policy.clone())
             .config(config.core.clone())
+            .registry(registry)
             .build()?;
         Ok(Self { adapter, policy })
     }

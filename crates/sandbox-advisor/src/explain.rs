@@ -6,8 +6,8 @@ use std::sync::Arc;
 use advisor_core::quote::log_field;
 use advisor_core::{
     AgentId, CallId, Explanation, Failure, HostBinary, HostFacts, NoPolicyService, Observation,
-    Outcome, Platform, PolicySource, SandboxMode, Seat, SessionId, Success, ToolName, Unresolved,
-    Withheld, WithholdReason,
+    Outcome, Platform, PolicySource, RegistryBuilder, SandboxMode, Seat, SessionId, Success,
+    ToolName, Unresolved, Withheld, WithholdReason,
 };
 use host_adapter::{AdapterError, HostAdapter, PolicyDefaults, SessionPolicy};
 use serde_json::Value;
@@ -75,8 +75,8 @@ impl Report {
 
 const SESSION: &str = "explain";
 
-/// Runs every family over the subject.
-pub async fn explain(request: Request) -> Result<Report, AdapterError> {
+/// Runs every family of `registry` over the subject.
+pub async fn explain(request: Request, registry: RegistryBuilder) -> Result<Report, AdapterError> {
     let session = SessionId::new(SESSION);
     let policy: Arc<dyn PolicySource> = match request.mode {
         Some(mode) => {
@@ -105,6 +105,7 @@ pub async fn explain(request: Request) -> Result<Report, AdapterError> {
         })
         .policy(policy)
         .config(request.config.core.clone())
+        .registry(registry)
         .build()?;
     let outcome = match &request.subject {
         Subject::Message { text, members } => Outcome::Failure(Failure {

@@ -11,7 +11,11 @@
 //! - [`withheld`]: withheld advisories in words, told once per session.
 //! - [`config`]: the configuration file (TOML or JSON).
 //! - [`explain`] and [`families`]: the two one-shot commands.
+//! - [`cli`]: the command line itself, over any registry, so a harness can
+//!   build its own sidecar with its own families (the binary is
+//!   `cli::run(host_adapter::standard_registry())`).
 
+pub mod cli;
 pub mod config;
 pub mod engine;
 pub mod explain;

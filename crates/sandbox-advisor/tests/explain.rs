@@ -100,22 +100,17 @@ fn nothing_recognized_lists_every_family_and_why_then_exits_1() {
     let looked: Vec<&str> = lines
         .map(|l| l.split_whitespace().next().unwrap())
         .collect();
-    assert_eq!(
-        looked,
-        [
-            "acl-provisioning",
-            "acl-aggregate-failure",
-            "temp-root-inside-workspace",
-            "pty-startup",
-            "native-init",
-            "cim-wmi-denial",
-            "workspace-denial"
-        ]
-    );
-    assert!(
-        out.stdout
-            .contains("  pty-startup                 not its shape — it looks for ")
-    );
+    assert_eq!(looked, family_ids(), "every family, in precedence order");
+    assert!(out.stdout.contains(&format!(
+        "  {} not its shape — it looks for ",
+        column("pty-startup")
+    )));
+}
+
+/// A family id padded as `explain` aligns its list: to the longest id compiled in, plus one space.
+fn column(id: &str) -> String {
+    let width = family_ids().iter().map(|f| f.len()).max().unwrap();
+    format!("{id:<width$} ")
 }
 
 #[test]
@@ -144,9 +139,10 @@ fn an_outranked_family_is_named_with_its_owner() {
         out.stdout
             .starts_with("cim-wmi-denial recognizes this and speaks")
     );
-    assert!(out.stdout.ends_with(
-        "\nAlso matched:\n  workspace-denial            matches too, but cim-wmi-denial comes first and owns it\n"
-    ));
+    assert!(out.stdout.ends_with(&format!(
+        "\nAlso matched:\n  {} matches too, but cim-wmi-denial comes first and owns it\n",
+        column("workspace-denial")
+    )));
 }
 
 #[test]
@@ -191,30 +187,81 @@ fn families_lists_ids_descriptions_refusals_and_the_fail_fast_family() {
     let out = run(&["families", "--format", "json"], "");
     assert_eq!(out.code, 0);
     let listed: Vec<serde_json::Value> = serde_json::from_str(&out.stdout).unwrap();
-    assert_eq!(listed.len(), 7);
+    let ids: Vec<&str> = listed.iter().map(|f| f["id"].as_str().unwrap()).collect();
+    assert_eq!(
+        ids,
+        family_ids(),
+        "the registry's families, in precedence order"
+    );
+    let registry = registry();
     let fail_fast: Vec<&str> = listed
         .iter()
         .filter(|f| f["failFast"] == true)
         .map(|f| f["id"].as_str().unwrap())
         .collect();
-    assert_eq!(fail_fast, ["acl-provisioning"]);
+    let expected: Vec<&str> = registry
+        .fail_fast_family()
+        .map(|f| f.as_str())
+        .into_iter()
+        .collect();
+    assert_eq!(fail_fast, expected);
+    assert_eq!(
+        fail_fast,
+        ["acl-provisioning"],
+        "the shipped fail-fast family"
+    );
     for f in &listed {
         assert!(!f["recognizes"].as_str().unwrap().is_empty());
         assert!(!f["refuses"].as_str().unwrap().is_empty());
     }
     let text = run(&["families"], "");
+    assert!(text.stdout.starts_with(&format!(
+        "{} families compiled in, in precedence order",
+        ids.len()
+    )));
+    let position = |id: &str| ids.iter().position(|i| *i == id).unwrap() + 1;
+    assert!(text.stdout.contains(&format!(
+        "\n{}. acl-provisioning  [fail-fast]\n   recognizes: ",
+        position("acl-provisioning")
+    )));
+    assert!(text.stdout.contains(&format!(
+        "{}. temp-root-inside-workspace  [pre-flight on win32]\n",
+        position("temp-root-inside-workspace")
+    )));
+}
+
+#[test]
+fn the_readme_documents_registered_families_in_precedence_order() {
+    let documented = readme_families();
     assert!(
-        text.stdout
-            .starts_with("7 families compiled in, in precedence order")
+        !documented.is_empty(),
+        "README.md's Families table has rows"
     );
-    assert!(
-        text.stdout
-            .contains("\n1. acl-provisioning  [fail-fast]\n   recognizes: ")
-    );
-    assert!(
-        text.stdout
-            .contains("3. temp-root-inside-workspace  [pre-flight on win32]\n")
-    );
+    // Each row names a registered family, in the registry's order. A family
+    // registered but not yet documented is allowed (a scaffolded one is), so
+    // the rows must be an ordered subsequence of the registry's ids.
+    let registered = family_ids();
+    let mut rest = registered.iter();
+    for row in &documented {
+        assert!(
+            rest.any(|id| *id == row.id),
+            "README.md lists `{}` out of precedence order or not registered; the registry: {registered:?}",
+            row.id
+        );
+        let crate_readme = std::fs::read_to_string(
+            repo_root()
+                .join("crates")
+                .join(&row.krate)
+                .join("README.md"),
+        )
+        .unwrap_or_else(|e| panic!("`{}`: crates/{}/README.md: {e}", row.id, row.krate));
+        assert!(
+            crate_readme.contains(&format!("`{}`", row.id)),
+            "crates/{}/README.md does not name `{}`",
+            row.krate,
+            row.id
+        );
+    }
 }
 
 /// The keys of a protocol decision line, in order (docs/protocol.md, "Output lines").

@@ -25,6 +25,17 @@ impl Run {
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_sandbox-advisor");
 
+/// The registry the binary runs with (`host_adapter::standard_registry`): the
+/// families a test expects are derived from it, never listed here.
+pub fn registry() -> advisor_core::Registry {
+    host_adapter::standard_registry().build().unwrap()
+}
+
+/// The compiled-in family ids, in precedence order.
+pub fn family_ids() -> Vec<&'static str> {
+    registry().families().map(|f| f.id().as_str()).collect()
+}
+
 /// The bundled sessions.
 pub fn sessions_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/sessions")
@@ -33,6 +44,38 @@ pub fn sessions_dir() -> PathBuf {
 /// The repository root (README.md, docs/, examples/).
 pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// One row of README.md's table of the shipped families: the id and its crate.
+pub struct Documented {
+    pub id: String,
+    pub krate: String,
+}
+
+/// README.md's table of the shipped families, in its order: the one list of
+/// families kept by hand, checked against the registry
+/// (`the_readme_documents_registered_families_in_precedence_order`).
+pub fn readme_families() -> Vec<Documented> {
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    let section = readme
+        .split("\n## Families\n")
+        .nth(1)
+        .expect("README.md has a `## Families` section");
+    let section = section.split("\n## ").next().unwrap();
+    section
+        .lines()
+        .filter(|l| l.starts_with("| `"))
+        .map(|row| {
+            let cells: Vec<&str> = row
+                .split(" | ")
+                .map(|c| c.trim_matches(['|', ' ', '`']))
+                .collect();
+            Documented {
+                id: cells[0].to_owned(),
+                krate: cells[2].to_owned(),
+            }
+        })
+        .collect()
 }
 
 /// Runs `sandbox-advisor <args>` with `stdin` written from another thread.

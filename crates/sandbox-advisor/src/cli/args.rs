@@ -1,0 +1,132 @@
+//! The command line: what `sandbox-advisor --help` describes.
+
+use std::path::PathBuf;
+
+use advisor_core::{Platform, SandboxMode};
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::lines::DEFAULT_MAX_LINE_BYTES;
+
+/// Recognizes sandbox environment failures in a tool-call stream and says what to do about them.
+#[derive(Parser)]
+#[command(name = "sandbox-advisor", version)]
+pub(super) struct Cli {
+    /// Host-log level on stderr (default: warn for `serve`, off otherwise).
+    #[arg(long, global = true, value_enum)]
+    pub log: Option<LogLevel>,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub(super) enum Command {
+    /// Run a recorded event stream (JSON lines, docs/protocol.md) through the advisor.
+    Replay {
+        /// The stream; `-` or absent reads stdin. A `<stem>.config.json` (or `.toml`)
+        /// beside the file is used when no --config is given.
+        file: Option<PathBuf>,
+        /// `text` for people (the default on a terminal), `json` for programs.
+        #[arg(long, value_enum)]
+        format: Option<Format>,
+        #[command(flatten)]
+        stream: StreamArgs,
+    },
+    /// The same protocol as a long-running sidecar on stdin/stdout (JSON only; logs on stderr).
+    Serve {
+        #[command(flatten)]
+        stream: StreamArgs,
+    },
+    /// One failure message (or a success value) → the advisory, or why nothing spoke.
+    #[command(group = clap::ArgGroup::new("subject").required(true).args(["text", "value"]))]
+    Explain(ExplainArgs),
+    /// The compiled-in families: ids, what each recognizes and what it refuses.
+    Families {
+        /// `text` or `json`.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
+}
+
+#[derive(clap::Args)]
+pub(super) struct ExplainArgs {
+    /// The failure's message (`error.message`).
+    pub text: Option<String>,
+    /// A success's canonical value, as JSON (e.g. the shell tools' foreground value).
+    #[arg(long)]
+    pub value: Option<String>,
+    /// The host platform the failure came from.
+    #[arg(long, value_enum, default_value = "win32")]
+    pub platform: PlatformArg,
+    /// The session's sandbox mode (absent: unknown, and families that need it withhold).
+    #[arg(long, value_parser = parse_mode)]
+    pub mode: Option<SandboxMode>,
+    /// The session's workspace root.
+    #[arg(long)]
+    pub root: Option<String>,
+    /// The host is the packaged Electron desktop app.
+    #[arg(long)]
+    pub electron: bool,
+    /// The host's temp directory.
+    #[arg(long)]
+    pub tmpdir: Option<String>,
+    /// The tool that was called.
+    #[arg(long, default_value = "pwsh")]
+    pub tool: String,
+    /// An aggregate member message (repeatable).
+    #[arg(long = "member")]
+    pub members: Vec<String>,
+    /// Configuration file (TOML or JSON).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// `text` for people, `json` for one protocol decision line.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+}
+
+#[derive(clap::Args)]
+pub(super) struct StreamArgs {
+    /// Configuration file (TOML or JSON): the library keys plus defaultMode and fallbackRoot.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Longest accepted line; a longer one is skipped (unread) with an error result.
+    #[arg(long, default_value_t = DEFAULT_MAX_LINE_BYTES)]
+    pub max_line_bytes: usize,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(super) enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(super) enum PlatformArg {
+    Win32,
+    Linux,
+    Macos,
+}
+
+impl From<PlatformArg> for Platform {
+    fn from(arg: PlatformArg) -> Self {
+        match arg {
+            PlatformArg::Win32 => Platform::Win32,
+            PlatformArg::Linux => Platform::Linux,
+            PlatformArg::Macos => Platform::Macos,
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(super) enum LogLevel {
+    Off,
+    Error,
+    Warn,
+    Info,
+    Debug,
+    Trace,
+}
+
+fn parse_mode(raw: &str) -> Result<SandboxMode, String> {
+    raw.parse()
+        .map_err(|e: advisor_core::UnknownMode| e.to_string())
+}

@@ -1,0 +1,244 @@
+//! The four commands, each writing to the run's [`Io`].
+
+use std::fs::File;
+use std::io::{self, BufReader, Write};
+use std::path::Path;
+
+use advisor_core::RegistryBuilder;
+
+use super::args::{Command, ExplainArgs, Format, StreamArgs};
+use super::{Exit, Io};
+use crate::config::{self, FileConfig, shown};
+use crate::engine::Engine;
+use crate::explain::{self, Request, Subject};
+use crate::families;
+use crate::render::{self, ConfigSource, JsonSink, Sink, TextSink};
+use crate::stream::{self, StreamError, WhenClosed};
+
+/// Runs one parsed command.
+pub(super) fn dispatch(registry: RegistryBuilder, command: Command, io: &mut Io<'_>) -> Exit {
+    let runtime = match tokio::runtime::Builder::new_current_thread().build() {
+        Ok(rt) => rt,
+        Err(e) => return usage(io, format!("cannot start the runtime: {e}")),
+    };
+    match command {
+        Command::Replay {
+            file,
+            format,
+            stream,
+        } => replay(registry, &runtime, file.as_deref(), format, &stream, io),
+        Command::Serve { stream } => serve(registry, &runtime, &stream, io),
+        Command::Explain(args) => explain(registry, &runtime, args, io),
+        Command::Families { format } => families(registry, format, io),
+    }
+}
+
+fn explain(
+    registry: RegistryBuilder,
+    runtime: &tokio::runtime::Runtime,
+    args: ExplainArgs,
+    io: &mut Io<'_>,
+) -> Exit {
+    let subject = match (args.text, args.value) {
+        (_, Some(raw)) => match serde_json::from_str(&raw) {
+            Ok(value) => Subject::Value(value),
+            Err(e) => return usage(io, format!("--value is not JSON: {e}")),
+        },
+        (Some(text), None) => Subject::Message {
+            text,
+            members: args.members,
+        },
+        (None, None) => return usage(io, "give a failure message or --value".into()),
+    };
+    let config = match load_config(args.config.as_deref()) {
+        Ok((c, _)) => c,
+        Err(message) => return usage(io, message),
+    };
+    let request = Request {
+        subject,
+        platform: args.platform.into(),
+        mode: args.mode,
+        root: args.root,
+        electron: args.electron,
+        tmpdir: args.tmpdir,
+        tool: args.tool,
+        config,
+    };
+    let report = match runtime.block_on(explain::explain(request, registry)) {
+        Ok(report) => report,
+        Err(e) => return usage(io, e.to_string()),
+    };
+    match args.format {
+        Format::Text => print(io, &report.text),
+        Format::Json => match report.json_line() {
+            Ok(line) => print(io, &line),
+            Err(e) => return usage(io, e.to_string()),
+        },
+    }
+    if report.recognized {
+        Exit::Success
+    } else {
+        Exit::NothingToReport
+    }
+}
+
+fn families(registry: RegistryBuilder, format: Format, io: &mut Io<'_>) -> Exit {
+    let registry = match registry.build() {
+        Ok(r) => r,
+        Err(e) => return usage(io, format!("registry: {e}")),
+    };
+    let listed = families::list(&registry);
+    match format {
+        Format::Text => print(io, &families::render(&listed)),
+        Format::Json => match serde_json::to_string_pretty(&listed) {
+            Ok(json) => print(io, &format!("{json}\n")),
+            Err(e) => return usage(io, e.to_string()),
+        },
+    }
+    Exit::Success
+}
+
+fn replay(
+    registry: RegistryBuilder,
+    runtime: &tokio::runtime::Runtime,
+    file: Option<&Path>,
+    format: Option<Format>,
+    args: &StreamArgs,
+    io: &mut Io<'_>,
+) -> Exit {
+    let file = file.filter(|f| f.as_os_str() != "-");
+    let config_path = args
+        .config
+        .clone()
+        .or_else(|| file.and_then(config::beside));
+    let (config, config_format) = match load_config(config_path.as_deref()) {
+        Ok(c) => c,
+        Err(message) => return usage(io, message),
+    };
+    let mut engine = match Engine::new(&config, registry) {
+        Ok(e) => e,
+        Err(e) => return usage(io, e.to_string()),
+    };
+    // Open the input before writing anything, so a wrong path is one error line naming it.
+    let mut opened;
+    let input: &mut dyn io::BufRead = match file {
+        Some(path) => match open(path) {
+            Ok(f) => {
+                opened = BufReader::with_capacity(64 * 1024, f);
+                &mut opened
+            }
+            Err(message) => return usage(io, message),
+        },
+        None => &mut io.stdin,
+    };
+    let format = format.unwrap_or(if io.stdout_is_terminal {
+        Format::Text
+    } else {
+        Format::Json
+    });
+    let mut sink: Box<dyn Sink + '_> = match format {
+        Format::Json => Box::new(JsonSink(&mut io.stdout)),
+        Format::Text => {
+            let source = match (&config_path, config_format, file) {
+                (Some(path), Some(format), _) => ConfigSource::File {
+                    path: path.clone(),
+                    format,
+                },
+                (_, _, None) => ConfigSource::Stdin,
+                _ => ConfigSource::NoneBeside,
+            };
+            let header = render::header(file, &source, &config.describe());
+            Box::new(TextSink::new(&mut io.stdout, header))
+        }
+    };
+    let ran = stream::run(
+        &mut engine,
+        runtime,
+        input,
+        args.max_line_bytes,
+        sink.as_mut(),
+        WhenClosed::Drain,
+    );
+    drop(sink);
+    match ran {
+        Ok(ran) if ran.tally.invalid > 0 => Exit::NothingToReport,
+        Ok(_) => Exit::Success,
+        Err(e @ (StreamError::Read(_) | StreamError::Utf16(_))) => {
+            let named = file.map_or_else(|| "stdin".to_owned(), shown);
+            usage(io, format!("cannot read {named}: {e}"))
+        }
+        Err(e @ StreamError::Write(_)) => usage(io, e.to_string()),
+    }
+}
+
+/// Opens a session file, refusing a directory by name (reading one fails
+/// only later, with an error that names no path).
+fn open(path: &Path) -> Result<File, String> {
+    let not_readable = |e: io::Error| format!("cannot read {}: {e}", shown(path));
+    let file = File::open(path).map_err(not_readable)?;
+    match file.metadata() {
+        Ok(meta) if meta.is_dir() => Err(format!(
+            "cannot read {}: it is a directory; give a session file (JSON lines) or `-` for stdin",
+            shown(path)
+        )),
+        Ok(_) => Ok(file),
+        Err(e) => Err(not_readable(e)),
+    }
+}
+
+fn serve(
+    registry: RegistryBuilder,
+    runtime: &tokio::runtime::Runtime,
+    args: &StreamArgs,
+    io: &mut Io<'_>,
+) -> Exit {
+    let (config, _) = match load_config(args.config.as_deref()) {
+        Ok(c) => c,
+        Err(message) => return usage(io, message),
+    };
+    let mut engine = match Engine::new(&config, registry) {
+        Ok(e) => e,
+        Err(e) => return usage(io, e.to_string()),
+    };
+    tracing::info!(target: "sandbox_advisor::serve", config = %config.describe(), "serving protocol 1 on stdin/stdout");
+    let mut sink = JsonSink(&mut io.stdout);
+    let ran = stream::run(
+        &mut engine,
+        runtime,
+        &mut io.stdin,
+        args.max_line_bytes,
+        &mut sink,
+        WhenClosed::Stop,
+    );
+    match ran {
+        // At the end of input, or when the harness closed our stdout: nobody is left to answer.
+        Ok(_) => Exit::Success,
+        Err(e @ (StreamError::Read(_) | StreamError::Utf16(_))) => {
+            usage(io, format!("cannot read stdin: {e}"))
+        }
+        Err(e @ StreamError::Write(_)) => usage(io, e.to_string()),
+    }
+}
+
+/// The configuration and the format it was read with (`None` without a file).
+fn load_config(path: Option<&Path>) -> Result<(FileConfig, Option<config::Format>), String> {
+    match path {
+        None => Ok((FileConfig::default(), None)),
+        Some(path) => FileConfig::load(path)
+            .map(|(config, format)| (config, Some(format)))
+            .map_err(|e| e.to_string()),
+    }
+}
+
+/// Tells a usage, configuration or I/O error on stderr.
+fn usage(io: &mut Io<'_>, message: String) -> Exit {
+    let _ = writeln!(io.stderr, "sandbox-advisor: {message}").and_then(|()| io.stderr.flush());
+    Exit::Usage
+}
+
+fn print(io: &mut Io<'_>, text: &str) {
+    let _ = io
+        .stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| io.stdout.flush());
+}

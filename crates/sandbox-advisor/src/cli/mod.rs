@@ -1,0 +1,117 @@
+//! The command line as a library, so a harness can ship its own sidecar with its
+//! own families registered beside the shipped ones:
+//!
+//! ```no_run
+//! fn main() -> std::process::ExitCode {
+//!     sandbox_advisor::cli::run(host_adapter::standard_registry())
+//! }
+//! ```
+//!
+//! [`run`] reads the process's arguments and streams; [`run_with_args`] takes
+//! them, so a test or an embedding program can drive the same commands in
+//! process. Exit codes: 0 success, 1 "nothing to report" (explain) or invalid
+//! lines (replay), 2 usage, configuration or I/O errors. A closed stdout changes
+//! no exit code: `replay` reads the rest of its input and exits as a full run
+//! would, `serve` stops and exits 0.
+
+mod args;
+mod commands;
+mod log;
+
+use std::ffi::OsString;
+use std::io::{self, BufRead, IsTerminal as _, Write};
+use std::process::ExitCode;
+
+use advisor_core::RegistryBuilder;
+use clap::Parser as _;
+
+use args::{Cli, Command, LogLevel};
+
+/// How a run ended, as the process's exit status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// 0: done (also `--help` and `--version`).
+    Success,
+    /// 1: `explain` recognized nothing, or `replay` read invalid lines.
+    NothingToReport,
+    /// 2: a usage, configuration, registry or I/O error, told on stderr.
+    Usage,
+}
+
+impl Exit {
+    /// The status code.
+    pub fn code(self) -> u8 {
+        match self {
+            Exit::Success => 0,
+            Exit::NothingToReport => 1,
+            Exit::Usage => 2,
+        }
+    }
+}
+
+impl From<Exit> for ExitCode {
+    fn from(exit: Exit) -> Self {
+        ExitCode::from(exit.code())
+    }
+}
+
+/// The streams a run reads and writes. The host log (`--log`) always goes to
+/// the process's stderr, where a harness routes it.
+pub struct Io<'a> {
+    /// The protocol input of `serve` and of `replay -`.
+    pub stdin: Box<dyn BufRead + 'a>,
+    /// Results: protocol lines, reports, listings, `--help`.
+    pub stdout: Box<dyn Write + 'a>,
+    /// Usage and error messages.
+    pub stderr: Box<dyn Write + 'a>,
+    /// Whether `stdout` is a terminal: `replay` then defaults to text, else to JSON.
+    pub stdout_is_terminal: bool,
+}
+
+impl Io<'static> {
+    /// The process's own stdin, stdout and stderr.
+    pub fn process() -> Self {
+        Self {
+            stdin: Box::new(io::stdin().lock()),
+            stdout_is_terminal: io::stdout().is_terminal(),
+            stdout: Box::new(io::stdout().lock()),
+            stderr: Box::new(io::stderr()),
+        }
+    }
+}
+
+/// Runs the command line of this process with `registry`'s families: a sidecar's
+/// whole `main`. Pass [`host_adapter::standard_registry`] for the shipped
+/// families, with your own appended by `.family(…)`.
+pub fn run(registry: RegistryBuilder) -> ExitCode {
+    run_with_args(registry, std::env::args_os(), Io::process()).into()
+}
+
+/// Runs `args` (the program name first, as in `std::env::args_os`) with
+/// `registry`'s families on `io`.
+pub fn run_with_args<I, T>(registry: RegistryBuilder, args: I, mut io: Io<'_>) -> Exit
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            // `--help` and `--version` are answers on stdout; the rest are usage errors.
+            let (out, exit) = if e.use_stderr() {
+                (&mut io.stderr, Exit::Usage)
+            } else {
+                (&mut io.stdout, Exit::Success)
+            };
+            let _ = write!(out, "{}", e.render()).and_then(|()| out.flush());
+            return exit;
+        }
+    };
+    let default_log = match cli.command {
+        Command::Serve { .. } => LogLevel::Warn,
+        _ => LogLevel::Off,
+    };
+    log::with_log(cli.log.unwrap_or(default_log), || {
+        commands::dispatch(registry, cli.command, &mut io)
+    })
+}
