@@ -1,23 +1,25 @@
-//! The advisory end to end through a one-family registry, and the host names a
-//! hostile guard line can carry: each case through one `check` helper, every
+//! The advisory end to end through core's `verdict`, and the host names a
+//! hostile guard line can carry: each case through one `check` function, every
 //! advisory asserted whole with an insta snapshot.
 
 #![allow(clippy::unwrap_used, clippy::panic)] // test helpers outside #[test] fns
 
-use advisor_core::testing::{failure, resolved};
-use advisor_core::{Advisory, Gate, Platform, Registry, SandboxMode};
+use advisor_core::testing::{Verdict, failure, resolved, verdict};
+use advisor_core::{Advisory, Platform, SandboxMode};
 use third_party_family::EgressBlocked;
 
-/// Runs the guard `message` through a registry holding only this family under
-/// `mode`; the advisory when it speaks, `None` when the line is not recognized.
+/// The guard `message` decided by the family under `mode` on a Linux host:
+/// the advisory when it speaks, `None` when the line is not recognized.
 fn check(message: &str, mode: SandboxMode) -> Option<Advisory> {
-    let registry = Registry::builder().family(EgressBlocked).build().unwrap();
-    let owner = registry.owner(&failure(message))?;
     let env = resolved(Platform::Linux, mode, None);
-    assert_eq!(owner.finding.gate(&env), Gate::Speak, "{message:?}");
-    let advisory = owner.finding.advise(&env);
-    assert_eq!(advisory.family, third_party_family::ID);
-    Some(advisory)
+    match verdict(&EgressBlocked, &failure(message), &env) {
+        Verdict::NotRecognized => None,
+        Verdict::Speak(advisory) => {
+            assert_eq!(advisory.family, third_party_family::ID);
+            Some(*advisory)
+        }
+        other => panic!("{message:?}: {other:?}"),
+    }
 }
 
 /// The advisory as a reviewer reads it: summary, then text.
