@@ -4,8 +4,10 @@
 
 use advisor_core::{Environment, Gate, HostFacts, PolicyNeed, WithholdReason};
 
+use crate::recognize::CimRefusal;
+
 /// The policy is needed only on Windows; elsewhere the platform alone rules.
-pub fn policy_need(host: &HostFacts) -> PolicyNeed {
+pub fn policy_need(_refusal: &CimRefusal, host: &HostFacts) -> PolicyNeed {
     if host.is_windows() {
         PolicyNeed::Required
     } else {
@@ -15,7 +17,7 @@ pub fn policy_need(host: &HostFacts) -> PolicyNeed {
 
 /// Speak on Windows under a confining resolved mode; otherwise withhold and
 /// let the host log say why (never fall back to a default mode).
-pub fn gate(env: &Environment) -> Gate {
+pub fn gate(_refusal: &CimRefusal, env: &Environment) -> Gate {
     if !env.host.is_windows() {
         return Gate::Withhold(WithholdReason::PlatformOutOfScope(env.host.platform));
     }

@@ -11,7 +11,7 @@ use advisor_core::{Observation, Untrusted};
 
 /// `WBEM_E_ACCESS_DENIED`, as PowerShell prints it in the record's
 /// `FullyQualifiedErrorId`. The hex digits are all decimal, so the only case
-/// question is the `x`; both `0x` and `0X` are accepted (see [`find_code`]).
+/// question is the `x`; both `0x` and `0X` are accepted (see `find_code`).
 pub const CODE: &str = "0x80041003";
 
 /// The upper-case-`X` spelling of [`CODE`], accepted as the same code.

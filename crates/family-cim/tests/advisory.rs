@@ -1,26 +1,36 @@
-//! The advisory text: one snapshot per variant, and the facts (and forbidden
-//! things) that must hold in every variant.
-
-#![allow(clippy::unwrap_used, clippy::panic)] // test helpers outside #[test] fns
-
-mod common;
+//! The facts (and forbidden things) the advisory text must hold. Each text
+//! variant is a fixture and its snapshot (`tests/fixtures.rs`); these tests pin
+//! what a reviewed snapshot change must still keep.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use advisor_core::SUMMARY_MAX_CHARS;
-use advisor_core::SandboxMode::{self, ReadOnly, WorkspaceWrite};
 use advisor_core::quote::needs_escape;
-use common::{Expect, check, render, windows};
-use family_cim::UPSTREAM_STATEMENT;
+use advisor_core::testing::{Case, verdict};
+use advisor_core::{Advisory, Family};
+use family_cim::{CimWmiDenial, ID, UPSTREAM_STATEMENT};
+
+/// The advisory the fixture `name` produces under its own environment.
+fn speak(name: &str) -> Advisory {
+    let case = Case::named(env!("CARGO_MANIFEST_DIR"), name).expect("the fixture loads");
+    let observation = case.observation().expect("an observation");
+    let finding = CimWmiDenial
+        .recognize(observation)
+        .unwrap_or_else(|| panic!("{name} is not recognized"));
+    let need = CimWmiDenial.policy_need(&finding, &case.host);
+    let env = case.environment(need == advisor_core::PolicyNeed::Required);
+    let advisory = verdict(&CimWmiDenial, observation, &env)
+        .advisory()
+        .unwrap_or_else(|| panic!("{name} does not speak"));
+    assert_eq!(advisory.family, ID, "{name}");
+    advisory
+}
 
 fn english() -> String {
-    check("en_record", windows(WorkspaceWrite), Expect::Speaks)
-        .unwrap()
-        .text
+    speak("pos-en-record").text
 }
 
 fn chinese() -> String {
-    check("zh_record", windows(ReadOnly), Expect::Speaks)
-        .unwrap()
-        .text
+    speak("pos-zh-record-read-only").text
 }
 
 fn both() -> [String; 2] {
@@ -28,21 +38,8 @@ fn both() -> [String; 2] {
 }
 
 #[test]
-fn snapshot_english_stamped_workspace_write() {
-    let advisory = check("en_record", windows(WorkspaceWrite), Expect::Speaks).unwrap();
-    insta::assert_snapshot!("english_stamped_workspace_write", render(&advisory));
-}
-
-#[test]
-fn snapshot_chinese_unstamped_read_only() {
-    let advisory = check("zh_record", windows(ReadOnly), Expect::Speaks).unwrap();
-    insta::assert_snapshot!("chinese_unstamped_read_only", render(&advisory));
-}
-
-#[test]
 fn href_replaces_the_discussion_number() {
-    let env = windows(WorkspaceWrite).with_href("https://example.org/cim");
-    let text = check("zh_record", env, Expect::Speaks).unwrap().text;
+    let text = speak("pos-zh-record-href").text;
     assert!(text.contains("https://example.org/cim"));
     assert!(!text.contains("#9272"));
     assert!(english().contains("#9272"));
@@ -50,7 +47,7 @@ fn href_replaces_the_discussion_number() {
 
 #[test]
 fn summary_is_one_bounded_line() {
-    let advisory = check("en_record", windows(WorkspaceWrite), Expect::Speaks).unwrap();
+    let advisory = speak("pos-en-record");
     let summary = advisory.summary.as_str();
     assert!(summary.chars().count() <= SUMMARY_MAX_CHARS);
     assert!(!summary.ends_with('…'), "the summary was cut: {summary}");
@@ -82,13 +79,7 @@ fn the_reported_line_and_name_are_quoted() {
 fn the_code_line_is_quoted_as_printed() {
     // Windows PowerShell 5.1's own layout: the detail lines are indented four
     // spaces and end in CRLF. The quote keeps the indentation, drops only the line end.
-    let text = check(
-        "en_record_ps51_layout",
-        windows(WorkspaceWrite),
-        Expect::Speaks,
-    )
-    .unwrap()
-    .text;
+    let text = speak("pos-en-record-ps51-layout").text;
     let line = "+ FullyQualifiedErrorId : HRESULT 0x80041003,Microsoft.Management.Infrastructure.CimCmdlets.GetCimInstanceCommand";
     assert_eq!(quoted(&text), [format!(">     {line}")]);
     // Nothing else in the advisory depends on the record's layout.
@@ -101,23 +92,21 @@ fn the_code_line_is_quoted_as_printed() {
 /// The same record with an exit code the value does not report: the text is
 /// the reported-exit text, word for word — no 0 and no number stands in for it.
 fn assert_unreported_exit_reads_alike(fixture: &str) {
-    let text = check(fixture, windows(WorkspaceWrite), Expect::Speaks)
-        .unwrap()
-        .text;
+    let text = speak(fixture).text;
     assert_eq!(text, english(), "{fixture}");
 }
 
 #[test]
 fn an_unreported_exit_code_changes_nothing_in_the_text() {
-    assert_unreported_exit_reads_alike("en_record_exit_null");
+    assert_unreported_exit_reads_alike("pos-en-record-exit-null");
 }
 
 #[test]
 fn every_unreported_exit_code_shape_reads_alike() {
     for fixture in [
-        "en_record_exit_absent",
-        "en_record_exit_string",
-        "en_record_exit_fraction",
+        "pos-en-record-exit-absent",
+        "pos-en-record-exit-string",
+        "pos-en-record-exit-fraction",
     ] {
         assert_unreported_exit_reads_alike(fixture);
     }
@@ -235,13 +224,7 @@ fn quoted(text: &str) -> Vec<&str> {
 
 #[test]
 fn the_quoted_line_loses_escapes_and_stays_bounded() {
-    let text = check(
-        "en_record_ansi_crlf",
-        windows(WorkspaceWrite),
-        Expect::Speaks,
-    )
-    .unwrap()
-    .text;
+    let text = speak("pos-en-record-ansi-crlf").text;
     assert!(!text.contains('\u{1b}'));
     assert!(!text.contains('\r'));
     let [line] = quoted(&text)[..] else {
@@ -254,19 +237,19 @@ fn the_quoted_line_loses_escapes_and_stays_bounded() {
     assert!(shown <= "> ".len() + advisor_core::quote::QUOTE_MAX_CHARS + "…".len());
 }
 
-/// Stderr written to be read as the advisor's own words: each case goes
-/// through `check` and is asserted on the whole advisory.
-const HOSTILE: [(&str, SandboxMode); 4] = [
-    ("hostile_backtick_framing", WorkspaceWrite),
-    ("hostile_newline_instructions", WorkspaceWrite),
-    ("hostile_invisible_characters", ReadOnly),
-    ("hostile_ansi_escapes", WorkspaceWrite),
+/// Stderr written to be read as the advisor's own words, one fixture each;
+/// each is asserted on the whole advisory (and snapshotted as a fixture).
+const HOSTILE: [&str; 4] = [
+    "pos-hostile-backtick-framing",
+    "pos-hostile-newline-instructions",
+    "pos-hostile-invisible-characters",
+    "pos-hostile-ansi-escapes",
 ];
 
 #[test]
 fn hostile_stderr_is_quoted_never_spoken() {
-    for (fixture, mode) in HOSTILE {
-        let advisory = check(fixture, windows(mode), Expect::Speaks).unwrap();
+    for fixture in HOSTILE {
+        let advisory = speak(fixture);
         let text = &advisory.text;
         let quote = quoted(text);
         assert_eq!(quote.len(), 1, "{fixture}: one quoted line:\n{text}");
@@ -287,19 +270,12 @@ fn hostile_stderr_is_quoted_never_spoken() {
                 "{fixture}: the stderr started a line of its own: {line}"
             );
         }
-        insta::assert_snapshot!(fixture, render(&advisory));
     }
 }
 
 #[test]
 fn a_localized_quoted_line_stays_readable() {
-    let text = check(
-        "hostile_invisible_characters",
-        windows(ReadOnly),
-        Expect::Speaks,
-    )
-    .unwrap()
-    .text;
+    let text = speak("pos-hostile-invisible-characters").text;
     let quote = quoted(&text).concat();
     assert!(quote.contains("GetCimInstanceCommand 拒绝访问\\u{202E}denied"));
     assert!(quote.contains("0x80041003\\u{200B},Micro\\u{AD}soft"));

@@ -1,77 +1,65 @@
-//! The advisory text: one snapshot per variant, and the facts and absences it must hold.
+//! The facts and absences the advisory text must hold. Each text variant is a
+//! fixture and its snapshot (`tests/fixtures.rs`); these tests pin what a
+//! reviewed snapshot change must still keep, over every positive fixture.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
-
 use advisor_core::quote::is_visible;
-use advisor_core::testing::resolved;
-use advisor_core::{Advisory, Platform};
-use common::*;
+use advisor_core::testing::{Arm, Case, fixture_files, verdict};
+use advisor_core::{Advisory, SUMMARY_MAX_CHARS};
+use family_native_init::{ID, NativeInit};
 
-// ---- advisory text ----------------------------------------------------------------
-
-/// Every advisory variant the tests produce, with a name for its snapshot.
-fn variants() -> Vec<(&'static str, Advisory)> {
-    let mut href = win(WW);
-    href.href = Some("https://example.invalid/discussions/8193".into());
-    vec![
-        (
-            "ww_not_electron",
-            speak("pos_signed_workspace_write", &win(WW)),
-        ),
-        (
-            "ww_electron",
-            speak("pos_signed_workspace_write", &electron(win(WW))),
-        ),
-        ("ro_not_electron", speak("pos_stamp_read_only", &win(RO))),
-        (
-            "ro_electron",
-            speak("pos_stamp_read_only", &electron(win(RO))),
-        ),
-        (
-            "unsigned_policy_mode",
-            speak("pos_unsigned_runner_mirror", &win(WW)),
-        ),
-        ("no_stamp_read_only_policy", speak("pos_no_stamp", &win(RO))),
-        (
-            "stamp_differs_from_session",
-            speak("pos_stamp_read_only", &win(WW)),
-        ),
-        (
-            "git_bash_signal_pipe",
-            speak("pos_git_bash_signal_pipe", &win(WW)),
-        ),
-        (
-            "recorded_on_linux",
-            speak(
-                "pos_signed_workspace_write",
-                &resolved(Platform::Linux, WW, None),
-            ),
-        ),
-        ("href", speak("pos_signed_workspace_write", &href)),
-    ]
-    .into_iter()
-    .chain(
-        HOSTILE
-            .into_iter()
-            .map(|(name, fixture)| (name, speak(fixture, &win(WW)))),
+/// The advisory a fixture produces under its own environment.
+fn spoken(case: &Case) -> Advisory {
+    let advisory = verdict(
+        &NativeInit,
+        case.observation().expect("an observation"),
+        &case.environment(true),
     )
-    .collect()
+    .advisory()
+    .unwrap_or_else(|| panic!("{} does not speak", case.name));
+    assert_eq!(advisory.family, ID, "{}", case.name);
+    assert!(
+        advisory.summary.as_str().chars().count() <= SUMMARY_MAX_CHARS,
+        "{}",
+        case.name
+    );
+    advisory
+}
+
+/// The advisory of the fixture `name`.
+fn speak(name: &str) -> Advisory {
+    spoken(&Case::named(env!("CARGO_MANIFEST_DIR"), name).expect("the fixture loads"))
+}
+
+/// Every advisory variant: each positive fixture, by name.
+fn variants() -> Vec<(String, Advisory)> {
+    let variants: Vec<(String, Advisory)> = fixture_files(env!("CARGO_MANIFEST_DIR"))
+        .iter()
+        .map(|p| Case::load(p).expect("the fixture loads"))
+        .filter(|c| c.arm == Arm::Positive)
+        .map(|c| (c.name.clone(), spoken(&c)))
+        .collect();
+    assert!(variants.len() >= 18, "the positive fixtures went missing");
+    variants
+}
+
+fn snapshot_text(a: &Advisory) -> String {
+    format!("summary: {}\n\n{}", a.summary.as_str(), a.text)
 }
 
 /// Issue 11's hostile inputs that reach this family: its one piece of
 /// untrusted text is the command the call passed, shown as evidence. The
 /// family places nothing on a command line and writes no log line of its own,
 /// so the path and argument cases are checked as text that stays quoted.
-const HOSTILE: [(&str, &str); 8] = [
-    ("hostile_command", "pos_hostile_command"),
-    ("hostile_quote_variant", "pos_hostile_quote_variant"),
-    ("hostile_unc_path", "pos_hostile_unc_path"),
-    ("hostile_framing_backtick", "pos_hostile_framing_backtick"),
-    ("hostile_framing_newline", "pos_hostile_framing_newline"),
-    ("hostile_invisible", "pos_hostile_invisible"),
-    ("hostile_log_forgery", "pos_hostile_log_forgery"),
-    ("hostile_argument_edges", "pos_hostile_argument_edges"),
+const HOSTILE: [&str; 8] = [
+    "pos-hostile-command",
+    "pos-hostile-quote-variant",
+    "pos-hostile-unc-path",
+    "pos-hostile-framing-backtick",
+    "pos-hostile-framing-newline",
+    "pos-hostile-invisible",
+    "pos-hostile-log-forgery",
+    "pos-hostile-argument-edges",
 ];
 
 /// What the hostile commands plant; none of it may appear outside the quote block.
@@ -112,21 +100,14 @@ fn the_exit_record_is_quoted_as_reported() {
         );
     }
     for (fixture, record) in [
-        ("pos_signed_workspace_write", "> [exit code: -1073741502]"),
-        ("pos_unsigned_runner_mirror", "> [exit code: 3221225794]"),
+        ("pos-signed-workspace-write", "> [exit code: -1073741502]"),
+        ("pos-unsigned-runner-mirror", "> [exit code: 3221225794]"),
     ] {
-        let a = speak(fixture, &win(WW));
+        let a = speak(fixture);
         assert!(
             a.text.contains(&format!("{RECORD_HEAD}\n{record}\n")),
             "{fixture}"
         );
-    }
-}
-
-#[test]
-fn advisory_variants_snapshot() {
-    for (name, advisory) in variants() {
-        insta::assert_snapshot!(name, snapshot_text(&advisory));
     }
 }
 
@@ -164,7 +145,7 @@ fn says_not_to_retry_and_that_read_only_is_no_substitute() {
 
 #[test]
 fn names_the_code_its_meaning_and_the_mode() {
-    let a = speak("pos_signed_workspace_write", &win(WW));
+    let a = speak("pos-signed-workspace-write");
     assert!(
         a.text
             .contains(&format!("{RECORD_HEAD}\n> [exit code: -1073741502]\n"))
@@ -174,20 +155,20 @@ fn names_the_code_its_meaning_and_the_mode() {
     assert!(a.text.contains("before the program's entry point"));
     assert!(a.text.contains("sandbox mode `workspace-write`"));
     assert!(a.text.contains("executor recorded"));
-    let u = speak("pos_unsigned_runner_mirror", &win(WW));
+    let u = speak("pos-unsigned-runner-mirror");
     assert!(
         u.text
             .contains(&format!("{RECORD_HEAD}\n> [exit code: 3221225794]\n"))
     );
     assert!(u.text.contains("-1073741502"));
-    let p = speak("pos_no_stamp", &win(RO));
+    let p = speak("pos-no-stamp-read-only");
     assert!(p.text.contains("sandbox mode `read-only`"));
     assert!(p.text.contains("session's sandbox policy resolves it"));
 }
 
 #[test]
 fn the_stamp_outranks_the_session_mode() {
-    let a = speak("pos_stamp_read_only", &win(WW));
+    let a = speak("pos-stamp-read-only-session-workspace-write");
     assert!(a.text.contains("sandbox mode `read-only`"));
     assert!(a.summary.as_str().contains("under read-only"));
     assert!(a.text.contains("policy now resolves to `workspace-write`"));
@@ -225,7 +206,7 @@ fn names_all_three_producers_with_their_checks() {
 
 #[test]
 fn the_old_rule_is_named_as_withdrawn() {
-    let a = speak("pos_signed_workspace_write", &win(WW));
+    let a = speak("pos-signed-workspace-write");
     assert!(a.text.contains("The rule published in 0.20.0"));
     assert!(a.text.contains("is withdrawn"));
     assert!(a.text.contains("necessary but not sufficient"));
@@ -233,35 +214,32 @@ fn the_old_rule_is_named_as_withdrawn() {
 
 #[test]
 fn states_the_electron_fact_from_the_host() {
-    let yes = speak("pos_signed_workspace_write", &electron(win(WW)));
+    let yes = speak("pos-signed-workspace-write-electron");
     assert!(
         yes.text
             .contains("the harness process is an Electron binary")
     );
     assert!(!yes.text.contains("is not an Electron binary"));
-    let no = speak("pos_signed_workspace_write", &win(WW));
+    let no = speak("pos-signed-workspace-write");
     assert!(
         no.text
             .contains("the harness process is not an Electron binary")
     );
     assert!(no.text.contains("shape (a) does not apply"));
-    let remote = speak(
-        "pos_signed_workspace_write",
-        &electron(resolved(Platform::Linux, WW, None)),
-    );
+    let remote = speak("pos-signed-electron-recorded-on-linux");
     assert!(remote.text.contains("platform `linux`"));
     assert!(!remote.text.contains("Shape (a) applies"));
 }
 
 #[test]
 fn the_remedy_rank_follows_the_host() {
-    let plain = speak("pos_signed_workspace_write", &win(WW));
+    let plain = speak("pos-signed-workspace-write");
     assert!(
         plain
             .text
             .contains("in order:\n1. If the program is an MSYS2")
     );
-    let desktop = speak("pos_signed_workspace_write", &electron(win(WW)));
+    let desktop = speak("pos-signed-workspace-write-electron");
     assert!(
         desktop
             .text
@@ -271,7 +249,7 @@ fn the_remedy_rank_follows_the_host() {
 
 #[test]
 fn read_only_never_suggests_widening_the_mode() {
-    let a = speak("pos_stamp_read_only", &win(RO));
+    let a = speak("pos-stamp-read-only");
     assert!(a.text.contains("Do not widen the mode"));
     assert!(
         !a.text
@@ -282,18 +260,18 @@ fn read_only_never_suggests_widening_the_mode() {
 
 #[test]
 fn the_git_bash_line_is_pointed_out_only_when_present() {
-    let bash = speak("pos_git_bash_signal_pipe", &win(WW));
+    let bash = speak("pos-git-bash-signal-pipe");
     assert!(
         bash.text
             .contains("This result's stderr carries the runtime's own line")
     );
-    let pwsh = speak("pos_signed_workspace_write", &win(WW));
+    let pwsh = speak("pos-signed-workspace-write");
     assert!(!pwsh.text.contains("This result's stderr carries"));
 }
 
 #[test]
 fn states_the_honest_boundary_and_the_neighbours() {
-    let a = speak("pos_signed_workspace_write", &win(WW));
+    let a = speak("pos-signed-workspace-write");
     assert!(
         a.text
             .contains("0xC0000142 has producers outside this list")
@@ -309,7 +287,7 @@ fn states_the_honest_boundary_and_the_neighbours() {
 
 #[test]
 fn quoted_command_is_bounded_and_inert() {
-    let a = speak("pos_hostile_command", &win(WW));
+    let a = speak("pos-hostile-command");
     assert!(!a.text.contains('\u{1b}'));
     assert!(a.text.contains(&format!(
         "{COMMAND_HEAD}\n> \\u{{1B}}[31mpwsh\\u{{1B}}[0m -c x\n\
@@ -323,9 +301,9 @@ fn quoted_command_is_bounded_and_inert() {
 /// appears outside the block, and nothing after it looks like a quote.
 #[test]
 fn hostile_commands_stay_inside_one_quote_block() {
-    let plain = speak("pos_signed_workspace_write", &win(WW));
-    for (name, fixture) in HOSTILE {
-        let a = speak(fixture, &win(WW));
+    let plain = speak("pos-signed-workspace-write");
+    for name in HOSTILE {
+        let a = speak(name);
         assert_eq!(
             a.summary, plain.summary,
             "{name}: the summary quotes nothing"
@@ -366,9 +344,7 @@ fn hostile_commands_stay_inside_one_quote_block() {
 
 #[test]
 fn href_replaces_every_discussion_number() {
-    let mut env = win(WW);
-    env.href = Some("https://example.invalid/t".into());
-    let a = speak("pos_signed_workspace_write", &env);
+    let a = speak("pos-signed-href");
     assert!(!a.text.contains("#8"), "{}", a.text);
     assert!(!a.text.contains("#9"), "{}", a.text);
     assert!(!a.text.contains("#7"), "{}", a.text);
@@ -377,7 +353,7 @@ fn href_replaces_every_discussion_number() {
 #[test]
 fn readme_example_is_the_current_text() {
     let readme = include_str!("../README.md");
-    let a = speak("pos_signed_workspace_write", &win(WW));
+    let a = speak("pos-signed-workspace-write");
     assert!(
         readme.contains(&snapshot_text(&a)),
         "README.md's example has drifted from the advisory"

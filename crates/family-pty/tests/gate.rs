@@ -1,109 +1,48 @@
-//! The mode gate: speak only under the confining mode the failing call ran under.
+//! The mode gate where a fixture cannot reach it: a policy never consulted,
+//! the policy need, and the budget role. Every resolved and unresolved mode
+//! is a fixture (`ctl-bash-exit-*`, `pos-*-read-only`).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
-
-use advisor_core::{
-    Environment, Family, HostBinary, Platform, PolicyNeed, PolicyState, SandboxMode, Unresolved,
-};
-use common::{Expect, check, desktop, env, load, unresolvable};
+use advisor_core::testing::{Case, Verdict, verdict};
+use advisor_core::{Family, PolicyNeed, PolicyState};
 use family_pty::PtyStartup;
 
-#[test]
-fn workspace_write_speaks() {
-    check(
-        "pos-bash-exit",
-        &desktop(SandboxMode::WorkspaceWrite),
-        Expect::Speak,
-    );
-}
-
-#[test]
-fn read_only_speaks() {
-    check(
-        "pos-bash-exit",
-        &desktop(SandboxMode::ReadOnly),
-        Expect::Speak,
-    );
-}
-
-#[test]
-fn confining_mode_speaks_on_a_host_that_is_not_electron() {
-    let e = env(
-        SandboxMode::WorkspaceWrite,
-        HostBinary::NotElectron,
-        Platform::Win32,
-    );
-    check("pos-pwsh-exit", &e, Expect::Speak);
-}
-
-#[test]
-fn danger_full_access_withholds() {
-    check(
-        "pos-bash-exit",
-        &desktop(SandboxMode::DangerFullAccess),
-        Expect::Withhold("unconfined-mode"),
-    );
-}
-
-#[test]
-fn no_policy_service_withholds() {
-    check(
-        "pos-bash-exit",
-        &unresolvable(Unresolved::NoPolicyService),
-        Expect::Withhold("no-policy-service"),
-    );
-}
-
-#[test]
-fn no_session_withholds() {
-    check(
-        "pos-bash-exit",
-        &unresolvable(Unresolved::NoSession),
-        Expect::Withhold("no-session"),
-    );
-}
-
-#[test]
-fn resolver_error_withholds() {
-    check(
-        "pos-bash-exit",
-        &unresolvable(Unresolved::ResolverError("boom".into())),
-        Expect::Withhold("resolver-error"),
-    );
+fn case(name: &str) -> Case {
+    Case::named(env!("CARGO_MANIFEST_DIR"), name).expect("the fixture loads")
 }
 
 /// A policy never consulted is not a mode: withhold, never assume a default.
 #[test]
 fn unconsulted_policy_withholds() {
-    let e = Environment {
-        policy: PolicyState::NotConsulted,
-        ..desktop(SandboxMode::WorkspaceWrite)
-    };
-    check("pos-bash-exit", &e, Expect::Withhold("no-policy-service"));
+    let case = case("pos-bash-exit");
+    let observation = case.observation().expect("an observation");
+    let env = case.environment(false);
+    assert_eq!(env.policy, PolicyState::NotConsulted);
+    assert_eq!(
+        verdict(&PtyStartup, observation, &env),
+        Verdict::Withhold("no-policy-service")
+    );
 }
 
 /// The gate needs the mode the call ran under, so the resolver is always consulted.
 #[test]
 fn the_policy_is_always_required() {
-    let finding = PtyStartup.recognize(&load("pos-bash-exit")).unwrap();
-    for e in [
-        desktop(SandboxMode::WorkspaceWrite),
-        env(
-            SandboxMode::ReadOnly,
-            HostBinary::NotElectron,
-            Platform::Linux,
-        ),
-    ] {
+    for name in ["pos-bash-exit", "pos-bash-exit-linux"] {
+        let case = case(name);
+        let finding = PtyStartup
+            .recognize(case.observation().expect("an observation"))
+            .expect("recognized");
         assert_eq!(
-            PtyStartup.policy_need(&finding, &e.host),
-            PolicyNeed::Required
+            PtyStartup.policy_need(&finding, &case.host),
+            PolicyNeed::Required,
+            "{name}"
         );
     }
 }
 
 /// Not covered by the fail-fast budget, by type: `PtyStartup` does not
 /// implement `FailFast` (the compile-time half is a `compile_fail` doctest in
-/// `src/lib.rs`; this probe lets a test binary see it too).
+/// the README; this probe lets a test binary see it too).
 #[test]
 fn is_not_a_fail_fast_family() {
     use std::marker::PhantomData;
@@ -125,6 +64,6 @@ fn is_not_a_fail_fast_family() {
     let registry = advisor_core::Registry::builder()
         .family(PtyStartup)
         .build()
-        .unwrap();
+        .expect("one family registers");
     assert_eq!(registry.fail_fast_family(), None);
 }
