@@ -1,53 +1,39 @@
-//! The failure half's text, per carrier: snapshots, and what must never be in it.
+//! The failure half's text, per carrier: what it must always say and never
+//! say. The whole texts are the fixtures' snapshots (`tests/fixtures.rs`).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
-
 use advisor_core::quote::is_visible;
-use advisor_core::testing::{resolved, unresolved};
+use advisor_core::testing::{Case, fixture_files, resolved, unresolved, verdict};
 use advisor_core::{Advisory, Family, Platform, SUMMARY_MAX_CHARS, SandboxMode, Unresolved};
 use family_temp_root::{ID, TempRootInsideWorkspace};
 
-/// The only place the family is called: recognize the fixture and advise.
-fn check(fixture: &str, href: Option<&str>) -> Advisory {
-    let family = TempRootInsideWorkspace;
-    let finding = family
-        .recognize(&common::load(fixture))
-        .unwrap_or_else(|| panic!("{fixture} must be recognized"));
-    let mut env = unresolved(Platform::Win32, Unresolved::NoPolicyService);
-    env.href = href.map(str::to_owned);
-    let advisory = family.advise(&finding, &env);
+/// The only place the family is called: the fixture's observation, decided
+/// under its own environment, must speak; its advisory as delivered.
+fn check(fixture: &str) -> Advisory {
+    let case = Case::named(env!("CARGO_MANIFEST_DIR"), fixture).unwrap();
+    let observation = case
+        .observation()
+        .unwrap_or_else(|| panic!("{fixture} is a pre-flight"));
+    let advisory = verdict(
+        &TempRootInsideWorkspace,
+        observation,
+        &case.environment(false),
+    )
+    .advisory()
+    .unwrap_or_else(|| panic!("{fixture} must speak"));
     assert_eq!(advisory.family, ID);
     assert!(advisory.summary.as_str().chars().count() <= SUMMARY_MAX_CHARS);
     assert!(!advisory.summary.as_str().contains('\n'));
     advisory
 }
 
-const CARRIERS: [&str; 2] = ["failure-provider.txt", "failure-runner.txt"];
-
-#[test]
-fn snapshot_provider_carrier() {
-    let a = check("failure-provider.txt", None);
-    insta::assert_snapshot!(
-        "failure_provider",
-        format!("summary: {}\n\n{}", a.summary.as_str(), a.text)
-    );
-}
-
-#[test]
-fn snapshot_runner_carrier() {
-    let a = check("failure-runner.txt", None);
-    insta::assert_snapshot!(
-        "failure_runner",
-        format!("summary: {}\n\n{}", a.summary.as_str(), a.text)
-    );
-}
+const CARRIERS: [&str; 2] = ["pos-provider", "pos-runner"];
 
 #[test]
 fn carrier_is_named() {
-    let provider = check("failure-provider.txt", None).text;
-    let runner = check("failure-runner.txt", None).text;
+    let provider = check("pos-provider").text;
+    let runner = check("pos-runner").text;
     assert!(provider.contains("session-scoped sandbox provider (sandbox-local)"));
     assert!(!provider.contains("SandboxUnavailableError"));
     assert!(!provider.contains("windows-acl-run:"));
@@ -62,12 +48,12 @@ fn carrier_is_named() {
 /// the sentence; the provider has no such record.
 #[test]
 fn runner_record_is_quoted_verbatim() {
-    let runner = check("failure-runner.txt", None).text;
+    let runner = check("pos-runner").text;
     assert!(runner.contains(
         "carried it:\n> windows-acl-run: Windows ACL temp root must be outside the workspace: \
          workspace=C:\\Users\\u; temp=C:\\Users\\u\\AppData\\Local\\Temp\n\n"
     ));
-    let provider = check("failure-provider.txt", None).text;
+    let provider = check("pos-provider").text;
     assert!(!provider.contains("> windows-acl-run:"));
     assert!(!provider.contains("exit 127"));
 }
@@ -76,27 +62,24 @@ fn runner_record_is_quoted_verbatim() {
 /// provider's, and it is named and quoted exactly as the provider's.
 #[test]
 fn provider_beside_a_runner_line_reads_as_the_provider() {
-    let provider = check("failure-provider.txt", None);
+    let provider = check("pos-provider");
     for fixture in [
-        "failure-provider-after-runner-line.txt",
-        "failure-provider-before-runner-line.txt",
-        "failure-provider-enveloped.txt",
+        "pos-provider-after-runner-line",
+        "pos-provider-before-runner-line",
+        "pos-provider-enveloped",
     ] {
-        assert_eq!(check(fixture, None), provider, "{fixture}");
+        assert_eq!(check(fixture), provider, "{fixture}");
     }
-    let runner = check("failure-runner.txt", None);
-    for fixture in [
-        "failure-runner-after-runner-line.txt",
-        "failure-runner-enveloped.txt",
-    ] {
-        assert_eq!(check(fixture, None), runner, "{fixture}");
+    let runner = check("pos-runner");
+    for fixture in ["pos-runner-after-runner-line", "pos-runner-enveloped"] {
+        assert_eq!(check(fixture), runner, "{fixture}");
     }
 }
 
 #[test]
 fn both_operands_are_quoted() {
     for fixture in CARRIERS {
-        let text = check(fixture, None).text;
+        let text = check(fixture).text;
         assert!(text.contains(r"- workspace: `C:\Users\u`"), "{fixture}");
         assert!(
             text.contains(r"- temp: `C:\Users\u\AppData\Local\Temp`"),
@@ -107,7 +90,7 @@ fn both_operands_are_quoted() {
 
 #[test]
 fn escapes_in_operands_never_reach_the_text() {
-    let text = check("failure-provider-escapes.txt", None).text;
+    let text = check("pos-provider-escapes").text;
     assert!(!text.contains('\u{1b}'));
     assert!(!text.contains('\u{7}'));
     assert!(text.contains(r"- workspace: `C:\Users\u\u{1B}[31m`"));
@@ -117,7 +100,7 @@ fn escapes_in_operands_never_reach_the_text() {
 #[test]
 fn the_backends_sentence_is_quoted_on_its_own_line() {
     for fixture in CARRIERS {
-        let text = check(fixture, None).text;
+        let text = check(fixture).text;
         assert!(
             text.contains(
                 "carried it:\n> Windows ACL temp root must be outside the workspace: \
@@ -128,33 +111,25 @@ fn the_backends_sentence_is_quoted_on_its_own_line() {
     }
 }
 
-/// Issue 11's hostile inputs that can reach this family, one fixture each
-/// (the raw operands are spelled out in `tests/recognize.rs`). A newline
-/// followed by fake instructions never gets this far: recognition refuses a
-/// second line. The family writes no log line of its own, and the user's paths
-/// never enter a command line, so the snapshots show prose renderings only.
-const HOSTILE: [(&str, &str); 6] = [
-    ("hostile_quote_variant", "failure-hostile-quote-variant.txt"),
-    ("hostile_unc_path", "failure-hostile-unc-path.txt"),
-    (
-        "hostile_framing_backtick",
-        "failure-hostile-framing-backtick.txt",
-    ),
-    (
-        "hostile_framing_line_separator",
-        "failure-hostile-framing-line-separator.txt",
-    ),
-    ("hostile_invisible", "failure-hostile-invisible.txt"),
-    (
-        "hostile_drive_root_and_brackets",
-        "failure-hostile-drive-root.txt",
-    ),
-];
-
+/// Issue 11's hostile inputs that can reach this family: every `pos-hostile-*`
+/// fixture (its snapshot holds the whole text). A newline followed by fake
+/// instructions never gets this far: recognition refuses a second line
+/// (`ctl-hostile-newline-instructions`). The family writes no log line of its
+/// own, and the user's paths never enter a command line, so only the prose
+/// renderings are checked here.
 #[test]
 fn hostile_operands_are_only_ever_quoted() {
-    for (name, fixture) in HOSTILE {
-        let a = check(fixture, None);
+    let hostile: Vec<String> = fixture_files(env!("CARGO_MANIFEST_DIR"))
+        .iter()
+        .filter_map(|p| p.file_stem()?.to_str().map(str::to_owned))
+        .filter(|n| n.starts_with("pos-hostile-"))
+        .collect();
+    assert!(
+        hostile.len() >= 6,
+        "issue 11's cases are fixtures: {hostile:?}"
+    );
+    for name in hostile {
+        let a = check(&name);
         for c in a.text.chars().filter(|&c| c != '\n') {
             assert!(is_visible(c), "{name}: U+{:04X} reached the text", c as u32);
         }
@@ -172,21 +147,13 @@ fn hostile_operands_are_only_ever_quoted() {
                 assert!(quoted, "{name}: untrusted text outside a quote: {line}");
             }
         }
-        insta::assert_snapshot!(
-            name,
-            format!("summary: {}\n\n{}", a.summary.as_str(), a.text)
-        );
     }
 }
 
 #[test]
 fn users_paths_never_enter_a_command_line() {
-    for fixture in [
-        "failure-provider.txt",
-        "failure-runner.txt",
-        "failure-provider-spaces.txt",
-    ] {
-        let text = check(fixture, None).text;
+    for fixture in ["pos-provider", "pos-runner", "pos-provider-spaces"] {
+        let text = check(fixture).text;
         for line in text.lines() {
             let commandish = ["mkdir ", "set TMP", "set TEMP", "$env:", "icacls"]
                 .iter()
@@ -205,7 +172,7 @@ fn users_paths_never_enter_a_command_line() {
 #[test]
 fn both_tmp_and_temp_are_set_with_their_reasons() {
     for fixture in CARRIERS {
-        let text = check(fixture, None).text;
+        let text = check(fixture).text;
         assert!(text.contains("   set TMP=C:\\dsh-temp\n"), "{fixture}");
         assert!(text.contains("   set TEMP=C:\\dsh-temp\n"), "{fixture}");
         assert!(text.contains("$env:TMP = 'C:\\dsh-temp'; $env:TEMP = 'C:\\dsh-temp'"));
@@ -224,7 +191,7 @@ fn both_tmp_and_temp_are_set_with_their_reasons() {
 #[test]
 fn second_remedy_is_another_workspace() {
     for fixture in CARRIERS {
-        let text = check(fixture, None).text;
+        let text = check(fixture).text;
         assert!(
             text.contains(
                 "2. Or open the session on a workspace that does not contain the temp root"
@@ -236,7 +203,7 @@ fn second_remedy_is_another_workspace() {
 #[test]
 fn never_recommends_relaxing_the_sandbox() {
     for fixture in CARRIERS {
-        let text = check(fixture, None).text;
+        let text = check(fixture).text;
         for line in text.lines().filter(|l| l.contains("danger-full-access")) {
             assert!(line.contains("not"), "{fixture}: {line}");
         }
@@ -262,7 +229,7 @@ fn never_recommends_relaxing_the_sandbox() {
 #[test]
 fn retry_is_ruled_out_first() {
     for fixture in CARRIERS {
-        let text = check(fixture, None).text;
+        let text = check(fixture).text;
         let first = text.lines().next().unwrap_or_default();
         assert!(first.contains("Retrying cannot help"), "{fixture}");
     }
@@ -270,9 +237,9 @@ fn retry_is_ruled_out_first() {
 
 #[test]
 fn discussion_is_cited_or_replaced_by_href() {
-    let plain = check("failure-provider.txt", None).text;
+    let plain = check("pos-provider").text;
     assert!(plain.contains("reported in #9175"));
-    let href = check("failure-provider.txt", Some("https://example.test/t/1")).text;
+    let href = check("pos-provider-href").text;
     assert!(href.contains("reported in https://example.test/t/1"));
     assert!(!href.contains("#9175"));
 }
@@ -281,8 +248,9 @@ fn discussion_is_cited_or_replaced_by_href() {
 fn advice_does_not_depend_on_the_environment() {
     // No gate on the failure half, and the text reads no policy either.
     let family = TempRootInsideWorkspace;
+    let case = Case::named(env!("CARGO_MANIFEST_DIR"), "pos-provider").unwrap();
     let finding = family
-        .recognize(&common::load("failure-provider.txt"))
+        .recognize(case.observation().expect("an observation"))
         .expect("recognized");
     let a = family.advise(
         &finding,

@@ -5,14 +5,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
-
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::task::{Context as TaskContext, Poll, Waker};
 
-use advisor_core::testing::host;
+use advisor_core::testing::{Case, host};
 use advisor_core::{
     Advisor, AgentId, Config, Context, HostFacts, HostPath, PathStyle, Platform, PolicyQuery,
     PolicySource, PostDecision, Registry, ResolvedPolicy, SandboxMode, SessionId, Unresolved,
@@ -104,7 +102,8 @@ fn check(
                     now(advisor.session_start(&AgentId::new(*agent), Some(&session), &ctx))
                 }
                 Step::Fixture(agent, fixture) => {
-                    let mut observation = common::load(fixture);
+                    let case = Case::named(env!("CARGO_MANIFEST_DIR"), fixture).unwrap();
+                    let mut observation = case.observation().expect("an observation").clone();
                     observation.agent = AgentId::new(*agent);
                     now(advisor.post_execute(&observation, None, &ctx))
                 }
@@ -137,8 +136,8 @@ fn preflight_then_failure_are_two_seats() {
         &policy,
         &[
             Step::SessionStart("a1"),
-            Step::Fixture("a1", "failure-provider.txt"),
-            Step::Fixture("a1", "failure-runner.txt"),
+            Step::Fixture("a1", "pos-provider"),
+            Step::Fixture("a1", "pos-runner"),
             Step::SessionStart("a1"),
         ],
     );
@@ -160,8 +159,8 @@ fn first_tracked_call_delivers_the_preflight_whatever_its_outcome() {
         &windows_host(),
         &policy,
         &[
-            Step::Fixture("a1", "success-output-is-sentence.txt"),
-            Step::Fixture("a1", "failure-provider.txt"),
+            Step::Fixture("a1", "ctl-success-output-is-sentence"),
+            Step::Fixture("a1", "pos-provider"),
         ],
     );
     assert_eq!(got, vec![said(&[PRE]), said(&[PROVIDER])]);
@@ -194,7 +193,7 @@ fn unanswerable_host_is_disclosed_once_and_the_failure_half_still_speaks() {
         &policy,
         &[
             Step::SessionStart("a1"),
-            Step::Fixture("a1", "failure-provider.txt"),
+            Step::Fixture("a1", "pos-provider"),
             Step::SessionStart("a1"),
         ],
     );
@@ -223,7 +222,7 @@ fn read_only_session_is_clear_and_non_windows_host_skips_the_preflight() {
         &ww,
         &[
             Step::SessionStart("a1"),
-            Step::Fixture("a1", "failure-provider.txt"),
+            Step::Fixture("a1", "pos-provider"),
         ],
     );
     assert_eq!(

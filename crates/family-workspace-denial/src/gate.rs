@@ -3,7 +3,8 @@
 //! the call names.
 
 use advisor_core::{
-    Containment, Environment, Gate, HostFacts, HostPath, PathStyle, SandboxMode, WithholdReason,
+    Containment, Environment, Gate, HostFacts, HostPath, PathStyle, PolicyNeed, SandboxMode,
+    WithholdReason,
 };
 
 use crate::named::{NamedPath, NamedPaths, Origin};
@@ -47,6 +48,15 @@ pub fn before_policy(finding: &Finding, host: &HostFacts) -> Option<&'static str
         return Some(RUNNER_FAILURE);
     }
     unplaceable(&finding.named)
+}
+
+/// The host, the stamped mode and the runner marker decide without the
+/// resolver; only a finding that survives them needs the workspace root.
+pub fn policy_need(finding: &Finding, host: &HostFacts) -> PolicyNeed {
+    match before_policy(finding, host) {
+        Some(_) => PolicyNeed::NotNeeded,
+        None => PolicyNeed::Required,
+    }
 }
 
 /// What the named paths rule out before any root is known: too many to carry,

@@ -1,38 +1,52 @@
-//! The advisory text, driven through `common::check`: one snapshot per
-//! variant, the evidence it quotes, and the facts (and forbidden things) every
-//! variant must carry.
+//! The advisory text: the evidence it quotes, the facts (and forbidden
+//! things) every advisory must carry, and issue 11's hostile inputs only ever
+//! quoted. The whole texts are the fixtures' snapshots (`tests/fixtures.rs`).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test helpers may fail loudly
 
-mod common;
+use advisor_core::testing::{Case, fixture_files, verdict};
+use advisor_core::{Advisory, Family};
+use family_workspace_denial::WorkspaceDenial;
 
-use advisor_core::testing::resolved;
-use advisor_core::{Environment, Platform, SandboxMode};
-use common::{
-    NOT_REPORTED, POSITIVES, ROOT, assert_untrusted_text_is_framed, rendered, speak, windows,
-};
-
-// ---- the anomaly: speaks, one snapshot per advisory variant -------------
-
-#[test]
-fn each_positive_speaks_and_is_snapshotted() {
-    for fixture in POSITIVES {
-        let advisory = speak(fixture, &windows());
-        assert_untrusted_text_is_framed(fixture, &advisory.text);
-        insta::assert_snapshot!(fixture, rendered(&advisory));
-    }
+/// One fixture decided the way the core delivers it (discussions' repository
+/// named), under the fixture's own host, policy and href.
+fn decide(name: &str) -> (Option<Advisory>, Case) {
+    let case = Case::named(env!("CARGO_MANIFEST_DIR"), name).unwrap();
+    let observation = case.observation().expect("an observation");
+    let finding = WorkspaceDenial.recognize(observation);
+    let need = finding.as_ref().is_some_and(|f| {
+        WorkspaceDenial.policy_need(f, &case.host) == advisor_core::PolicyNeed::Required
+    });
+    let advisory = verdict(&WorkspaceDenial, observation, &case.environment(need)).advisory();
+    (advisory, case)
 }
 
-#[test]
-fn href_replaces_every_discussion_number() {
-    let env = Environment {
-        href: Some("https://github.com/deepseek-ai/deepseek-harness/discussions/423".into()),
-        ..windows()
-    };
-    let advisory = speak("pos_pwsh_set_content_vendor", &env);
-    assert!(!advisory.text.contains("#423") && !advisory.text.contains("#8383"));
-    insta::assert_snapshot!("href", rendered(&advisory));
+/// The advisory of a fixture that must speak.
+fn speak(name: &str) -> Advisory {
+    decide(name)
+        .0
+        .unwrap_or_else(|| panic!("{name} must speak"))
 }
+
+/// The names of the fixtures whose name starts with `prefix`.
+fn fixtures(prefix: &str) -> Vec<String> {
+    let names: Vec<String> = fixture_files(env!("CARGO_MANIFEST_DIR"))
+        .iter()
+        .filter_map(|p| p.file_stem()?.to_str().map(str::to_owned))
+        .filter(|n| n.starts_with(prefix))
+        .collect();
+    assert!(!names.is_empty(), "no fixture starts with {prefix}");
+    names
+}
+
+/// One fixture per shape of an exit code the value does not report: null,
+/// absent, a string, a number that is not an integer. Each is "not reported".
+const NOT_REPORTED: [&str; 4] = [
+    "pos-exit-null-signal",
+    "pos-exit-absent",
+    "pos-exit-string",
+    "pos-exit-fraction",
+];
 
 // ---- an exit code the value does not report: recognized, never a number --
 
@@ -61,17 +75,16 @@ fn assert_not_reported(name: &str, text: &str) {
 #[test]
 fn an_exit_code_the_value_does_not_report_blocks_nothing() {
     let fixture = NOT_REPORTED[0];
-    let advisory = speak(fixture, &windows());
+    let advisory = speak(fixture);
     assert_not_reported(fixture, &advisory.text);
     assert_untrusted_text_is_framed(fixture, &advisory.text);
-    insta::assert_snapshot!(fixture, rendered(&advisory));
 }
 
 #[test]
 fn every_shape_of_an_unreported_exit_code_reads_alike() {
-    let null = speak(NOT_REPORTED[0], &windows()).text;
+    let null = speak(NOT_REPORTED[0]).text;
     for fixture in &NOT_REPORTED[1..] {
-        let text = speak(fixture, &windows()).text;
+        let text = speak(fixture).text;
         assert_not_reported(fixture, &text);
         assert_eq!(text, null, "{fixture}");
     }
@@ -86,19 +99,18 @@ fn quoted_stamp(record: &str) -> String {
 
 #[test]
 fn the_stamp_is_quoted_as_the_value_carries_it() {
-    let text = speak("pos_pwsh_set_content_vendor", &windows()).text;
+    let text = speak("pos-pwsh-set-content-vendor").text;
     assert!(text.contains(&quoted_stamp(
         r#""sandbox":{"mode":"workspace-write","denied":true,"enforcement":"partial"}"#
     )));
     // Its own member order, and nothing added that the value did not carry.
-    let text = speak("pos_stamp_member_order", &windows()).text;
+    let text = speak("pos-stamp-member-order").text;
     assert!(text.contains(&quoted_stamp(
         r#""sandbox":{"denied":true,"mode":"workspace-write"}"#
     )));
     assert!(text.contains("(enforcement: not stamped)"));
     // The stamp's mode, whatever the session's policy says.
-    let policy_says_read_only = resolved(Platform::Win32, SandboxMode::ReadOnly, Some(ROOT));
-    let text = speak("pos_pwsh_set_content_vendor", &policy_says_read_only).text;
+    let text = speak("pos-pwsh-set-content-vendor-read-only-session").text;
     assert!(text.contains(r#"> "sandbox":{"mode":"workspace-write","denied":true,"#));
 }
 
@@ -106,7 +118,7 @@ fn the_stamp_is_quoted_as_the_value_carries_it() {
 
 #[test]
 fn the_advisory_states_the_mechanism_and_its_measurements() {
-    let text = speak("pos_pwsh_set_content_vendor", &windows()).text;
+    let text = speak("pos-pwsh-set-content-vendor").text;
     for fact in [
         "Retrying cannot help",
         "once, on the workspace root",
@@ -135,19 +147,19 @@ fn the_advisory_states_the_mechanism_and_its_measurements() {
 
 #[test]
 fn the_keyed_path_is_printed_beside_the_root() {
-    let text = speak("pos_pwsh_set_content_vendor", &windows()).text;
+    let text = speak("pos-pwsh-set-content-vendor").text;
     assert!(text.contains(r"- path the command names: `D:\ws\vendor\lib\config.json`"));
     assert!(text.contains(r"- workspace root (policy): `D:\ws`"));
     assert!(text.contains(r"    PowerShell: icacls 'D:\ws\vendor\lib\config.json'"));
     assert!(text.contains(r"    PowerShell: icacls 'D:\ws'"));
-    let text = speak("pos_pwsh_case_slashes_dotdot", &windows()).text;
+    let text = speak("pos-pwsh-case-slashes-dotdot").text;
     assert!(text.contains(r"`d:/WS/Build/../dist/app.js` (read as `d:\WS\dist\app.js`)"));
     assert!(text.contains(r"    PowerShell: icacls 'd:\WS\dist\app.js'"));
 }
 
 #[test]
 fn an_unquotable_path_never_reaches_a_command_line() {
-    let text = speak("pos_pwsh_unquotable_path", &windows()).text;
+    let text = speak("pos-pwsh-unquotable-path").text;
     assert!(!text.contains(r"icacls 'D:\ws\100%"));
     assert!(text.contains("    PowerShell: icacls <path>\n"));
     assert!(text.contains(
@@ -157,10 +169,15 @@ fn an_unquotable_path_never_reaches_a_command_line() {
     assert!(text.contains(r"    PowerShell: icacls 'D:\ws'"));
 }
 
+/// Every positive but issue 11's hostile ones, whose planted text is quoted
+/// (and checked in `hostile_inputs_are_quoted_or_refused`).
 #[test]
 fn the_advisory_offers_no_repair_and_no_wider_mode() {
-    for fixture in POSITIVES {
-        let advisory = speak(fixture, &windows());
+    for fixture in fixtures("pos-")
+        .iter()
+        .filter(|n| !n.starts_with("pos-hostile-"))
+    {
+        let advisory = speak(fixture);
         let text = advisory.text.to_lowercase();
         for forbidden in [
             "danger-full-access",
@@ -179,5 +196,97 @@ fn the_advisory_offers_no_repair_and_no_wider_mode() {
         assert_untrusted_text_is_framed(fixture, &advisory.text);
         assert!(advisory.summary.as_str().chars().count() <= 120);
         assert!(!advisory.summary.as_str().contains('\n'));
+    }
+}
+
+#[test]
+fn href_replaces_every_discussion_number() {
+    let advisory = speak("pos-pwsh-set-content-vendor-href");
+    assert!(!advisory.text.contains("#423") && !advisory.text.contains("#8383"));
+    assert!(
+        advisory
+            .text
+            .contains("https://github.com/deepseek-ai/deepseek-harness/discussions/423")
+    );
+}
+
+// ---- issue 11: untrusted text is quoted, never spoken --------------------
+
+/// Every `*-hostile-*` fixture (`pos-pwsh-set-content-vendor` with its tool
+/// name, its command, the stamp's enforcement or the resolved root replaced):
+/// the ones that speak are framed; the fixtures say which speak.
+#[test]
+fn hostile_inputs_are_quoted_or_refused() {
+    let mut spoke = 0;
+    for prefix in ["pos-hostile-", "ctl-hostile-"] {
+        for name in fixtures(prefix) {
+            let (advisory, case) = decide(&name);
+            assert_eq!(advisory.is_some(), case.name.starts_with("pos-"), "{name}");
+            if let Some(advisory) = advisory {
+                assert_untrusted_text_is_framed(&name, &advisory.text);
+                spoke += 1;
+            }
+        }
+    }
+    assert!(spoke >= 13, "issue 11's cases are fixtures");
+}
+
+/// Every check line is `PowerShell: icacls ` with a placeholder whose reason
+/// the text gives, or with one single-quoted literal of allow-listed
+/// characters; nothing invisible survives anywhere, and no line leaves a code
+/// span open.
+pub fn assert_untrusted_text_is_framed(name: &str, text: &str) {
+    for line in text.lines().filter(|l| l.contains("icacls")) {
+        let Some(arg) = line.strip_prefix("    PowerShell: icacls ") else {
+            // Prose that names the tool, never a command line.
+            assert!(
+                !line.starts_with(' '),
+                "{name}: unlabelled command {line:?}"
+            );
+            continue;
+        };
+        if arg.starts_with('<') {
+            assert!(arg.ends_with('>'), "{name}: {line:?}");
+            assert!(
+                text.contains(&format!("shows {arg} in its place")),
+                "{name}: {arg} stands in without a reason"
+            );
+            continue;
+        }
+        let body = arg
+            .strip_prefix('\'')
+            .and_then(|a| a.strip_suffix('\''))
+            .unwrap_or_else(|| panic!("{name}: not a single-quoted literal: {line:?}"));
+        assert!(
+            body.replace("''", "")
+                .chars()
+                .all(|c| c.is_alphanumeric() || r" -_.()[]{}@#&+,;=~$\:".contains(c)),
+            "{name}: {line:?}"
+        );
+        assert!(
+            !body.contains(r"\\") && !body.split('\\').any(|c| c == ".." || c == "."),
+            "{name}: UNC, device or dot component in {line:?}"
+        );
+    }
+    // The check itself is never dropped: every placeholder a sentence
+    // announces stands on a check line of its own.
+    for (at, _) in text.match_indices("the check shows <") {
+        let rest = &text[at + "the check shows ".len()..];
+        let placeholder = rest.split(" in its place").next().unwrap_or_default();
+        assert!(
+            text.contains(&format!("    PowerShell: icacls {placeholder}\n")),
+            "{name}: {placeholder} is announced but its check was dropped"
+        );
+    }
+    assert!(
+        text.chars()
+            .all(|c| c == '\n' || advisor_core::quote::is_visible(c)),
+        "{name}: an invisible character reached the text"
+    );
+    for line in text.lines() {
+        assert!(
+            line.matches('`').count() % 2 == 0,
+            "{name}: a code span left open: {line:?}"
+        );
     }
 }

@@ -7,19 +7,24 @@
 
 use std::sync::Arc;
 
-use advisor_core::testing::{failure, foreground, host, success};
+use advisor_core::testing::{Case, failure, foreground, host, success};
 use advisor_core::{
-    AgentId, Config, HostFacts, Observation, Platform, PostDecision, SandboxMode, SessionId,
-    Unresolved,
+    AgentId, Config, HostFacts, Observation, Outcome, Platform, PostDecision, SandboxMode,
+    SessionId, Unresolved,
 };
 use host_adapter::{HostAdapter, PolicyDefaults, PostExecute, SessionPolicy};
 
-const PROVIDER: &str = include_str!("../../family-temp-root/tests/fixtures/failure-provider.txt");
-const RUNNER: &str = include_str!("../../family-temp-root/tests/fixtures/failure-runner.txt");
-const QUOTED: &str =
-    include_str!("../../family-temp-root/tests/fixtures/success-output-quotes-sentence.txt");
-const SIBLING: &str =
-    include_str!("../../family-temp-root/tests/fixtures/failure-sibling-runner.txt");
+/// The producer's text in one of family-temp-root's fixtures: a failure's
+/// message, or a successful command's output.
+fn fixture(name: &str) -> &'static str {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../family-temp-root");
+    let case = Case::named(dir, name).unwrap();
+    let text = match &case.observation().expect("an observation").outcome {
+        Outcome::Failure(f) => f.message.clone(),
+        Outcome::Success(s) => s.content.clone(),
+    };
+    Box::leak(text.into_boxed_str())
+}
 
 const PRE: &str = "Temp root is inside this session's workspace";
 const BY_PROVIDER: &str = "Sandbox provider refused";
@@ -151,8 +156,8 @@ async fn preflight_at_session_start_then_a_second_advisory_from_the_failure() {
         policy,
         &[
             Step::Start("a1", true),
-            Step::Fail(PROVIDER, true),
-            Step::Fail(RUNNER, true),
+            Step::Fail(fixture("pos-provider"), true),
+            Step::Fail(fixture("pos-runner"), true),
             Step::Start("a1", true),
         ],
     )
@@ -203,7 +208,10 @@ async fn preflight_on_the_first_tracked_call_whatever_its_outcome() {
     let out = check(
         host,
         policy,
-        &[Step::Succeed(QUOTED), Step::Fail(RUNNER, true)],
+        &[
+            Step::Succeed(fixture("ctl-success-output-quotes-sentence")),
+            Step::Fail(fixture("pos-runner"), true),
+        ],
     )
     .await;
     assert_eq!(out, vec![vec![PRE], vec![BY_RUNNER]]);
@@ -216,7 +224,10 @@ async fn read_only_and_danger_sessions_are_clear_but_the_failure_half_still_spea
         let out = check(
             host,
             policy,
-            &[Step::Start("a1", true), Step::Fail(PROVIDER, true)],
+            &[
+                Step::Start("a1", true),
+                Step::Fail(fixture("pos-provider"), true),
+            ],
         )
         .await;
         assert_eq!(out, vec![vec![], vec![BY_PROVIDER]], "{mode}");
@@ -266,7 +277,10 @@ async fn non_windows_host_has_no_preflight_and_no_platform_gate_on_failures() {
     let out = check(
         host,
         Some(policy),
-        &[Step::Start("a1", true), Step::Fail(RUNNER, false)],
+        &[
+            Step::Start("a1", true),
+            Step::Fail(fixture("pos-runner"), false),
+        ],
     )
     .await;
     assert_eq!(out, vec![vec![], vec![BY_RUNNER]]);
@@ -278,7 +292,10 @@ async fn look_alikes_are_silent() {
     let out = check(
         host,
         policy,
-        &[Step::Succeed(QUOTED), Step::Fail(SIBLING, true)],
+        &[
+            Step::Succeed(fixture("ctl-success-output-quotes-sentence")),
+            Step::Fail(fixture("ctl-sibling-runner"), true),
+        ],
     )
     .await;
     assert_eq!(out, vec![Vec::<&str>::new(), vec![]]);
