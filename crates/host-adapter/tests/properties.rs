@@ -715,30 +715,32 @@ fn a_match_on_a_large_input_keeps_a_bounded_amount() {
         .collect::<Vec<_>>()
         .join(" ");
     let denied = |mode: &str| json!({"mode": mode, "denied": true, "enforcement": "partial"});
-    let cases = [
-        ("acl-provisioning", "1 MiB path", {
-            let m = format!("SetNamedSecurityInfoW failed (Win32 5): grantWrite({long_dir})");
-            failure_with(&m, &format!("Error: {m}"), &[])
-        }),
-        ("native-init", "1 MiB command", native_init(&long_dir)),
-        ("cim-wmi-denial", "1 MiB detail line", cim(&"x".repeat(MIB))),
-        (
-            "workspace-denial",
-            "1 MiB path",
-            workspace_denial(&long_dir),
-        ),
-        (
-            "workspace-denial",
-            "64 Ki paths (560 KiB), read-only stamp, declined by the gate",
-            with_arguments(
-                success(
-                    foreground(1, "", "Access is denied.", Some(denied("read-only"))),
-                    "",
-                ),
-                json!({ "command": many_paths }),
+    // Every family's own producer shape around a 1 MiB operand…
+    let mut cases: Vec<(&str, &str, Observation)> = producers(&registry)
+        .into_iter()
+        .map(|(id, p)| {
+            let observation = match p.shape {
+                SampleShape::Message(message) => {
+                    let m = message(&long_dir);
+                    failure_with(&m, &format!("Error: {m}"), &[])
+                }
+                SampleShape::Value(value) => value(&long_dir),
+            };
+            (id, "its producer shape around a 1 MiB operand", observation)
+        })
+        .collect();
+    // …and a command naming many paths, which a denial stamp makes a family scan.
+    cases.push((
+        "workspace-denial",
+        "64 Ki paths (560 KiB), read-only stamp, declined by the gate",
+        with_arguments(
+            success(
+                foreground(1, "", "Access is denied.", Some(denied("read-only"))),
+                "",
             ),
+            json!({ "command": many_paths }),
         ),
-    ];
+    ));
     for (id, name, observation) in cases {
         let family = registry.families().find(|f| f.id().as_str() == id).unwrap();
         let (finding, cost) = allocated(|| family.recognize(&observation));

@@ -3,7 +3,8 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::fixture::{Case, Decision, Subject};
+use super::case::{Case, Subject};
+use super::fixture::Decision;
 use crate::advisory::Advisory;
 use crate::environment::PolicyNeed;
 use crate::family::{Gate, PreflightVerdict, WithholdReason};

@@ -4,12 +4,14 @@
 //!
 //! Observations default to agent `a1`, session `s1`, call `c1`, tool `bash`.
 
+mod case;
 mod check;
 pub mod fixture;
 mod sample;
 
+pub use case::{Case, Subject};
 pub use check::{Outcome as Checked, Verdict, check, decide, fixture_files, verdict};
-pub use fixture::{Arm, Case, Decision, Fixture, FixtureError};
+pub use fixture::{Arm, Decision, Fixture, FixtureError};
 pub use sample::{ProducerSample, SampleShape};
 
 use async_trait::async_trait;
