@@ -8,10 +8,12 @@
 //! successful shell results of varied sizes (git, cargo, npm, pytest and
 //! PowerShell outputs, file reads, greps), with `pre` lines and ordinary
 //! failures sprinkled in. About one post in forty is a failure of one of the
-//! families, built from the producer's exact shape
-//! (`/work/shared/reference/producers.md`); each family appears at least once
-//! when `N` leaves about 2 KiB per family (16 KiB for seven). Which families,
-//! and their shapes, is [`families::shapes`]: the one list of them here.
+//! families, built from the family's producer sample (`family!` key
+//! `sample:`); each family appears at least once when `N` leaves about 2 KiB
+//! per family (16 KiB for seven). The families are the standard registry's
+//! ([`families::shapes`]): a family added to the registry appears here with
+//! no edit to xtask, and one that declares no sample is named on stderr and
+//! left out.
 //!
 //! The output is deterministic for a seed (a xorshift generator, no `rand`),
 //! and its size is `N` within a few hundred bytes (the last line may overshoot).
@@ -66,6 +68,12 @@ pub fn main(args: GenLogArgs) -> Result<ExitCode> {
     if let Some(path) = &args.out {
         eprintln!("gen-log: {} bytes to {}", written.bytes, path.display());
     }
+    if !written.unsampled.is_empty() {
+        eprintln!(
+            "gen-log: no producer sample (family! key `sample:`), so no failures of {}",
+            written.unsampled.join(", ")
+        );
+    }
     if !written.missing.is_empty() {
         eprintln!(
             "gen-log: too short for a failure of every family; none of {}",
@@ -96,7 +104,7 @@ fn parse_size(raw: &str) -> Result<u64> {
         .with_context(|| format!("`{raw}` is too large"))
 }
 
-/// The longest family line this generator writes (the CIM record is the longest), with margin.
+/// The room kept for one family line not written yet (a producer sample's line is a few hundred bytes).
 const FAMILY_LINE_MAX: u64 = 2048;
 
 /// Below this many bytes left, only short lines are written.
@@ -109,11 +117,16 @@ pub struct Written {
     pub bytes: u64,
     /// The families of which the log holds no failure (it was too short).
     pub missing: Vec<&'static str>,
+    /// The registered families that declare no producer sample (left out).
+    pub unsampled: Vec<&'static str>,
+    /// How many family failures the log holds.
+    pub family_posts: u64,
 }
 
 /// Writes about `bytes` bytes of log to `out`; says what was written.
 pub fn generate(bytes: u64, seed: u64, out: &mut impl Write) -> Result<Written> {
-    let mut log = Log::new(out, seed, bytes, families::shapes());
+    let registered = families::shapes()?;
+    let mut log = Log::new(out, seed, bytes, registered.shapes);
     log.line(&json!({"type": "hello", "protocol": 1}))?;
     log.line(&json!({
         "type": "host", "platform": "win32", "electron": false,
@@ -176,6 +189,8 @@ pub fn generate(bytes: u64, seed: u64, out: &mut impl Write) -> Result<Written> 
     Ok(Written {
         bytes: log.written,
         missing,
+        unsampled: registered.unsampled,
+        family_posts: log.families_written,
     })
 }
 

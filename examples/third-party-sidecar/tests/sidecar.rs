@@ -55,9 +55,11 @@ fn families_lists_the_third_party_family_after_the_shipped_ones() {
 
     let (code, text) = run(&["families"], "");
     assert_eq!(code, 0);
+    let doc = advisor_core::Family::doc(&third_party_family::EgressBlocked);
     assert!(text.contains(&format!(
-        "\n{}. egress-blocked\n   recognizes: a failure whose message is `egress-guard: blocked <host>`\n",
-        shipped.len() + 1
+        "\n{}. egress-blocked\n   recognizes: {}\n",
+        shipped.len() + 1,
+        doc.recognizes
     )));
 }
 

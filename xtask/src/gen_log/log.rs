@@ -41,6 +41,8 @@ pub struct Log<'w, W: Write> {
     pub shapes: Vec<Shape>,
     /// Which of `shapes` has been written at least once.
     pub seen: Vec<bool>,
+    /// How many family failures have been written.
+    pub families_written: u64,
     /// The size asked for.
     budget: u64,
 }
@@ -58,6 +60,7 @@ impl<'w, W: Write> Log<'w, W> {
             next_agent: 0,
             shapes,
             seen,
+            families_written: 0,
             budget,
         }
     }
@@ -189,18 +192,18 @@ impl<'w, W: Write> Log<'w, W> {
         )
     }
 
-    /// One failure of the family `shapes[shape]`, in the producer's exact
-    /// shape (nothing when there is no such shape).
+    /// One failure of the family `shapes[shape]`, from its producer sample
+    /// (nothing when there is no such shape).
     pub fn family(&mut self, agent: usize, shape: usize) -> Result<()> {
-        let Some(build) = self.shapes.get(shape).map(|s| s.build) else {
+        let cwd = &self.sessions[self.agents[agent].session].cwd;
+        let Some(post) = self.shapes.get(shape).map(|s| s.post(&mut self.rng, cwd)) else {
             return Ok(());
         };
         if let Some(seen) = self.seen.get_mut(shape) {
             *seen = true;
         }
-        let cwd = self.sessions[self.agents[agent].session].cwd.clone();
-        let post = build(&mut self.rng, &cwd);
-        self.post(agent, post.tool, post.args, post.outcome)
+        self.families_written += 1;
+        self.post(agent, &post.tool, post.args, post.outcome)
     }
 
     /// A `pre` line: a call about to run.

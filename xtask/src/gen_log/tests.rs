@@ -1,5 +1,11 @@
-//! The generator's size, protocol, families and determinism.
+//! The generator's size, protocol, families and determinism. The family
+//! checks replay the log through the standard registry: a family's post is
+//! one that the registry says the family owns.
 
+use std::collections::BTreeMap;
+
+use advisor_core::testing;
+use advisor_core::{Observation, Registry, ToolName};
 use serde_json::Value;
 
 use super::*;
@@ -52,52 +58,123 @@ fn every_line_is_a_protocol_object() {
     assert_eq!(seen.len(), types.len(), "{seen:?}");
 }
 
+/// A `post` line as the CLI reads it (`docs/protocol.md`): the call, and its
+/// `error` or `result`.
+fn observation(line: &Value) -> Observation {
+    let mut o = if let Some(error) = line.get("error") {
+        let members: Vec<&str> = error["members"]
+            .as_array()
+            .map(|m| m.iter().map(|m| m.as_str().unwrap()).collect())
+            .unwrap_or_default();
+        testing::failure_with(
+            error["message"].as_str().unwrap(),
+            error["content"].as_str().unwrap(),
+            &members,
+        )
+    } else {
+        let result = &line["result"];
+        testing::success(result["value"].clone(), result["content"].as_str().unwrap())
+    };
+    o.tool = ToolName::new(line["tool"].as_str().unwrap());
+    o.arguments = line["args"].clone();
+    o
+}
+
+fn registry() -> Registry {
+    host_adapter::standard_registry().build().unwrap()
+}
+
+/// The registered families' ids: those with a producer sample, and those without.
+fn registered() -> (Vec<&'static str>, Vec<&'static str>) {
+    let registry = registry();
+    let (sampled, unsampled): (Vec<_>, Vec<_>) = registry
+        .families()
+        .partition(|f| f.producer_sample().is_some());
+    let ids =
+        |fs: Vec<&dyn advisor_core::ErasedFamily>| fs.iter().map(|f| f.id().as_str()).collect();
+    (ids(sampled), ids(unsampled))
+}
+
+/// How many `post` lines of `text` each family owns, through the registry.
+fn owners(text: &str) -> BTreeMap<&'static str, u64> {
+    let registry = registry();
+    let mut owned = BTreeMap::new();
+    for line in text.lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        if v["type"] == "post" {
+            if let Some(owner) = registry.owner(&observation(&v)) {
+                *owned.entry(owner.family.as_str()).or_default() += 1;
+            }
+        }
+    }
+    owned
+}
+
 #[test]
-fn every_family_shape_appears() {
-    let shapes = families::shapes();
+fn every_registered_family_owns_a_post_of_the_log() {
+    let (sampled, unsampled) = registered();
+    assert!(!sampled.is_empty(), "no family declares a producer sample");
     for (bytes, seed) in [(16 * 1024, 11), (256 * 1024, 12)] {
         let mut out = Vec::new();
         let written = generate(bytes, seed, &mut out).unwrap();
         assert_eq!(written.missing, [""; 0], "--bytes {bytes} --seed {seed}");
-        let text = String::from_utf8(out).unwrap();
-        for shape in &shapes {
+        assert_eq!(written.unsampled, unsampled);
+        let owned = owners(&String::from_utf8(out).unwrap());
+        for family in &sampled {
             assert!(
-                shape.evidence.iter().any(|e| text.contains(e)),
-                "--bytes {bytes} --seed {seed}: no `{}` failure (none of {:?})",
-                shape.family,
-                shape.evidence
+                owned.contains_key(family),
+                "--bytes {bytes} --seed {seed}: no post owned by `{family}` ({owned:?})"
             );
         }
+        // Every family post is some family's, and no ordinary post is one.
+        assert_eq!(
+            owned.values().sum::<u64>(),
+            written.family_posts,
+            "--bytes {bytes} --seed {seed}: {owned:?}"
+        );
     }
 }
 
 #[test]
-fn each_shape_carries_its_evidence_and_names_a_family_once() {
-    let shapes = families::shapes();
+fn each_shape_is_owned_by_its_family_and_names_a_family_once() {
+    let registry = registry();
+    let shapes = families::shapes().unwrap().shapes;
     let mut ids = std::collections::BTreeSet::new();
     for shape in &shapes {
         assert!(ids.insert(shape.family), "{} twice", shape.family);
         for seed in 1..=20 {
-            let post = (shape.build)(&mut rng::Rng::new(seed), r"D:\ws\app");
-            let mut line = json!({"tool": post.tool, "args": post.args});
+            let post = shape.post(&mut rng::Rng::new(seed), r"D:\ws\app");
+            let mut line = json!({"type": "post", "tool": post.tool, "args": post.args});
             line[post.outcome.0] = post.outcome.1;
-            let line = line.to_string();
-            assert!(
-                shape.evidence.iter().any(|e| line.contains(e)),
-                "{}: {line}",
-                shape.family
-            );
+            let owner = registry
+                .owner(&observation(&line))
+                .map(|o| o.family.as_str());
+            assert_eq!(owner, Some(shape.family), "{line}");
         }
     }
 }
 
 #[test]
 fn a_short_log_says_which_families_it_lacks() {
-    let written = generate(2048, 1, &mut Vec::new()).unwrap();
-    let all: Vec<&str> = families::shapes().iter().map(|s| s.family).collect();
-    assert!(!written.missing.is_empty());
-    assert!(written.missing.len() < all.len(), "{:?}", written.missing);
-    assert!(written.missing.iter().all(|f| all.contains(f)));
+    let (sampled, _) = registered();
+    // 64 bytes hold the header lines only; 1024 hold at least the first family forced in
+    // (and with seven families, 2048 do not hold them all).
+    for bytes in [64, 1024, 2048] {
+        let mut out = Vec::new();
+        let written = generate(bytes, 1, &mut out).unwrap();
+        let owned = owners(&String::from_utf8(out).unwrap());
+        let lacking: Vec<&str> = sampled
+            .iter()
+            .copied()
+            .filter(|f| !owned.contains_key(f))
+            .collect();
+        assert_eq!(written.missing, lacking, "--bytes {bytes}");
+        if bytes == 64 {
+            assert_eq!(written.missing, sampled);
+        } else {
+            assert!(written.missing.len() < sampled.len(), "--bytes {bytes}");
+        }
+    }
 }
 
 #[test]

@@ -42,8 +42,8 @@
 //! # preflight = true            # instead of an observation: the session's pre-flight
 //! # href = "https://…"          # the configured `href`
 //!
-//! [expect]
-//! family = "acl-provisioning"   # absent: no family recognizes it
+//! [expect]                      # absent, or with no keys: no family recognizes it
+//! family = "acl-provisioning"
 //! decision = "speak"            # speak | withhold | decline (with a family)
 //! # reason = "unconfined-mode"  # the withhold or decline code
 //! ```
@@ -138,7 +138,8 @@ pub struct Fixture {
     /// The configured `href`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub href: Option<String>,
-    /// The expected decision.
+    /// The expected decision (absent: no family recognizes it).
+    #[serde(default)]
     pub expect: Expect,
 }
 
