@@ -8,7 +8,7 @@ use super::fixture::Decision;
 use crate::advisory::Advisory;
 use crate::environment::PolicyNeed;
 use crate::family::{Gate, PreflightVerdict, WithholdReason};
-use crate::registry::Registry;
+use crate::registry::{Registry, RegistryBuilder};
 
 /// What the registry decided for one case.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -116,15 +116,30 @@ pub fn fixture_files(crate_dir: &str) -> Vec<PathBuf> {
     files
 }
 
-/// Checks every fixture of the crate at `crate_dir` through `registry`.
+/// Checks every fixture of the crate at `crate_dir` through the registry `builder` builds.
 ///
 /// Every file must follow the naming rule and the format; every decision must
-/// match its `[expect]`; then each case's report is an insta snapshot in
+/// match its `[expect]`; the registry's prefilter must agree with the
+/// recognizers run on their own (a prefilter that hides a match, or a
+/// recognizer that reads what its anchors exclude, is a problem); then each
+/// case's report is an insta snapshot in
 /// `<crate_dir>/tests/snapshots/fixtures__<case>.snap`. All mismatches are
 /// reported together, before any snapshot is compared. A crate with no
 /// fixture, or with no `pos-` and `ctl-` pair, fails.
+///
+/// ```no_run
+/// # struct MyFamily;
+/// # fn f(b: advisor_core::RegistryBuilder) {
+/// advisor_core::testing::check(b, env!("CARGO_MANIFEST_DIR"));
+/// # }
+/// ```
 #[allow(clippy::panic)]
-pub fn check(registry: &Registry, crate_dir: &str) {
+pub fn check(builder: RegistryBuilder, crate_dir: &str) {
+    let registry = match builder.build() {
+        Ok(registry) => registry,
+        Err(e) => panic!("the registry does not build: {e}"),
+    };
+    let registry = &registry;
     let files = fixture_files(crate_dir);
     let mut problems: Vec<String> = registry
         .families()
@@ -146,6 +161,20 @@ pub fn check(registry: &Registry, crate_dir: &str) {
             }
         };
         let got = decide(registry, &case);
+        if let Some(observation) = case.observation() {
+            let unfiltered = registry
+                .families()
+                .find(|f| f.recognize(observation).is_some())
+                .map(|f| f.id().as_str().to_owned());
+            if unfiltered != got.family {
+                problems.push(format!(
+                    "{}: the recognizers alone say {}, through the prefilter {}: an anchor hides a match, or a recognizer reads what its anchors exclude",
+                    case.name,
+                    unfiltered.as_deref().unwrap_or("no owner"),
+                    got.family.as_deref().unwrap_or("no owner"),
+                ));
+            }
+        }
         let want = &case.fixture.expect;
         if got.family != want.family || got.decision != want.decision || got.reason != want.reason {
             problems.push(format!(
