@@ -54,6 +54,11 @@ fn failure_nomatch(bytes: usize) -> Observation {
     advisor_core::testing::failure_with(&message, &content, &[])
 }
 
+/// A short unrelated failure, as most failed calls are.
+fn failure_short() -> Observation {
+    failure(r"ENOENT: no such file or directory, open 'D:\ws\package.json'")
+}
+
 fn failed_stderr(bytes: usize) -> Observation {
     success(foreground(1, "", &filler(bytes), None), "(see stderr)")
 }
@@ -72,6 +77,19 @@ mod nomatch {
     #[divan::bench(args = [true, false])]
     fn failure_4k(bencher: Bencher, prefilter: bool) {
         let (r, obs) = (registry(prefilter), failure_nomatch(4096));
+        bencher.bench(|| black_box(&r).owner(black_box(&obs)).is_none());
+    }
+
+    #[divan::bench(args = [true, false])]
+    fn failure_short(bencher: Bencher, prefilter: bool) {
+        let (r, obs) = (registry(prefilter), super::failure_short());
+        bencher.bench(|| black_box(&r).owner(black_box(&obs)).is_none());
+    }
+
+    /// A failed exit with 4 KiB of stderr: the stderr needles are scanned.
+    #[divan::bench(args = [true, false])]
+    fn failed_stderr_4k(bencher: Bencher, prefilter: bool) {
+        let (r, obs) = (registry(prefilter), failed_stderr(4096));
         bencher.bench(|| black_box(&r).owner(black_box(&obs)).is_none());
     }
 
