@@ -116,11 +116,6 @@ impl SessionPolicy {
         self.sessions.len()
     }
 
-    /// The deployment defaults (with the platform given at construction).
-    pub fn defaults(&self) -> &PolicyDefaults {
-        &self.defaults
-    }
-
     /// The platform whose path grammar recorded paths are read with now.
     pub fn platform(&self) -> Platform {
         *self.platform.read().unwrap_or_else(PoisonError::into_inner)

@@ -17,7 +17,6 @@ pub mod engine;
 pub mod explain;
 pub mod families;
 pub mod lines;
-pub mod policy;
 pub mod protocol;
 pub mod render;
 pub mod stream;
