@@ -14,7 +14,7 @@ use std::path::Path;
 
 use advisor_core::{
     Containment, Environment, HostPath, Platform, PreflightVerdict, SandboxMode, Untrusted,
-    WithholdReason,
+    WithholdReason, paths,
 };
 
 use crate::advise;
@@ -106,8 +106,7 @@ pub fn verdict(env: &Environment) -> PreflightVerdict {
 /// `None` when the spellings are not absolute paths of the host's grammar.
 pub fn compare(host: Platform, workspace: &str, temp: &str) -> Option<(Comparison, Containment)> {
     // A UNC spelling is never handed to the filesystem: it would open a connection.
-    let remote = |p: &str| p.starts_with(r"\\") || p.starts_with("//");
-    let resolved = if remote(workspace) || remote(temp) {
+    let resolved = if paths::is_unc_or_device(workspace) || paths::is_unc_or_device(temp) {
         None
     } else {
         Some((
@@ -144,38 +143,14 @@ fn local_relation(temp: &Path, root: &Path) -> Containment {
     }
 }
 
-/// A resolved path as the user would spell it.
+/// A resolved path as the user would spell it (no verbatim drive prefix).
 fn display(path: &Path) -> Untrusted {
-    Untrusted::new(user_spelling(&path.to_string_lossy()))
-}
-
-/// Windows' verbatim `\\?\C:\…` prefix, which `canonicalize` adds and the
-/// harness's realpath does not, dropped from a drive path; any other spelling
-/// (a verbatim UNC or volume path included) kept as it is.
-fn user_spelling(resolved: &str) -> &str {
-    match resolved.strip_prefix(r"\\?\") {
-        Some(rest) if rest.as_bytes().get(1) == Some(&b':') => rest,
-        _ => resolved,
-    }
+    Untrusted::new(paths::strip_verbatim_drive(&path.to_string_lossy()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn only_a_verbatim_drive_prefix_is_dropped() {
-        for (resolved, spelled) in [
-            (r"\\?\C:\Users\u", r"C:\Users\u"),
-            (r"\\?\UNC\host\share\ws", r"\\?\UNC\host\share\ws"),
-            (r"\\?\Volume{0b1c}\ws", r"\\?\Volume{0b1c}\ws"),
-            (r"\\?\C", r"\\?\C"),
-            (r"C:\Users\u", r"C:\Users\u"),
-            ("/tmp/ws", "/tmp/ws"),
-        ] {
-            assert_eq!(user_spelling(resolved), spelled, "{resolved}");
-        }
-    }
 
     /// A spelling that starts like a UNC path is compared by spelling even
     /// when this machine could resolve it (POSIX reads a leading `//` as `/`):
