@@ -9,6 +9,10 @@
 //! otherwise (a recorded Windows session replayed elsewhere) they are compared
 //! by spelling with the host's grammar, and the advisory says which it was.
 //! This is the only place the family does I/O.
+//!
+//! The dependency runs one way: this module computes the facts and asks
+//! [`advise`](crate::advise) for the text; the facts' types live with the
+//! text that states them, and `advise` never calls back here.
 
 use std::path::Path;
 
@@ -18,46 +22,13 @@ use advisor_core::{
 };
 
 use crate::advise;
+pub use crate::advise::{Comparison, PreflightFacts};
 
 /// The withhold code for a Windows host that reports no temp directory.
 pub const NO_TEMP_DIR: &str = "no-temp-dir";
 
 /// The withhold code for directories that could be compared neither on disk nor by spelling.
 pub const NOT_COMPARABLE: &str = "temp-root-not-comparable";
-
-/// How the two directories were compared.
-///
-/// The resolved paths are names on disk that the advisor did not choose, so
-/// they are [`Untrusted`] like the spellings they came from.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Comparison {
-    /// Both exist on this machine and were resolved first (symlinks and junctions followed).
-    Canonical {
-        /// The resolved workspace root.
-        workspace: Untrusted,
-        /// The resolved temp directory.
-        temp: Untrusted,
-    },
-    /// At least one does not exist here; compared by spelling with the host's grammar.
-    Lexical,
-}
-
-/// Everything the pre-flight computed, printed so the claim can be audited.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PreflightFacts {
-    /// The host platform.
-    pub host: Platform,
-    /// The session's resolved mode.
-    pub mode: SandboxMode,
-    /// The session's workspace root, as the policy reported it.
-    pub workspace: Untrusted,
-    /// The host's temp directory, as the host reported it.
-    pub temp: Untrusted,
-    /// How they were compared.
-    pub comparison: Comparison,
-    /// Where the temp directory lies relative to the root: `Inside` or `Same`.
-    pub relation: Containment,
-}
 
 /// The verdict for one session: withhold when the host cannot answer, clear
 /// outside `workspace-write` or when the temp root is outside, advise otherwise.
