@@ -49,6 +49,7 @@ pub struct Foreground<'a> {
 
 impl<'a> Foreground<'a> {
     /// The value as the shell projection; `None` unless `kind` is `"foreground"`.
+    #[inline]
     pub fn of(value: &'a Value) -> Option<Self> {
         let object = value.as_object()?;
         if object.get("kind")?.as_str()? != "foreground" {
@@ -59,31 +60,37 @@ impl<'a> Foreground<'a> {
 
     /// The exit code, when the value reports one: absent, null, not an
     /// integer, or out of `i64` range is `None`, not a reason to refuse.
+    #[inline]
     pub fn exit_code(&self) -> Option<i64> {
         self.object.get("exitCode").and_then(Value::as_i64)
     }
 
     /// True when the command exited with a non-zero code.
+    #[inline]
     pub fn failed(&self) -> bool {
         matches!(self.exit_code(), Some(code) if code != 0)
     }
 
     /// The captured stderr text.
+    #[inline]
     pub fn stderr(&self) -> Option<&'a str> {
         self.text("stderr")
     }
 
     /// The captured stdout text.
+    #[inline]
     pub fn stdout(&self) -> Option<&'a str> {
         self.text("stdout")
     }
 
+    #[inline]
     fn text(&self, stream: &str) -> Option<&'a str> {
         self.object.get(stream)?.get("text")?.as_str()
     }
 
     /// The sandbox executor's stamp; `None` unless it carries a string `mode`
     /// and a boolean `denied`.
+    #[inline]
     pub fn sandbox(&self) -> Option<SandboxStamp<'a>> {
         let s = self.object.get("sandbox")?.as_object()?;
         Some(SandboxStamp {
@@ -98,11 +105,13 @@ impl<'a> Foreground<'a> {
     }
 
     /// True when the executor stamped the command `denied: true`.
+    #[inline]
     pub fn denied(&self) -> bool {
         self.sandbox().is_some_and(|stamp| stamp.denied)
     }
 
     /// Every field, read now.
+    #[inline]
     pub fn run(&self) -> ForegroundRun<'a> {
         ForegroundRun {
             exit_code: self.exit_code(),

@@ -21,13 +21,17 @@ use memchr::arch::all::packedpair::Pair;
 use memchr::memmem::Finder;
 
 /// Hits tolerated before the density rule applies.
-const DENSE_SLACK: usize = 4;
+const DENSE_SLACK: usize = 2;
 
 /// A scan falls back to the automaton once it has seen more than
 /// `DENSE_SLACK + position / DENSE_SPACING` hits: one comparison (a memchr
 /// restart and a short compare) costs about what the automaton spends on
 /// this many bytes.
 const DENSE_SPACING: usize = 256;
+
+/// Texts shorter than this go to the automaton directly: its whole scan of a
+/// few dozen bytes costs less than starting two memchr passes.
+const SHORT: usize = 64;
 
 /// With more groups than this, memchr passes would cost more than one
 /// automaton pass: the needles are scanned by the automaton alone.
@@ -67,7 +71,6 @@ pub(super) struct NeedleSet {
     /// Families with an empty needle, which occurs in every text.
     empty: u64,
     all: u64,
-    longest: usize,
     /// `None` when there is no needle, or the automaton could not be built.
     automaton: Option<AhoCorasick>,
 }
@@ -134,7 +137,6 @@ impl NeedleSet {
                 .ok()
         };
         Self {
-            longest: set.iter().map(|n| n.text.len()).max().unwrap_or(0),
             needles: set,
             groups,
             empty,
@@ -156,14 +158,9 @@ impl NeedleSet {
         found
     }
 
-    /// The length of the longest needle, in bytes.
-    pub(super) fn longest(&self) -> usize {
-        self.longest
-    }
-
     /// The bits (within `wanted`) of the needles that occur in `text`.
     fn scan(&self, text: &[u8], wanted: u64) -> u64 {
-        if self.groups.is_empty() {
+        if self.groups.is_empty() || text.len() < SHORT {
             return self.by_automaton(text, wanted);
         }
         let mut found = 0u64;
@@ -249,9 +246,20 @@ impl NeedleSet {
 mod tests {
     use super::*;
 
+    /// The answer for `texts`, asked twice: as they are (a text shorter than
+    /// [`SHORT`] goes to the automaton) and behind a [`SHORT`]-byte prefix of
+    /// dots (no test needle holds a dot), which the memchr passes scan. Both
+    /// must agree.
     fn hits(s: &NeedleSet, wanted: u64, texts: &[&str]) -> u64 {
-        let texts: Vec<&[u8]> = texts.iter().map(|t| t.as_bytes()).collect();
-        s.hits(wanted, &texts)
+        let bare: Vec<&[u8]> = texts.iter().map(|t| t.as_bytes()).collect();
+        let padded: Vec<Vec<u8>> = texts
+            .iter()
+            .map(|t| [".".repeat(SHORT).as_bytes(), t.as_bytes()].concat())
+            .collect();
+        let padded: Vec<&[u8]> = padded.iter().map(Vec::as_slice).collect();
+        let (short, long) = (s.hits(wanted, &bare), s.hits(wanted, &padded));
+        assert_eq!(short, long, "{texts:?}");
+        long
     }
 
     fn set(needles: &[&'static str]) -> NeedleSet {
