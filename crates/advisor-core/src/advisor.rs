@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use crate::advisory::Advisory;
 use crate::bounded::BoundedMap;
-use crate::budget::{BudgetVerdict, CallKey};
+use crate::budget::{BudgetCall, BudgetLimits, BudgetVerdict};
 use crate::config::Config;
 use crate::disclosure;
 use crate::environment::{
@@ -16,7 +16,7 @@ use crate::environment::{
 };
 use crate::family::{Gate, PreflightVerdict, Seat, WithholdReason};
 use crate::ids::{AgentId, CallId, FamilyId, SessionId, ToolName};
-use crate::ledger::Ledger;
+use crate::ledger::{Claim, Ledger};
 use crate::observation::{Observation, Outcome};
 use crate::registry::Registry;
 
@@ -212,16 +212,10 @@ impl Advisor {
         };
         let (family, agent) = (owner.family, &observation.agent);
         if owner.finding.feeds_budget() && self.config.enforce_after > 0 {
-            let key = CallKey::new(observation.tool.as_str(), &observation.arguments);
-            self.ledger.with_agent(agent, |s| {
-                s.fail_fast().count_failure(&observation.call, key)
-            });
+            self.ledger
+                .count_failure(agent, &BudgetCall::of(observation));
         }
-        if self
-            .ledger
-            .read(agent, |s| s.has_spoken(family, Seat::Failure))
-            == Some(true)
-        {
+        if self.ledger.has_spoken(agent, family, Seat::Failure) {
             return decision;
         }
         let Some(need) = guarded(family, "policy_need", || {
@@ -243,10 +237,7 @@ impl Advisor {
                 else {
                     return decision;
                 };
-                if self
-                    .ledger
-                    .with_agent(agent, |s| s.claim_seat(family, Seat::Failure))
-                {
+                if self.ledger.claim(agent, family, Seat::Failure) == Claim::First {
                     disclosure::spoken(agent, family, Seat::Failure, advisory.summary.as_str());
                     decision.additional_contexts.push(advisory);
                 }
@@ -272,7 +263,8 @@ impl Advisor {
     ) {
         if self
             .ledger
-            .with_agent(agent, |s| s.claim_disclosure(family, seat, reason.code()))
+            .claim_disclosure(agent, family, seat, reason.code())
+            == Claim::First
         {
             disclosure::withheld(agent, family, seat, &reason);
             out.push(Withheld {
@@ -285,34 +277,15 @@ impl Advisor {
 
     fn take_refused(&self, observation: &Observation) -> bool {
         self.ledger
-            .peek(&observation.agent, |s| {
-                s.fail_fast_if_any().is_some_and(|ff| {
-                    ff.take_refusal(&observation.call, || {
-                        CallKey::new(observation.tool.as_str(), &observation.arguments)
-                    })
-                })
-            })
-            .unwrap_or(false)
+            .take_refusal(&observation.agent, &BudgetCall::of(observation))
     }
 
     fn rearm_on_success(&self, observation: &Observation) {
         if self.config.enforce_after == 0 {
             return;
         }
-        let watching = self
-            .ledger
-            .peek(&observation.agent, |s| {
-                s.fail_fast_if_any().is_some_and(|ff| !ff.budget.is_idle())
-            })
-            .unwrap_or(false);
-        if watching {
-            let key = CallKey::new(observation.tool.as_str(), &observation.arguments);
-            self.ledger.peek(&observation.agent, |s| {
-                if let Some(ff) = s.fail_fast_if_any() {
-                    ff.budget.record_success(&key)
-                }
-            });
-        }
+        self.ledger
+            .record_success(&observation.agent, &BudgetCall::of(observation));
     }
 
     /// `tools/pre-execute`: refuses an identical call that already failed provisioning,
@@ -324,29 +297,23 @@ impl Advisor {
         let Some(family) = self.registry.fail_fast_family() else {
             return PreDecision::default();
         };
-        let key = CallKey::new(call.tool.as_str(), &call.arguments);
-        let (enforce_after, max_denials) = (self.config.enforce_after, self.config.max_denials);
-        let verdict = self.ledger.peek(&call.agent, |s| {
-            let Some(ff) = s.fail_fast_if_any() else {
-                return BudgetVerdict::Allow;
-            };
-            let verdict = ff.budget.check(&key, enforce_after, max_denials);
-            if matches!(verdict, BudgetVerdict::Refuse { .. }) {
-                ff.record_refusal(&call.call, key);
-            }
-            verdict
-        });
+        let limits = BudgetLimits::of(&self.config);
+        let verdict = self.ledger.admit(
+            &call.agent,
+            &BudgetCall::new(&call.call, call.tool.as_str(), &call.arguments),
+            limits,
+        );
         match verdict {
-            Some(BudgetVerdict::Refuse { left }) => {
+            BudgetVerdict::Refuse { left } => {
                 disclosure::refused(&call.agent, &call.tool, family, left);
                 PreDecision {
                     refusal: Some(Refusal {
                         family,
-                        reason: refusal_reason(enforce_after, left),
+                        reason: refusal_reason(limits.enforce_after, left),
                     }),
                 }
             }
-            _ => PreDecision::default(),
+            BudgetVerdict::Allow => PreDecision::default(),
         }
     }
 

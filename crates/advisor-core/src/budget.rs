@@ -15,8 +15,10 @@
 
 use serde_json::Value;
 
+use crate::config::Config;
 use crate::digest::{Digest, DigestSet, DigestWriter};
 use crate::ids::CallId;
+use crate::observation::Observation;
 
 /// Watched calls per agent are kept in two generations of this many: at most
 /// 128, and a watched call is forgotten only after 64 other distinct calls of
@@ -41,6 +43,60 @@ impl CallKey {
 
     pub(crate) fn digest(self) -> Digest {
         self.0
+    }
+}
+
+/// A call as the budget reads it: its id, and the tool and arguments its
+/// [`CallKey`] is built from — built only by the answers that need it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct BudgetCall<'a> {
+    /// The call's id.
+    pub(crate) id: &'a CallId,
+    tool: &'a str,
+    arguments: &'a Value,
+}
+
+impl<'a> BudgetCall<'a> {
+    /// The call `id` to `tool` with `arguments`.
+    pub(crate) fn new(id: &'a CallId, tool: &'a str, arguments: &'a Value) -> Self {
+        Self {
+            id,
+            tool,
+            arguments,
+        }
+    }
+
+    /// The settled call an observation describes.
+    pub(crate) fn of(observation: &'a Observation) -> Self {
+        Self::new(
+            &observation.call,
+            observation.tool.as_str(),
+            &observation.arguments,
+        )
+    }
+
+    /// The call's key (hashes the canonical arguments).
+    pub(crate) fn key(&self) -> CallKey {
+        CallKey::new(self.tool, self.arguments)
+    }
+}
+
+/// The configured bounds of the budget: `enforceAfter` and `maxDenials`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct BudgetLimits {
+    /// Failures before a watched call is refused; 0 turns the budget off.
+    pub(crate) enforce_after: u32,
+    /// Refusals per episode.
+    pub(crate) max_denials: u32,
+}
+
+impl BudgetLimits {
+    /// The limits a configuration sets.
+    pub(crate) fn of(config: &Config) -> Self {
+        Self {
+            enforce_after: config.enforce_after,
+            max_denials: config.max_denials,
+        }
     }
 }
 
@@ -84,7 +140,7 @@ fn scalar<T: serde::Serialize + ?Sized>(out: &mut DigestWriter, value: &T) {
 
 /// One agent's budget.
 #[derive(Debug, Default)]
-pub(crate) struct BudgetState {
+struct BudgetState {
     failures: u32,
     watched: DigestSet<WATCHED_GENERATION>,
     denials: u32,
@@ -101,7 +157,7 @@ pub(crate) const COUNTED_GENERATION: usize = 64;
 /// The fail-fast half of an agent's state, allocated only once it is used.
 #[derive(Debug, Default)]
 pub(crate) struct FailFastState {
-    pub(crate) budget: BudgetState,
+    budget: BudgetState,
     /// Refused calls awaiting their materialized failure: (call id, call key).
     refused: Vec<(Digest, CallKey)>,
     /// Call ids whose failure was counted, or whose refusal was settled.
@@ -117,10 +173,38 @@ impl FailFastState {
         }
     }
 
+    /// Admits or refuses `call` before dispatch; a refusal spends one of the
+    /// episode's refusals and is remembered until its materialized failure
+    /// is posted.
+    pub(crate) fn admit(
+        &mut self,
+        call: &CallId,
+        key: CallKey,
+        limits: BudgetLimits,
+    ) -> BudgetVerdict {
+        let verdict = self
+            .budget
+            .check(&key, limits.enforce_after, limits.max_denials);
+        if matches!(verdict, BudgetVerdict::Refuse { .. }) {
+            self.record_refusal(call, key);
+        }
+        verdict
+    }
+
+    /// True when the budget watches any call (else a success has nothing to re-arm).
+    pub(crate) fn is_watching(&self) -> bool {
+        !self.budget.is_idle()
+    }
+
+    /// A success of `key`: a watched call stops being watched and re-arms the budget.
+    pub(crate) fn record_success(&mut self, key: &CallKey) {
+        self.budget.record_success(key);
+    }
+
     /// Remembers a refusal until its materialized failure is posted. A host
     /// that never posts it must not grow this list (or the scan over it)
     /// without bound: the oldest of [`REFUSED_CALLS_KEPT`] is dropped.
-    pub(crate) fn record_refusal(&mut self, call: &CallId, key: CallKey) {
+    fn record_refusal(&mut self, call: &CallId, key: CallKey) {
         if self.refused.len() >= REFUSED_CALLS_KEPT {
             self.refused.remove(0);
         }
@@ -161,25 +245,20 @@ pub(crate) enum BudgetVerdict {
 
 impl BudgetState {
     /// Records a provisioning failure of `key`.
-    pub(crate) fn record_failure(&mut self, key: CallKey) {
+    fn record_failure(&mut self, key: CallKey) {
         self.failures = self.failures.saturating_add(1);
         self.watched.insert(key.digest());
     }
 
     /// Records a success of `key`: a watched call stops being watched and re-arms the budget.
-    pub(crate) fn record_success(&mut self, key: &CallKey) {
+    fn record_success(&mut self, key: &CallKey) {
         if self.watched.remove(&key.digest()) {
             self.denials = 0;
         }
     }
 
     /// Decides whether `key` is refused, spending a refusal if so.
-    pub(crate) fn check(
-        &mut self,
-        key: &CallKey,
-        enforce_after: u32,
-        max_denials: u32,
-    ) -> BudgetVerdict {
+    fn check(&mut self, key: &CallKey, enforce_after: u32, max_denials: u32) -> BudgetVerdict {
         if enforce_after == 0
             || self.failures < enforce_after
             || !self.watched.contains(&key.digest())
@@ -196,7 +275,7 @@ impl BudgetState {
     }
 
     /// True when nothing is watched (the success path can skip key building).
-    pub(crate) fn is_idle(&self) -> bool {
+    fn is_idle(&self) -> bool {
         self.watched.is_empty()
     }
 }

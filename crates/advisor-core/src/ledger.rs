@@ -11,62 +11,62 @@
 use smallvec::SmallVec;
 
 use crate::bounded::BoundedMap;
-use crate::budget::FailFastState;
+use crate::budget::{BudgetCall, BudgetLimits, BudgetVerdict, FailFastState};
 use crate::family::Seat;
 use crate::ids::{AgentId, FamilyId};
+
+/// The answer to a claim on a once-per-agent slot (an advisory's seat, or
+/// the disclosure of one withhold reason).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Claim {
+    /// This claim took the slot: deliver (or disclose) now.
+    First,
+    /// An earlier claim took it: stay silent.
+    Again,
+}
 
 /// What the ledger remembers about one agent. Kept small: an agent usually
 /// hears one or two families, so the seats sit inline, and the fail-fast
 /// state is boxed and absent unless the budget is in use.
 #[derive(Debug, Default)]
-pub(crate) struct AgentState {
+struct AgentState {
     spoken: SmallVec<[(FamilyId, Seat); 2]>,
     disclosed: Vec<(FamilyId, Seat, &'static str)>,
     fail_fast: Option<Box<FailFastState>>,
 }
 
 impl AgentState {
-    /// The fail-fast state, created on first use.
-    pub(crate) fn fail_fast(&mut self) -> &mut FailFastState {
-        self.fail_fast.get_or_insert_with(Box::default)
-    }
-
-    /// The fail-fast state, if the agent has any.
-    pub(crate) fn fail_fast_if_any(&mut self) -> Option<&mut FailFastState> {
-        self.fail_fast.as_deref_mut()
-    }
-
     /// True when this agent already heard from `family` in `seat`.
-    pub(crate) fn has_spoken(&self, family: FamilyId, seat: Seat) -> bool {
+    fn has_spoken(&self, family: FamilyId, seat: Seat) -> bool {
         self.spoken.contains(&(family, seat))
     }
 
-    /// Claims the seat; false when it was already taken.
-    pub(crate) fn claim_seat(&mut self, family: FamilyId, seat: Seat) -> bool {
+    /// Claims the seat.
+    fn claim_seat(&mut self, family: FamilyId, seat: Seat) -> Claim {
         if self.has_spoken(family, seat) {
-            return false;
+            return Claim::Again;
         }
         self.spoken.push((family, seat));
-        true
+        Claim::First
     }
 
     /// True when this withhold reason was already disclosed to the agent.
-    pub(crate) fn has_disclosed(&self, family: FamilyId, seat: Seat, code: &'static str) -> bool {
+    fn has_disclosed(&self, family: FamilyId, seat: Seat, code: &'static str) -> bool {
         self.disclosed.contains(&(family, seat, code))
     }
 
-    /// Claims the disclosure of one withhold reason; false when already disclosed.
-    pub(crate) fn claim_disclosure(
-        &mut self,
-        family: FamilyId,
-        seat: Seat,
-        code: &'static str,
-    ) -> bool {
+    /// Claims the disclosure of one withhold reason.
+    fn claim_disclosure(&mut self, family: FamilyId, seat: Seat, code: &'static str) -> Claim {
         if self.disclosed.contains(&(family, seat, code)) {
-            return false;
+            return Claim::Again;
         }
         self.disclosed.push((family, seat, code));
-        true
+        Claim::First
+    }
+
+    /// The fail-fast state, created on first use.
+    fn fail_fast(&mut self) -> &mut FailFastState {
+        self.fail_fast.get_or_insert_with(Box::default)
     }
 }
 
@@ -89,23 +89,105 @@ impl Ledger {
         }
     }
 
-    /// Runs `f` on the agent's state under its entry lock, creating it if needed.
-    pub(crate) fn with_agent<R>(&self, agent: &AgentId, f: impl FnOnce(&mut AgentState) -> R) -> R {
-        self.agents.upsert(agent, AgentState::default, f)
+    /// True when the agent already heard from `family` in `seat`; an agent
+    /// the ledger does not hold has not (and is not created).
+    pub(crate) fn has_spoken(&self, agent: &AgentId, family: FamilyId, seat: Seat) -> bool {
+        self.agents.read(agent, |s| s.has_spoken(family, seat)) == Some(true)
     }
 
-    /// Reads the agent's state under a shared lock, if the agent is tracked.
-    pub(crate) fn read<R>(&self, agent: &AgentId, f: impl FnOnce(&AgentState) -> R) -> Option<R> {
-        self.agents.read(agent, f)
-    }
-
-    /// Runs `f` on the agent's state if the agent is tracked, without creating it.
-    pub(crate) fn peek<R>(
+    /// True when this withhold reason was already disclosed to the agent.
+    pub(crate) fn has_disclosed(
         &self,
         agent: &AgentId,
-        f: impl FnOnce(&mut AgentState) -> R,
-    ) -> Option<R> {
-        self.agents.update(agent, f)
+        family: FamilyId,
+        seat: Seat,
+        code: &'static str,
+    ) -> bool {
+        self.agents
+            .read(agent, |s| s.has_disclosed(family, seat, code))
+            == Some(true)
+    }
+
+    /// Claims the agent's `seat` for `family`, under the agent's entry lock:
+    /// of racing claims exactly one is [`Claim::First`].
+    pub(crate) fn claim(&self, agent: &AgentId, family: FamilyId, seat: Seat) -> Claim {
+        self.agents
+            .upsert(agent, AgentState::default, |s| s.claim_seat(family, seat))
+    }
+
+    /// Claims the disclosure of one withhold reason to the agent.
+    pub(crate) fn claim_disclosure(
+        &self,
+        agent: &AgentId,
+        family: FamilyId,
+        seat: Seat,
+        code: &'static str,
+    ) -> Claim {
+        self.agents.upsert(agent, AgentState::default, |s| {
+            s.claim_disclosure(family, seat, code)
+        })
+    }
+
+    /// Counts a recognized failure of the fail-fast family against the
+    /// agent's budget (once per call id), creating the budget on first use.
+    pub(crate) fn count_failure(&self, agent: &AgentId, call: &BudgetCall<'_>) {
+        let key = call.key();
+        self.agents.upsert(agent, AgentState::default, |s| {
+            s.fail_fast().count_failure(call.id, key)
+        });
+    }
+
+    /// True (and settled) when `call` is the failure the harness materialized
+    /// from one of this agent's refusals; its key is built only when the call
+    /// id matches a refusal.
+    pub(crate) fn take_refusal(&self, agent: &AgentId, call: &BudgetCall<'_>) -> bool {
+        self.agents
+            .update(agent, |s| {
+                s.fail_fast
+                    .as_deref_mut()
+                    .is_some_and(|ff| ff.take_refusal(call.id, || call.key()))
+            })
+            .unwrap_or(false)
+    }
+
+    /// A successful call: if the agent's budget watches it, it stops being
+    /// watched and re-arms the budget. The key is built (outside the lock)
+    /// only when the budget watches anything.
+    pub(crate) fn record_success(&self, agent: &AgentId, call: &BudgetCall<'_>) {
+        let watching = self
+            .agents
+            .update(agent, |s| {
+                s.fail_fast
+                    .as_deref()
+                    .is_some_and(FailFastState::is_watching)
+            })
+            .unwrap_or(false);
+        if watching {
+            let key = call.key();
+            self.agents.update(agent, |s| {
+                if let Some(ff) = s.fail_fast.as_deref_mut() {
+                    ff.record_success(&key)
+                }
+            });
+        }
+    }
+
+    /// Admits or refuses a call about to be dispatched, spending one of the
+    /// episode's refusals (and remembering it) when refused. An agent without
+    /// a budget is admitted and not created.
+    pub(crate) fn admit(
+        &self,
+        agent: &AgentId,
+        call: &BudgetCall<'_>,
+        limits: BudgetLimits,
+    ) -> BudgetVerdict {
+        let key = call.key();
+        self.agents
+            .update(agent, |s| match s.fail_fast.as_deref_mut() {
+                Some(ff) => ff.admit(call.id, key, limits),
+                None => BudgetVerdict::Allow,
+            })
+            .unwrap_or(BudgetVerdict::Allow)
     }
 
     /// Forgets an agent (`agent_end`).

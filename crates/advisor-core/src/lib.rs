@@ -29,7 +29,7 @@ mod family;
 mod ids;
 mod ledger;
 mod observation;
-mod paths;
+pub mod paths;
 mod prefilter;
 pub mod quote;
 mod registry;

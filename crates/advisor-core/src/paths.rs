@@ -110,6 +110,29 @@ impl HostPath {
     }
 }
 
+/// True for a spelling that starts with two separators, either `\\` or `/`
+/// in either place as Windows reads them: a UNC path (`\\server\share`,
+/// `//server/share`), a verbatim path (`\\?\…`) or a device path (`\\.\…`).
+/// The filesystem would resolve it by contacting another machine or opening a
+/// device, so such a spelling is never canonicalized, and never put on a command line.
+pub fn is_unc_or_device(raw: &str) -> bool {
+    let separator = |b: &u8| matches!(b, b'\\' | b'/');
+    raw.as_bytes()
+        .get(..2)
+        .is_some_and(|two| two.iter().all(separator))
+}
+
+/// `resolved` without Windows' verbatim drive prefix (`\\?\C:\…` becomes
+/// `C:\…`), which `std::fs::canonicalize` adds and a harness's `realpath`
+/// does not. Any other spelling, a verbatim UNC (`\\?\UNC\…`) or volume
+/// path included, is kept as it is.
+pub fn strip_verbatim_drive(resolved: &str) -> &str {
+    match resolved.strip_prefix(r"\\?\") {
+        Some(rest) if rest.as_bytes().get(1) == Some(&b':') => rest,
+        _ => resolved,
+    }
+}
+
 impl fmt::Debug for HostPath {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "HostPath({:?}, {:?})", self.style, self.normalized)
@@ -159,6 +182,38 @@ mod tests {
             HostPath::lexical(PathStyle::Posix, "/WS/a").relation_to(&root),
             Containment::Outside
         );
+    }
+
+    #[test]
+    fn two_leading_separators_of_either_kind_are_unc_or_device() {
+        for raw in [
+            r"\\server\share",
+            "//server/share",
+            r"\\?\C:\ws",
+            r"\\.\PhysicalDrive0",
+            r"\/server/share",
+            r"/\server\share",
+            "//",
+        ] {
+            assert!(is_unc_or_device(raw), "{raw}");
+        }
+        for raw in [r"C:\ws", "/tmp/ws", r"\ws", "/", "", r"a\\b", r"C:\\ws"] {
+            assert!(!is_unc_or_device(raw), "{raw}");
+        }
+    }
+
+    #[test]
+    fn only_a_verbatim_drive_prefix_is_dropped() {
+        for (resolved, spelled) in [
+            (r"\\?\C:\Users\u", r"C:\Users\u"),
+            (r"\\?\UNC\host\share\ws", r"\\?\UNC\host\share\ws"),
+            (r"\\?\Volume{0b1c}\ws", r"\\?\Volume{0b1c}\ws"),
+            (r"\\?\C", r"\\?\C"),
+            (r"C:\Users\u", r"C:\Users\u"),
+            ("/tmp/ws", "/tmp/ws"),
+        ] {
+            assert_eq!(strip_verbatim_drive(resolved), spelled, "{resolved}");
+        }
     }
 
     #[test]

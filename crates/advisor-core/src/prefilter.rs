@@ -1,69 +1,20 @@
 //! One pass over an observation's text for every registered family's anchors.
 //!
 //! Built once, at registry construction: every literal needle of every family
-//! goes into one Aho-Corasick automaton per text scope (failure text, success
-//! stderr), and each needle maps back to the bitset of families that declared
-//! it. A result that matches no anchor costs one scan and no recognizer runs.
+//! goes into one [`NeedleSet`] per text scope (failure text, success stderr),
+//! each needle mapped back to the bit of the family that declared it, and the
+//! structural anchors (a foreground run, its exit, its denied stamp) are read
+//! through [`shell::Foreground`](crate::shell::Foreground), the one reader of
+//! the shell tools' value. A result that matches no anchor costs one scan and
+//! no recognizer runs.
 
-use aho_corasick::{AhoCorasick, MatchKind};
+mod needles;
+
+use needles::NeedleSet;
 
 use crate::family::Anchors;
-use crate::observation::{Observation, Outcome};
-use serde_json::Value;
-
-struct NeedleSet {
-    matcher: Option<AhoCorasick>,
-    needles: Vec<(&'static str, u64)>,
-    all: u64,
-}
-
-impl NeedleSet {
-    fn new(needles: Vec<(&'static str, usize)>) -> Self {
-        let needles: Vec<(&'static str, u64)> =
-            needles.into_iter().map(|(n, i)| (n, 1u64 << i)).collect();
-        let all = needles.iter().fold(0u64, |acc, (_, bit)| acc | bit);
-        let matcher = if needles.is_empty() {
-            None
-        } else {
-            // An automaton over a handful of short literals cannot exceed the
-            // builder's limits; if it ever did, every such family stays a candidate.
-            // Leftmost semantics let the automaton use its vectorized (Teddy)
-            // prefilter; only presence is asked of it, never which match.
-            AhoCorasick::builder()
-                .match_kind(MatchKind::LeftmostFirst)
-                .build(needles.iter().map(|(n, _)| n))
-                .ok()
-        };
-        Self {
-            matcher,
-            needles,
-            all,
-        }
-    }
-
-    /// The families (within `wanted`) whose needles occur in any of `texts`.
-    ///
-    /// The common case — no needle anywhere — is one `is_match` pass per text,
-    /// which uses the automaton's vectorized prefilter. Only when something
-    /// matched are the needles checked one by one, so a needle hidden inside
-    /// another family's match can never drop that family.
-    fn hits(&self, wanted: u64, texts: &[&str]) -> u64 {
-        let wanted = wanted & self.all;
-        if wanted == 0 {
-            return 0;
-        }
-        let Some(matcher) = &self.matcher else {
-            return wanted;
-        };
-        if !texts.iter().any(|t| matcher.is_match(*t)) {
-            return 0;
-        }
-        self.needles
-            .iter()
-            .filter(|(needle, bit)| bit & wanted != 0 && texts.iter().any(|t| t.contains(needle)))
-            .fold(0u64, |acc, (_, bit)| acc | bit)
-    }
-}
+use crate::observation::{Failure, Observation, Outcome, Success};
+use crate::shell::Foreground;
 
 struct ForegroundAnchor {
     bit: u64,
@@ -72,11 +23,24 @@ struct ForegroundAnchor {
     needs_stderr_needle: bool,
 }
 
+/// The envelope a host normally renders a failure's content with.
+const ENVELOPE: &str = "Error: ";
+
+/// A failure needle that can begin inside [`ENVELOPE`], at `at`.
+struct AcrossEnvelope {
+    needle: &'static [u8],
+    bit: u64,
+    at: usize,
+}
+
 /// The registry-wide prefilter.
 pub(crate) struct Prefilter {
     always: u64,
     failure_without_needles: u64,
     failure_text: NeedleSet,
+    /// The only needles an enveloped content can hold where its message does
+    /// not (none, for the shipped families).
+    across_envelope: Vec<AcrossEnvelope>,
     foreground: Vec<ForegroundAnchor>,
     stderr: NeedleSet,
 }
@@ -109,80 +73,104 @@ impl Prefilter {
                 }
             }
         }
+        let across_envelope = failure_needles
+            .iter()
+            .flat_map(|&(needle, family)| {
+                let needle = needle.as_bytes();
+                (0..ENVELOPE.len())
+                    .filter(move |&at| {
+                        let head = &ENVELOPE.as_bytes()[at..];
+                        let common = head.len().min(needle.len());
+                        !needle.is_empty() && head.get(..common) == needle.get(..common)
+                    })
+                    .map(move |at| AcrossEnvelope {
+                        needle,
+                        bit: 1u64 << family,
+                        at,
+                    })
+            })
+            .collect();
         Self {
             always,
             failure_without_needles,
             failure_text: NeedleSet::new(failure_needles),
+            across_envelope,
             foreground,
             stderr: NeedleSet::new(stderr_needles),
         }
     }
 
+    /// The families whose needle begins inside the envelope of `content`.
+    fn across_envelope(&self, content: &[u8]) -> u64 {
+        self.across_envelope
+            .iter()
+            .filter(|a| {
+                content
+                    .get(a.at..)
+                    .is_some_and(|rest| rest.starts_with(a.needle))
+            })
+            .fold(0u64, |acc, a| acc | a.bit)
+    }
+
     /// The bitset of families whose anchors this observation satisfies.
     pub(crate) fn candidates(&self, observation: &Observation) -> u64 {
-        let mut out = self.always;
-        match &observation.outcome {
-            Outcome::Failure(failure) => {
-                out |= self.failure_without_needles;
-                // The rendered content is normally `Error: <message>`: scan it
-                // only when it says something the message does not.
-                let enveloped =
-                    failure.content.strip_prefix("Error: ") == Some(failure.message.as_str());
-                let texts: &[&str] = if enveloped {
-                    &[&failure.message]
-                } else {
-                    &[&failure.message, &failure.content]
-                };
-                out |= self.failure_text.hits(u64::MAX, texts);
+        self.always
+            | match &observation.outcome {
+                Outcome::Failure(failure) => self.of_failure(failure),
+                Outcome::Success(success) => self.of_success(success),
             }
-            Outcome::Success(success) => {
-                if self.foreground.is_empty() {
-                    return out;
-                }
-                // Read only what the anchors need, lazily: on the common path
-                // (exit 0, empty stderr) that is `kind`, `exitCode` and stderr.
-                let Some(object) = success.value.as_object() else {
-                    return out;
-                };
-                if object.get("kind").and_then(Value::as_str) != Some("foreground") {
-                    return out;
-                }
-                // An exit code the value does not report (absent, null, not an
-                // integer) is not a failed exit, and it rules out no other anchor.
-                let failed = object
-                    .get("exitCode")
-                    .and_then(Value::as_i64)
-                    .is_some_and(|code| code != 0);
-                let denied = || {
-                    object
-                        .get("sandbox")
-                        .and_then(|s| s.get("denied"))
-                        .and_then(Value::as_bool)
-                        == Some(true)
-                };
-                let mut need_scan = 0u64;
-                for anchor in &self.foreground {
-                    if anchor.failed_exit && !failed {
-                        continue;
-                    }
-                    if anchor.denied_stamp && !denied() {
-                        continue;
-                    }
-                    if anchor.needs_stderr_needle {
-                        need_scan |= anchor.bit;
-                    } else {
-                        out |= anchor.bit;
-                    }
-                }
-                if need_scan != 0 {
-                    let stderr = object
-                        .get("stderr")
-                        .and_then(|s| s.get("text"))
-                        .and_then(Value::as_str);
-                    if let Some(stderr) = stderr {
-                        out |= self.stderr.hits(need_scan, &[stderr]);
-                    }
-                }
+    }
+
+    /// The failure-text families a failure's message or content names.
+    fn of_failure(&self, failure: &Failure) -> u64 {
+        let mut out = self.failure_without_needles;
+        // The rendered content is normally `Error: <message>`: then it can
+        // hold a needle its message does not only across the envelope,
+        // which the needles that can begin inside it tell.
+        let (message, content) = (failure.message.as_bytes(), failure.content.as_bytes());
+        let enveloped = failure.content.strip_prefix(ENVELOPE) == Some(failure.message.as_str());
+        let texts: &[&[u8]] = if enveloped {
+            out |= self.across_envelope(content);
+            &[message]
+        } else {
+            &[message, content]
+        };
+        out |= self.failure_text.hits(u64::MAX, texts);
+        out
+    }
+
+    /// The foreground-run families a success's value satisfies.
+    fn of_success(&self, success: &Success) -> u64 {
+        let mut out = 0u64;
+        if self.foreground.is_empty() {
+            return out;
+        }
+        // Read only what the anchors need, lazily: on the common path
+        // (exit 0, empty stderr) that is `kind`, `exitCode` and stderr.
+        let Some(run) = Foreground::of(&success.value) else {
+            return out;
+        };
+        // An exit code the value does not report (absent, null, not an
+        // integer) is not a failed exit, and it rules out no other anchor.
+        let failed = run.failed();
+        let denied = || run.denied();
+        let mut need_scan = 0u64;
+        for anchor in &self.foreground {
+            if anchor.failed_exit && !failed {
+                continue;
+            }
+            if anchor.denied_stamp && !denied() {
+                continue;
+            }
+            if anchor.needs_stderr_needle {
+                need_scan |= anchor.bit;
+            } else {
+                out |= anchor.bit;
+            }
+        }
+        if need_scan != 0 {
+            if let Some(stderr) = run.stderr() {
+                out |= self.stderr.hits(need_scan, &[stderr.as_bytes()]);
             }
         }
         out
@@ -192,8 +180,8 @@ impl Prefilter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::observation::{Failure, Success};
     use crate::testing::{failure_with, foreground, observation};
+    use proptest::prelude::*;
     use serde_json::json;
 
     fn filter() -> Prefilter {
@@ -291,6 +279,86 @@ mod tests {
             }
             // Not a failed exit (bits 2, 3 stay off); the stderr needle (bit 4) still counts.
             assert_eq!(f.candidates(&ok(value)), 0b110000, "{exit:?}");
+        }
+    }
+
+    /// `Error: <message>` is scanned as the message, and a needle that
+    /// straddles the envelope is found in the content's head.
+    #[test]
+    fn a_needle_across_the_envelope_is_found_in_the_content() {
+        let f = Prefilter::new(
+            [Anchors::FailureText {
+                needles: &["r: ab"],
+            }]
+            .into_iter(),
+        );
+        assert_eq!(f.candidates(&failure_with("abc", "Error: abc", &[])), 1);
+        assert_eq!(f.candidates(&failure_with("bc", "Error: bc", &[])), 0);
+    }
+
+    fn leak(needles: Vec<String>) -> &'static [&'static str] {
+        let needles: Vec<&'static str> = needles
+            .into_iter()
+            .map(|n| &*Box::leak(n.into_boxed_str()))
+            .collect();
+        Box::leak(needles.into_boxed_slice())
+    }
+
+    /// Needles and texts over a small alphabet (so needles overlap, and their
+    /// rare bytes are dense enough to send a scan to the automaton, or sparse
+    /// between runs of dots so the memchr passes compare), over a
+    /// wider one (so the rare bytes need more passes than the scan takes),
+    /// and with a multi-byte character.
+    fn needle() -> impl Strategy<Value = String> {
+        prop_oneof![
+            3 => "[abrW: é-]{0,5}",
+            1 => "[a-z0-9]{1,3}",
+        ]
+    }
+
+    fn text() -> impl Strategy<Value = String> {
+        prop_oneof![
+            3 => "[abrW: é-]{0,200}",
+            1 => "[a-z0-9 ]{0,600}",
+            1 => ("[abrW: -]{0,8}", 0usize..700).prop_map(|(unit, n)| unit.repeat(n)),
+            // Sparse: words of the small alphabet between long runs of a byte
+            // no needle holds, so the memchr passes meet few hits.
+            2 => prop::collection::vec(("[abrW: é-]{0,6}", 0usize..300), 0..5).prop_map(|parts| {
+                parts
+                    .into_iter()
+                    .map(|(word, dots)| format!("{word}{}", ".".repeat(dots)))
+                    .collect()
+            }),
+        ]
+    }
+
+    proptest! {
+        /// The shipped prefilter selects exactly the failure-text families
+        /// whose needles occur in the message or the content (a family with
+        /// no needle: every failure), whatever path its scan takes.
+        #[test]
+        fn selects_exactly_the_families_whose_needles_occur(
+            families in prop::collection::vec(prop::collection::vec(needle(), 0..4), 1..12),
+            message in text(),
+            content in prop::option::of(text()),
+        ) {
+            let content = content.unwrap_or_else(|| format!("Error: {message}"));
+            let model = families
+                .iter()
+                .enumerate()
+                .filter(|(_, needles)| {
+                    needles.is_empty()
+                        || needles
+                            .iter()
+                            .any(|n| message.contains(n.as_str()) || content.contains(n.as_str()))
+                })
+                .fold(0u64, |acc, (i, _)| acc | 1 << i);
+            let anchors: Vec<Anchors> = families
+                .into_iter()
+                .map(|needles| Anchors::FailureText { needles: leak(needles) })
+                .collect();
+            let f = Prefilter::new(anchors.into_iter());
+            prop_assert_eq!(f.candidates(&failure_with(&message, &content, &[])), model);
         }
     }
 }

@@ -241,7 +241,8 @@ impl Registry {
     }
 
     /// Turns the shared prefilter off, so every recognizer scans on its own
-    /// (the naive baseline the benchmarks compare against).
+    /// (the naive baseline the benchmarks compare against; feature `testing`).
+    #[cfg(feature = "testing")]
     pub fn without_prefilter(mut self) -> Self {
         self.prefilter_on = false;
         self

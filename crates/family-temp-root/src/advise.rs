@@ -7,14 +7,51 @@
 //! quoted on its own `> ` lines, and each directory is mentioned as an
 //! [`Untrusted::inline`](advisor_core::Untrusted::inline) code span that
 //! nothing inside it can close.
+//!
+//! The pre-flight's facts ([`PreflightFacts`], [`Comparison`]) are declared
+//! here, beside the text that states them: the pre-flight computes them and
+//! calls this module, and nothing here calls the pre-flight.
 
 use std::fmt::Write as _;
 
-use advisor_core::{Advisory, Containment, Environment};
+use advisor_core::{Advisory, Containment, Environment, Platform, SandboxMode, Untrusted};
 
 use crate::ID;
-use crate::preflight::{Comparison, PreflightFacts};
 use crate::recognize::{Carrier, TempRootRefusal};
+
+/// How the two directories were compared.
+///
+/// The resolved paths are names on disk that the advisor did not choose, so
+/// they are [`Untrusted`] like the spellings they came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Comparison {
+    /// Both exist on this machine and were resolved first (symlinks and junctions followed).
+    Canonical {
+        /// The resolved workspace root.
+        workspace: Untrusted,
+        /// The resolved temp directory.
+        temp: Untrusted,
+    },
+    /// At least one does not exist here; compared by spelling with the host's grammar.
+    Lexical,
+}
+
+/// Everything the pre-flight computed, printed so the claim can be audited.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PreflightFacts {
+    /// The host platform.
+    pub host: Platform,
+    /// The session's resolved mode.
+    pub mode: SandboxMode,
+    /// The session's workspace root, as the policy reported it.
+    pub workspace: Untrusted,
+    /// The host's temp directory, as the host reported it.
+    pub temp: Untrusted,
+    /// How they were compared.
+    pub comparison: Comparison,
+    /// Where the temp directory lies relative to the root: `Inside` or `Same`.
+    pub relation: Containment,
+}
 
 /// The discussion that reported the condition.
 const DISCUSSION: &str = "#9175";

@@ -9,55 +9,26 @@
 //! otherwise (a recorded Windows session replayed elsewhere) they are compared
 //! by spelling with the host's grammar, and the advisory says which it was.
 //! This is the only place the family does I/O.
+//!
+//! The dependency runs one way: this module computes the facts and asks
+//! [`advise`](crate::advise) for the text; the facts' types live with the
+//! text that states them, and `advise` never calls back here.
 
 use std::path::Path;
 
 use advisor_core::{
     Containment, Environment, HostPath, Platform, PreflightVerdict, SandboxMode, Untrusted,
-    WithholdReason,
+    WithholdReason, paths,
 };
 
 use crate::advise;
+pub use crate::advise::{Comparison, PreflightFacts};
 
 /// The withhold code for a Windows host that reports no temp directory.
 pub const NO_TEMP_DIR: &str = "no-temp-dir";
 
 /// The withhold code for directories that could be compared neither on disk nor by spelling.
 pub const NOT_COMPARABLE: &str = "temp-root-not-comparable";
-
-/// How the two directories were compared.
-///
-/// The resolved paths are names on disk that the advisor did not choose, so
-/// they are [`Untrusted`] like the spellings they came from.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Comparison {
-    /// Both exist on this machine and were resolved first (symlinks and junctions followed).
-    Canonical {
-        /// The resolved workspace root.
-        workspace: Untrusted,
-        /// The resolved temp directory.
-        temp: Untrusted,
-    },
-    /// At least one does not exist here; compared by spelling with the host's grammar.
-    Lexical,
-}
-
-/// Everything the pre-flight computed, printed so the claim can be audited.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PreflightFacts {
-    /// The host platform.
-    pub host: Platform,
-    /// The session's resolved mode.
-    pub mode: SandboxMode,
-    /// The session's workspace root, as the policy reported it.
-    pub workspace: Untrusted,
-    /// The host's temp directory, as the host reported it.
-    pub temp: Untrusted,
-    /// How they were compared.
-    pub comparison: Comparison,
-    /// Where the temp directory lies relative to the root: `Inside` or `Same`.
-    pub relation: Containment,
-}
 
 /// The verdict for one session: withhold when the host cannot answer, clear
 /// outside `workspace-write` or when the temp root is outside, advise otherwise.
@@ -106,8 +77,7 @@ pub fn verdict(env: &Environment) -> PreflightVerdict {
 /// `None` when the spellings are not absolute paths of the host's grammar.
 pub fn compare(host: Platform, workspace: &str, temp: &str) -> Option<(Comparison, Containment)> {
     // A UNC spelling is never handed to the filesystem: it would open a connection.
-    let remote = |p: &str| p.starts_with(r"\\") || p.starts_with("//");
-    let resolved = if remote(workspace) || remote(temp) {
+    let resolved = if paths::is_unc_or_device(workspace) || paths::is_unc_or_device(temp) {
         None
     } else {
         Some((
@@ -144,38 +114,14 @@ fn local_relation(temp: &Path, root: &Path) -> Containment {
     }
 }
 
-/// A resolved path as the user would spell it.
+/// A resolved path as the user would spell it (no verbatim drive prefix).
 fn display(path: &Path) -> Untrusted {
-    Untrusted::new(user_spelling(&path.to_string_lossy()))
-}
-
-/// Windows' verbatim `\\?\C:\…` prefix, which `canonicalize` adds and the
-/// harness's realpath does not, dropped from a drive path; any other spelling
-/// (a verbatim UNC or volume path included) kept as it is.
-fn user_spelling(resolved: &str) -> &str {
-    match resolved.strip_prefix(r"\\?\") {
-        Some(rest) if rest.as_bytes().get(1) == Some(&b':') => rest,
-        _ => resolved,
-    }
+    Untrusted::new(paths::strip_verbatim_drive(&path.to_string_lossy()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn only_a_verbatim_drive_prefix_is_dropped() {
-        for (resolved, spelled) in [
-            (r"\\?\C:\Users\u", r"C:\Users\u"),
-            (r"\\?\UNC\host\share\ws", r"\\?\UNC\host\share\ws"),
-            (r"\\?\Volume{0b1c}\ws", r"\\?\Volume{0b1c}\ws"),
-            (r"\\?\C", r"\\?\C"),
-            (r"C:\Users\u", r"C:\Users\u"),
-            ("/tmp/ws", "/tmp/ws"),
-        ] {
-            assert_eq!(user_spelling(resolved), spelled, "{resolved}");
-        }
-    }
 
     /// A spelling that starts like a UNC path is compared by spelling even
     /// when this machine could resolve it (POSIX reads a leading `//` as `/`):

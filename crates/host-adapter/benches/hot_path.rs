@@ -54,6 +54,20 @@ fn failure_nomatch(bytes: usize) -> Observation {
     advisor_core::testing::failure_with(&message, &content, &[])
 }
 
+/// 4 KiB of PowerShell error records: an uppercase `W` and a `k` on every
+/// line, bytes the failure needles are found by, so a scan that looks for
+/// rare bytes meets them often (its worst case).
+fn failure_dense(bytes: usize) -> Observation {
+    let line = "Get-ChildItem : Cannot find path 'C:\\Users\\WDAGUtilityAccount\\Work' because it does not exist.\n\
+                + CategoryInfo          : ObjectNotFound: (C:\\Users\\W...:String) [Get-ChildItem], ItemNotFoundException\n";
+    failure(&line.repeat(bytes / line.len() + 1)[..bytes])
+}
+
+/// A short unrelated failure, as most failed calls are.
+fn failure_short() -> Observation {
+    failure(r"ENOENT: no such file or directory, open 'D:\ws\package.json'")
+}
+
 fn failed_stderr(bytes: usize) -> Observation {
     success(foreground(1, "", &filler(bytes), None), "(see stderr)")
 }
@@ -72,6 +86,25 @@ mod nomatch {
     #[divan::bench(args = [true, false])]
     fn failure_4k(bencher: Bencher, prefilter: bool) {
         let (r, obs) = (registry(prefilter), failure_nomatch(4096));
+        bencher.bench(|| black_box(&r).owner(black_box(&obs)).is_none());
+    }
+
+    #[divan::bench(args = [true, false])]
+    fn failure_4k_dense(bencher: Bencher, prefilter: bool) {
+        let (r, obs) = (registry(prefilter), failure_dense(4096));
+        bencher.bench(|| black_box(&r).owner(black_box(&obs)).is_none());
+    }
+
+    #[divan::bench(args = [true, false])]
+    fn failure_short(bencher: Bencher, prefilter: bool) {
+        let (r, obs) = (registry(prefilter), super::failure_short());
+        bencher.bench(|| black_box(&r).owner(black_box(&obs)).is_none());
+    }
+
+    /// A failed exit with 4 KiB of stderr: the stderr needles are scanned.
+    #[divan::bench(args = [true, false])]
+    fn failed_stderr_4k(bencher: Bencher, prefilter: bool) {
+        let (r, obs) = (registry(prefilter), failed_stderr(4096));
         bencher.bench(|| black_box(&r).owner(black_box(&obs)).is_none());
     }
 

@@ -28,7 +28,7 @@ use async_trait::async_trait;
 
 use advisor_core::{
     BoundedMap, DEFAULT_SESSION_CAPACITY, HostPath, Platform, PolicyQuery, PolicySource,
-    ResolvedPolicy, SandboxMode, SessionId, Unresolved, WorkspaceRoot,
+    ResolvedPolicy, SandboxMode, SessionId, Unresolved, WorkspaceRoot, paths,
 };
 
 /// The deployment's side of the policy: default mode, fallback root, host grammar.
@@ -114,11 +114,6 @@ impl SessionPolicy {
     /// How many sessions are remembered (at most `capacity + capacity / 8`).
     pub fn remembered_sessions(&self) -> usize {
         self.sessions.len()
-    }
-
-    /// The deployment defaults (with the platform given at construction).
-    pub fn defaults(&self) -> &PolicyDefaults {
-        &self.defaults
     }
 
     /// The platform whose path grammar recorded paths are read with now.
@@ -221,25 +216,16 @@ impl PolicySource for SessionPolicy {
     }
 }
 
-/// True for a UNC or device path (`\\server\share`, `//server/share`, `\\?\…`),
-/// which the filesystem would resolve by contacting another machine.
-fn is_remote_spelling(raw: &str) -> bool {
-    raw.starts_with(r"\\") || raw.starts_with("//")
-}
-
 /// Canonicalizes a root: filesystem semantics first when the path is local to
 /// this machine's grammar, exists and is not a UNC spelling; lexical
 /// normalization otherwise.
 pub fn canonical_root(platform: Platform, raw: &str) -> WorkspaceRoot {
     let style = platform.path_style();
-    if style == Platform::current().path_style() && !is_remote_spelling(raw) {
+    if style == Platform::current().path_style() && !paths::is_unc_or_device(raw) {
         if let Ok(real) = std::fs::canonicalize(raw) {
             if let Some(text) = real.to_str() {
                 // Windows' canonical form is a verbatim `\\?\C:\…` path; the harness's realpath is not.
-                let text = text
-                    .strip_prefix(r"\\?\")
-                    .filter(|t| t.as_bytes().get(1) == Some(&b':'))
-                    .unwrap_or(text);
+                let text = paths::strip_verbatim_drive(text);
                 return WorkspaceRoot::new(HostPath::lexical(style, text));
             }
         }

@@ -6,10 +6,9 @@ use advisor_core::{
     Advisory, AgentId, CallId, HostBinary, HostFacts, Observation, PendingCall, Refusal,
     RegistryBuilder, SessionId, ToolName, Withheld,
 };
-use host_adapter::{AdapterError, HostAdapter, PolicyDefaults, PostExecute};
+use host_adapter::{AdapterError, HostAdapter, PolicyDefaults, PostExecute, SessionPolicy};
 
 use crate::config::FileConfig;
-use crate::policy::ReplayPolicy;
 use crate::protocol::{Call, Event, PROTOCOL_VERSION};
 
 /// Which harness hook a decision answers.
@@ -83,7 +82,9 @@ pub enum Handled {
 /// The advisor and the session facts a stream has described so far.
 pub struct Engine {
     adapter: HostAdapter,
-    policy: Arc<ReplayPolicy>,
+    /// The session facts the stream described; roots are read at resolution
+    /// time with the grammar current then, so a late `host` line is one switch.
+    policy: Arc<SessionPolicy>,
 }
 
 impl Engine {
@@ -91,7 +92,7 @@ impl Engine {
     /// process's host until a `host` line says otherwise.
     pub fn new(config: &FileConfig, registry: RegistryBuilder) -> Result<Self, AdapterError> {
         let host = HostFacts::current();
-        let policy = Arc::new(ReplayPolicy::with_capacity(
+        let policy = Arc::new(SessionPolicy::with_capacity(
             PolicyDefaults {
                 default_mode: config.default_mode,
                 fallback_root: config.fallback_root.clone(),
@@ -141,7 +142,9 @@ impl Engine {
                 return Ok(Handled::Recorded);
             }
             Event::Session { session, cwd } => {
-                self.policy.open_session(&session, cwd.as_deref());
+                if let Some(cwd) = cwd {
+                    self.policy.open_session(&session, &cwd);
+                }
                 return Ok(Handled::Recorded);
             }
             Event::SandboxMode { session, mode } => {
@@ -149,7 +152,10 @@ impl Engine {
                 return Ok(Handled::Recorded);
             }
             Event::PolicyUnavailable { session, why } => {
-                self.policy.fail(session.as_ref(), why);
+                match session {
+                    Some(session) => self.policy.fail_session(&session, why),
+                    None => self.policy.fail_all(why),
+                }
                 return Ok(Handled::Recorded);
             }
             Event::AgentEnd { agent } => {

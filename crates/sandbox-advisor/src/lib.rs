@@ -21,7 +21,6 @@ pub mod engine;
 pub mod explain;
 pub mod families;
 pub mod lines;
-pub mod policy;
 pub mod protocol;
 pub mod render;
 pub mod stream;

@@ -11,6 +11,7 @@ use super::{Advisor, Context, PostDecision, Verdicts, guarded};
 use crate::disclosure;
 use crate::family::{PreflightVerdict, Seat};
 use crate::ids::{AgentId, FamilyId, SessionId};
+use crate::ledger::Claim;
 use crate::observation::Observation;
 
 impl Advisor {
@@ -113,23 +114,23 @@ impl Advisor {
             }
             // On every call after the first, the agent already has its pre-flight
             // answer: check under the shared lock before taking the exclusive one.
-            let settled = self.ledger.read(agent, |s| match verdict {
+            let settled = match verdict {
                 PreflightVerdict::Clear => true,
-                PreflightVerdict::Advise(_) => s.has_spoken(*family, Seat::Preflight),
-                PreflightVerdict::Withhold(reason) => {
-                    s.has_disclosed(*family, Seat::Preflight, reason.code())
+                PreflightVerdict::Advise(_) => {
+                    self.ledger.has_spoken(agent, *family, Seat::Preflight)
                 }
-            });
-            if settled == Some(true) {
+                PreflightVerdict::Withhold(reason) => {
+                    self.ledger
+                        .has_disclosed(agent, *family, Seat::Preflight, reason.code())
+                }
+            };
+            if settled {
                 continue;
             }
             match verdict {
                 PreflightVerdict::Clear => {}
                 PreflightVerdict::Advise(advisory) => {
-                    if self
-                        .ledger
-                        .with_agent(agent, |s| s.claim_seat(*family, Seat::Preflight))
-                    {
+                    if self.ledger.claim(agent, *family, Seat::Preflight) == Claim::First {
                         disclosure::spoken(
                             agent,
                             *family,

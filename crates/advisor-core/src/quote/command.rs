@@ -174,7 +174,7 @@ impl CommandPath {
         }
         let sep = |c: char| c == '\\' || c == '/';
         let mut chars = raw.chars();
-        if raw.starts_with(sep) && raw[1..].starts_with(sep) {
+        if crate::paths::is_unc_or_device(raw) {
             return Err(Refusal::NetworkOrDevice);
         }
         let (Some(drive), Some(':'), Some(s)) = (chars.next(), chars.next(), chars.next()) else {

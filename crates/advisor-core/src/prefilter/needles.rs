@@ -1,0 +1,322 @@
+//! Which of a set of literal needles occur in a text.
+//!
+//! Built once, at registry construction. Each needle is represented by its
+//! rarest byte (memchr's byte-frequency heuristic) and that byte's offset in
+//! the needle. A scan looks for those bytes with `memchr` — up to three
+//! distinct bytes per pass — and compares the needle around each hit, so a
+//! text that holds none of them is read at memchr's speed, once per group of
+//! three bytes. Every occurrence of a needle holds its rare byte at its
+//! offset, so no occurrence can be missed, and the bits found are exactly
+//! those of the needles that occur: a needle overlapped by another one's
+//! occurrence is compared at its own rare byte.
+//!
+//! The bytes are rare in most texts, not in all. Where hits come denser than
+//! one per [`DENSE_SPACING`] bytes scanned (after [`DENSE_SLACK`]), comparing
+//! at each would cost more than a multi-needle automaton, so the scan stops
+//! and the answer comes from one Aho-Corasick presence pass instead, then one
+//! `memmem` search per needle still wanted when anything is present.
+
+use aho_corasick::{AhoCorasick, MatchKind};
+use memchr::arch::all::packedpair::Pair;
+use memchr::memmem::Finder;
+
+/// Hits tolerated before the density rule applies.
+const DENSE_SLACK: usize = 2;
+
+/// A scan falls back to the automaton once it has seen more than
+/// `DENSE_SLACK + position / DENSE_SPACING` hits: one comparison (a memchr
+/// restart and a short compare) costs about what the automaton spends on
+/// this many bytes.
+const DENSE_SPACING: usize = 256;
+
+/// Texts shorter than this go to the automaton directly: its whole scan of a
+/// few dozen bytes costs less than starting two memchr passes.
+const SHORT: usize = 64;
+
+/// With more groups than this, memchr passes would cost more than one
+/// automaton pass: the needles are scanned by the automaton alone.
+const MAX_GROUPS: usize = 3;
+
+/// One needle: its text, its family's bit, its rare byte and where it sits.
+struct Needle {
+    text: &'static [u8],
+    bit: u64,
+    rare: u8,
+    at: usize,
+    finder: Finder<'static>,
+}
+
+/// Up to three distinct rare bytes, scanned in one memchr pass.
+struct Group {
+    bytes: [u8; 3],
+    len: usize,
+    /// The bits of the needles whose rare byte is in this group.
+    bits: u64,
+}
+
+/// How a memchr pass ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    /// The text was read to its end, or everything wanted was found.
+    Done,
+    /// Hits came too densely: the automaton answers instead.
+    Dense,
+}
+
+/// The literal needles of one text scope, each mapped to its family's bit.
+pub(super) struct NeedleSet {
+    needles: Vec<Needle>,
+    /// Empty when the needles' rare bytes need more than [`MAX_GROUPS`] passes.
+    groups: Vec<Group>,
+    /// Families with an empty needle, which occurs in every text.
+    empty: u64,
+    all: u64,
+    /// `None` when there is no needle, or the automaton could not be built.
+    automaton: Option<AhoCorasick>,
+}
+
+impl NeedleSet {
+    /// The needles of every family, each with its family's index.
+    pub(super) fn new(needles: Vec<(&'static str, usize)>) -> Self {
+        let (mut empty, mut all) = (0u64, 0u64);
+        let mut set: Vec<Needle> = Vec::new();
+        for (text, family) in needles {
+            let bit = 1u64 << family;
+            all |= bit;
+            let text = text.as_bytes();
+            let at = match Pair::new(text) {
+                Some(pair) => usize::from(pair.index1()),
+                None => 0,
+            };
+            match text.get(at) {
+                None => empty |= bit,
+                Some(&rare) => set.push(Needle {
+                    text,
+                    bit,
+                    rare,
+                    at,
+                    finder: Finder::new(text),
+                }),
+            }
+        }
+        let mut groups: Vec<Group> = Vec::new();
+        for needle in &set {
+            let holding = groups
+                .iter()
+                .position(|g| g.bytes[..g.len].contains(&needle.rare));
+            let with_room = || groups.iter().position(|g| g.len < g.bytes.len());
+            match holding.or_else(with_room) {
+                Some(i) => {
+                    let group = &mut groups[i];
+                    if holding.is_none() {
+                        group.bytes[group.len] = needle.rare;
+                        group.len += 1;
+                    }
+                    group.bits |= needle.bit;
+                }
+                None => groups.push(Group {
+                    bytes: [needle.rare; 3],
+                    len: 1,
+                    bits: needle.bit,
+                }),
+            }
+        }
+        if groups.len() > MAX_GROUPS {
+            groups.clear();
+        }
+        // An automaton over a handful of short literals cannot exceed the
+        // builder's limits; if it ever did, every such family stays a candidate.
+        // Leftmost semantics let it use its vectorized (Teddy) prefilter; only
+        // presence is asked of it, never which match.
+        let automaton = if set.is_empty() {
+            None
+        } else {
+            AhoCorasick::builder()
+                .match_kind(MatchKind::LeftmostFirst)
+                .build(set.iter().map(|n| n.text))
+                .ok()
+        };
+        Self {
+            needles: set,
+            groups,
+            empty,
+            all,
+            automaton,
+        }
+    }
+
+    /// The families (within `wanted`) whose needles occur in any of `texts`.
+    pub(super) fn hits(&self, wanted: u64, texts: &[&[u8]]) -> u64 {
+        let wanted = wanted & self.all;
+        let mut found = wanted & self.empty;
+        for text in texts {
+            if found == wanted {
+                break;
+            }
+            // An empty text (the usual stderr) holds only the empty needle.
+            if !text.is_empty() {
+                found |= self.scan(text, wanted & !found);
+            }
+        }
+        found
+    }
+
+    /// The bits (within `wanted`) of the needles that occur in `text`.
+    fn scan(&self, text: &[u8], wanted: u64) -> u64 {
+        if self.groups.is_empty() || text.len() < SHORT {
+            return self.by_automaton(text, wanted);
+        }
+        let mut found = 0u64;
+        for group in &self.groups {
+            if group.bits & wanted & !found == 0 {
+                continue;
+            }
+            let pass = match group.bytes[..group.len] {
+                [a] => self.compare_at(text, memchr::memchr_iter(a, text), wanted, &mut found),
+                [a, b] => {
+                    self.compare_at(text, memchr::memchr2_iter(a, b, text), wanted, &mut found)
+                }
+                [a, b, c] => self.compare_at(
+                    text,
+                    memchr::memchr3_iter(a, b, c, text),
+                    wanted,
+                    &mut found,
+                ),
+                _ => Pass::Done,
+            };
+            if pass == Pass::Dense {
+                return found | self.by_automaton(text, wanted & !found);
+            }
+            if found == wanted {
+                break;
+            }
+        }
+        found
+    }
+
+    /// Compares, at each hit of a rare byte, every wanted needle that has
+    /// that byte at that offset; adds the bits of those that occur.
+    fn compare_at(
+        &self,
+        text: &[u8],
+        hits: impl Iterator<Item = usize>,
+        wanted: u64,
+        found: &mut u64,
+    ) -> Pass {
+        for (seen, hit) in hits.enumerate() {
+            if seen > DENSE_SLACK + hit / DENSE_SPACING {
+                return Pass::Dense;
+            }
+            let Some(&byte) = text.get(hit) else {
+                continue;
+            };
+            for needle in &self.needles {
+                if needle.rare != byte || needle.bit & wanted & !*found == 0 {
+                    continue;
+                }
+                let occurs = hit
+                    .checked_sub(needle.at)
+                    .and_then(|start| text.get(start..))
+                    .is_some_and(|rest| rest.starts_with(needle.text));
+                if occurs {
+                    *found |= needle.bit;
+                }
+            }
+            if *found == wanted {
+                break;
+            }
+        }
+        Pass::Done
+    }
+
+    /// The same answer from one automaton presence pass, then one `memmem`
+    /// search per wanted needle when anything is present.
+    fn by_automaton(&self, text: &[u8], wanted: u64) -> u64 {
+        let Some(automaton) = &self.automaton else {
+            return wanted;
+        };
+        if !automaton.is_match(text) {
+            return 0;
+        }
+        self.needles
+            .iter()
+            .filter(|n| n.bit & wanted != 0 && n.finder.find(text).is_some())
+            .fold(0u64, |acc, n| acc | n.bit)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The answer for `texts`, asked twice: as they are (a text shorter than
+    /// [`SHORT`] goes to the automaton) and behind a [`SHORT`]-byte prefix of
+    /// dots (no test needle holds a dot), which the memchr passes scan. Both
+    /// must agree.
+    fn hits(s: &NeedleSet, wanted: u64, texts: &[&str]) -> u64 {
+        let bare: Vec<&[u8]> = texts.iter().map(|t| t.as_bytes()).collect();
+        let padded: Vec<Vec<u8>> = texts
+            .iter()
+            .map(|t| [".".repeat(SHORT).as_bytes(), t.as_bytes()].concat())
+            .collect();
+        let padded: Vec<&[u8]> = padded.iter().map(Vec::as_slice).collect();
+        let (short, long) = (s.hits(wanted, &bare), s.hits(wanted, &padded));
+        assert_eq!(short, long, "{texts:?}");
+        long
+    }
+
+    fn set(needles: &[&'static str]) -> NeedleSet {
+        NeedleSet::new(needles.iter().copied().zip(0..).collect())
+    }
+
+    #[test]
+    fn each_needle_is_found_at_its_own_rare_byte() {
+        let s = set(&["abc", "bcd", "xyz"]);
+        assert_eq!(hits(&s, u64::MAX, &["xabcdx"]), 0b011);
+        assert_eq!(hits(&s, 0b010, &["xabcdx"]), 0b010);
+        assert_eq!(hits(&s, u64::MAX, &["..xyz", "abc"]), 0b101);
+        assert_eq!(hits(&s, u64::MAX, &["ab", "cd"]), 0);
+        assert_eq!(hits(&s, u64::MAX, &[""]), 0);
+        // One rare byte, at two offsets: the second needle's hit comes after
+        // the first one's, and the rare byte is found where each needle holds it.
+        let s = set(&["W-a", "a-W"]);
+        assert_eq!((s.needles[0].at, s.needles[1].at), (0, 2));
+        assert_eq!(hits(&s, u64::MAX, &["W-a-W"]), 0b11);
+        assert_eq!(hits(&s, u64::MAX, &["a-W-"]), 0b10);
+    }
+
+    #[test]
+    fn an_empty_needle_occurs_everywhere_and_a_family_may_have_several() {
+        let s = NeedleSet::new(vec![("", 0), ("abc", 1), ("zzz", 1)]);
+        assert_eq!(hits(&s, u64::MAX, &[""]), 0b01);
+        assert_eq!(hits(&s, u64::MAX, &["..zzz"]), 0b11);
+        assert_eq!(hits(&s, 0b10, &["abc"]), 0b10);
+    }
+
+    /// A text made of the needles' own rare bytes sends the scan to the
+    /// automaton early, and the answer is still exact.
+    #[test]
+    fn a_text_dense_in_rare_bytes_is_answered_by_the_automaton_exactly() {
+        let s = set(&["abc", "bcd", "xyz"]);
+        let rare: Vec<u8> = s.needles.iter().map(|n| n.rare).collect();
+        let mut text: Vec<u8> = rare.iter().copied().cycle().take(4096).collect();
+        // No needle is made of its rare byte alone, so the filler matches none.
+        assert_eq!(s.scan(&text, 0b111), 0);
+        let hits = memchr::memchr3_iter(rare[0], rare[1], rare[2], &text).count();
+        assert!(hits > DENSE_SLACK + 4096 / DENSE_SPACING, "{hits} hits");
+        text.extend_from_slice(b"xabcdx");
+        assert_eq!(s.scan(&text, 0b111), 0b011);
+        assert_eq!(s.scan(&text, 0b100), 0);
+    }
+
+    #[test]
+    fn too_many_rare_bytes_leave_the_automaton_alone() {
+        let many: Vec<&'static str> =
+            vec!["q1", "w2", "e3", "r4", "t5", "y6", "u7", "i8", "o9", "pA"];
+        let s = set(&many);
+        assert!(s.groups.is_empty());
+        assert_eq!(hits(&s, u64::MAX, &["..o9..q1"]), 1 | 1 << 8);
+        let few = set(&["q1", "w2", "e3"]);
+        assert_eq!(few.groups.len(), 1);
+    }
+}
