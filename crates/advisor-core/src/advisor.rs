@@ -56,6 +56,9 @@ pub struct Withheld {
     pub seat: Seat,
     /// Why.
     pub reason: WithholdReason,
+    /// The finding's diagnosis, no surer than `suspected` (absent for a pre-flight,
+    /// which has no finding).
+    pub diagnosis: Option<crate::Diagnosis>,
 }
 
 /// The advisor's answer to a settled call: contexts to append, and disclosures.
@@ -92,8 +95,8 @@ pub enum Explanation {
     Outranked(FamilyId),
     /// It owns the observation and its gate declined.
     Declined(&'static str),
-    /// It owns the observation and withheld.
-    Withheld(WithholdReason),
+    /// It owns the observation and withheld; the diagnosis no surer than `suspected`.
+    Withheld(WithholdReason, crate::Diagnosis),
     /// It owns the observation and speaks.
     Speaks(Advisory),
 }
@@ -243,7 +246,15 @@ impl Advisor {
                 }
             }
             Some(Gate::Withhold(reason)) => {
-                self.disclose(agent, family, Seat::Failure, reason, &mut decision.withheld)
+                let diagnosis = guarded(family, "diagnose", || owner.finding.diagnose(&env))
+                    .map(crate::Diagnosis::at_most_suspected);
+                self.disclose(
+                    agent,
+                    family,
+                    Seat::Failure,
+                    (reason, diagnosis),
+                    &mut decision.withheld,
+                )
             }
             Some(Gate::Decline(code)) => {
                 tracing::debug!(target: "sandbox_advisor::declined", agent = %crate::quote::log_field(agent.as_str()), family = %family, code, "not this family's story");
@@ -258,7 +269,7 @@ impl Advisor {
         agent: &AgentId,
         family: FamilyId,
         seat: Seat,
-        reason: WithholdReason,
+        (reason, diagnosis): (WithholdReason, Option<crate::Diagnosis>),
         out: &mut Vec<Withheld>,
     ) {
         if self
@@ -271,6 +282,7 @@ impl Advisor {
                 family,
                 seat,
                 reason,
+                diagnosis,
             });
         }
     }

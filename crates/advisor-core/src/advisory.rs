@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 
+use crate::diagnosis::Diagnosis;
 use crate::ids::FamilyId;
 
 /// The producer-owned `source.kind` every advisory carries.
@@ -18,8 +19,13 @@ pub struct Advisory {
     pub family: FamilyId,
     /// One line, at most [`SUMMARY_MAX_CHARS`] characters.
     pub summary: Summary,
-    /// The full text, addressed to the model and to the person reading the transcript.
+    /// The text the model receives, addressed to it and to the person reading the transcript.
     pub text: String,
+    /// The full account: the cause, the evidence, the cited reports. The same as
+    /// `text` for a family that writes one text only.
+    pub detail: String,
+    /// The structured diagnosis, for a harness that acts on it.
+    pub diagnosis: Diagnosis,
     /// Always `{ "kind": "sandbox-grant-advisor" }`.
     pub source: Source,
 }
@@ -30,13 +36,39 @@ fn serialize_family<S: serde::Serializer>(id: &FamilyId, s: S) -> Result<S::Ok, 
 
 impl Advisory {
     /// Builds an advisory; the summary is bounded and flattened to one line.
+    /// Its `detail` is the text, its diagnosis unclassified until the registry
+    /// sets the family's own ([`Advisory::with_diagnosis`]).
     pub fn new(family: FamilyId, summary: &str, text: String) -> Self {
         Self {
             family,
             summary: Summary::new(summary),
+            detail: text.clone(),
             text,
+            diagnosis: Diagnosis::UNCLASSIFIED,
             source: Source::default(),
         }
+    }
+
+    /// The full account, when the family writes a shorter `text` for the model.
+    pub fn with_detail(mut self, detail: String) -> Self {
+        self.detail = detail;
+        self
+    }
+
+    /// The structured diagnosis.
+    pub fn with_diagnosis(mut self, diagnosis: Diagnosis) -> Self {
+        self.diagnosis = diagnosis;
+        self
+    }
+}
+
+fn name_sources_in(text: &mut String, env: &crate::Environment) {
+    if env.href.is_none() && cites_a_number(text) {
+        text.truncate(text.trim_end().len());
+        text.push_str(&format!(
+            "\n\nThe #-numbers above are discussions in the {DISCUSSIONS_REPOSITORY} \
+             repository on GitHub."
+        ));
     }
 }
 
@@ -48,12 +80,12 @@ impl Advisory {
     /// the text, so a reader knows where `#8232` lives. Nothing changes when
     /// the text cites no number or the operator configured `href` instead.
     pub fn name_sources(mut self, env: &crate::Environment) -> Self {
-        if env.href.is_none() && cites_a_number(&self.text) {
-            self.text.truncate(self.text.trim_end().len());
-            self.text.push_str(&format!(
-                "\n\nThe #-numbers above are discussions in the {DISCUSSIONS_REPOSITORY} \
-                 repository on GitHub."
-            ));
+        let same = self.detail == self.text;
+        name_sources_in(&mut self.text, env);
+        if same {
+            self.detail.clone_from(&self.text);
+        } else {
+            name_sources_in(&mut self.detail, env);
         }
         self
     }

@@ -6,7 +6,7 @@
 /// The family's `doc` is read from its README (`readme:`, usually
 /// `include_str!("../README.md")`), which is also the crate doc, so what a
 /// family recognizes and refuses is written once. The optional keys are the
-/// trait's optional methods; `sample:` is compiled only with the crate's own
+/// trait's optional methods (`policy_need:`, `diagnose:`, `preflight:`); `sample:` is compiled only with the crate's own
 /// `testing` feature.
 ///
 /// ```
@@ -51,6 +51,7 @@ macro_rules! family {
             gate: $gate:expr,
             advise: $advise:expr
             $(, policy_need: $policy_need:expr)?
+            $(, diagnose: $diagnose:expr)?
             $(, preflight: ($wants:expr, $preflight:expr))?
             $(, sample: $sample:expr)?
             $(,)?
@@ -90,6 +91,12 @@ macro_rules! family {
             $(
                 fn policy_need(&self, finding: &$finding, host: &$crate::HostFacts) -> $crate::PolicyNeed {
                     ($policy_need)(finding, host)
+                }
+            )?
+
+            $(
+                fn diagnose(&self, finding: &$finding, env: &$crate::Environment) -> $crate::Diagnosis {
+                    ($diagnose)(finding, env)
                 }
             )?
 

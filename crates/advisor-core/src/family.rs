@@ -40,6 +40,12 @@ pub trait Family: Send + Sync + 'static {
     /// The advisory, built from the finding's facts.
     fn advise(&self, finding: &Self::Finding, env: &Environment) -> Advisory;
 
+    /// The structured diagnosis of a finding, for the advisory and for a
+    /// withheld disclosure (default: unclassified).
+    fn diagnose(&self, _finding: &Self::Finding, _env: &Environment) -> crate::Diagnosis {
+        crate::Diagnosis::UNCLASSIFIED
+    }
+
     /// Whether this family has a pre-flight check on this host (default: none).
     fn wants_preflight(&self, _host: &HostFacts) -> bool {
         false

@@ -21,6 +21,7 @@ mod bounded;
 mod budget;
 mod config;
 mod declare;
+pub mod diagnosis;
 mod digest;
 pub mod disclosure;
 pub mod envelope;
@@ -48,6 +49,7 @@ pub use budget::CallKey;
 pub use config::{
     Config, ConfigError, DEFAULT_LEDGER_CAPACITY, DEFAULT_SESSION_CAPACITY, ToolPattern,
 };
+pub use diagnosis::Diagnosis;
 pub use environment::{
     Environment, HostBinary, HostFacts, NoPolicyService, Platform, PolicyNeed, PolicyQuery,
     PolicySource, PolicyState, ResolvedPolicy, SandboxMode, UnknownMode, Unresolved, WorkspaceRoot,

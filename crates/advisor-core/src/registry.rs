@@ -40,8 +40,10 @@ pub trait Recognized: Send {
     fn policy_need(&self, host: &HostFacts) -> PolicyNeed;
     /// See [`Family::gate`].
     fn gate(&self, env: &Environment) -> Gate;
-    /// See [`Family::advise`].
+    /// See [`Family::advise`]; the advisory carries the family's diagnosis.
     fn advise(&self, env: &Environment) -> Advisory;
+    /// See [`Family::diagnose`].
+    fn diagnose(&self, env: &Environment) -> crate::Diagnosis;
     /// True when the family was registered as the fail-fast family.
     fn feeds_budget(&self) -> bool;
     /// The family's finding, printable (for `explain` and fixture snapshots).
@@ -62,7 +64,13 @@ impl<F: Family, B: BudgetRole> Recognized for Bound<'_, F, B> {
         self.family.gate(&self.finding, env)
     }
     fn advise(&self, env: &Environment) -> Advisory {
-        self.family.advise(&self.finding, env).name_sources(env)
+        self.family
+            .advise(&self.finding, env)
+            .name_sources(env)
+            .with_diagnosis(self.family.diagnose(&self.finding, env))
+    }
+    fn diagnose(&self, env: &Environment) -> crate::Diagnosis {
+        self.family.diagnose(&self.finding, env)
     }
     fn feeds_budget(&self) -> bool {
         B::FEEDS_BUDGET

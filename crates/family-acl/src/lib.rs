@@ -14,6 +14,18 @@ pub use finding::{AclClass, AclFinding, Api, Carrier, Field, Label};
 /// The family's stable id.
 pub const ID: FamilyId = FamilyId::new("acl-provisioning");
 
+/// The family's structured diagnosis: the runner could not grant the restricted token its access: the provider's setup failed before the command started; the user fixes the ownership or the grant, then the call can run.
+pub const DIAGNOSIS: advisor_core::Diagnosis = advisor_core::Diagnosis {
+    category: advisor_core::diagnosis::Category::RunnerSetupFailed,
+    phase: advisor_core::diagnosis::Phase::Setup,
+    confidence: advisor_core::diagnosis::Confidence::Confirmed,
+    source: advisor_core::diagnosis::Source::Runner,
+    command_started: advisor_core::diagnosis::CommandStarted::No,
+    effects: advisor_core::diagnosis::Effects::None,
+    retry: advisor_core::diagnosis::Retry::AfterRemedy,
+    remedy_owner: advisor_core::diagnosis::RemedyOwner::User,
+};
+
 advisor_core::family! {
     /// The Windows ACL provisioning failure family.
     pub struct AclProvisioning {
@@ -25,6 +37,7 @@ advisor_core::family! {
         gate: gate::gate,
         advise: advise::advise,
         policy_need: gate::policy_need,
+        diagnose: |_, _| DIAGNOSIS,
         sample: testing::sample(),
     }
 }

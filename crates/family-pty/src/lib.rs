@@ -13,6 +13,18 @@ pub use recognize::{Carrier, Finding, SENTENCE, STACK_FRAME};
 /// The family id.
 pub const ID: FamilyId = FamilyId::new("pty-startup");
 
+/// The family's structured diagnosis: the pseudo-console shell died before its first prompt; the remedy is a preset or host change the user makes, after which a new session works.
+pub const DIAGNOSIS: advisor_core::Diagnosis = advisor_core::Diagnosis {
+    category: advisor_core::diagnosis::Category::ConsoleHostError,
+    phase: advisor_core::diagnosis::Phase::Spawn,
+    confidence: advisor_core::diagnosis::Confidence::Confirmed,
+    source: advisor_core::diagnosis::Source::Runner,
+    command_started: advisor_core::diagnosis::CommandStarted::No,
+    effects: advisor_core::diagnosis::Effects::None,
+    retry: advisor_core::diagnosis::Retry::AfterRemedy,
+    remedy_owner: advisor_core::diagnosis::RemedyOwner::User,
+};
+
 advisor_core::family! {
     /// The persistent-shell startup family.
     pub struct PtyStartup {
@@ -23,6 +35,7 @@ advisor_core::family! {
         recognize: recognize::recognize,
         gate: gate::gate,
         advise: advise::advise,
+        diagnose: |_, _| DIAGNOSIS,
         sample: testing::sample(),
     }
 }

@@ -7,7 +7,7 @@ mod recognize;
 #[cfg(feature = "testing")]
 pub mod testing;
 
-use advisor_core::{Anchors, FamilyId, HostFacts};
+use advisor_core::{Anchors, FamilyId, HostFacts, PreflightVerdict};
 
 pub use preflight::{Comparison, NO_TEMP_DIR, NOT_COMPARABLE, PreflightFacts, compare};
 pub use recognize::{Carrier, TempRootRefusal};
@@ -21,6 +21,18 @@ fn wants_preflight(host: &HostFacts) -> bool {
     host.is_windows()
 }
 
+/// The family's structured diagnosis: the provider refuses to set up a temp root inside the workspace; nothing ran, and the user moves TMP/TEMP.
+pub const DIAGNOSIS: advisor_core::Diagnosis = advisor_core::Diagnosis {
+    category: advisor_core::diagnosis::Category::RunnerSetupFailed,
+    phase: advisor_core::diagnosis::Phase::Setup,
+    confidence: advisor_core::diagnosis::Confidence::Confirmed,
+    source: advisor_core::diagnosis::Source::Runner,
+    command_started: advisor_core::diagnosis::CommandStarted::No,
+    effects: advisor_core::diagnosis::Effects::None,
+    retry: advisor_core::diagnosis::Retry::AfterRemedy,
+    remedy_owner: advisor_core::diagnosis::RemedyOwner::User,
+};
+
 advisor_core::family! {
     /// The `temp-root-inside-workspace` family (failure half and pre-flight seat).
     pub struct TempRootInsideWorkspace {
@@ -32,7 +44,11 @@ advisor_core::family! {
         gate: gate::gate,
         advise: advise::failure,
         policy_need: gate::policy_need,
-        preflight: (wants_preflight, preflight::verdict),
+        diagnose: |_, _| DIAGNOSIS,
+        preflight: (wants_preflight, |env| match preflight::verdict(env) {
+            PreflightVerdict::Advise(a) => PreflightVerdict::Advise(a.with_diagnosis(DIAGNOSIS)),
+            other => other,
+        }),
         sample: testing::sample(),
     }
 }

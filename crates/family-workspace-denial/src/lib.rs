@@ -27,6 +27,18 @@ const ANCHORS: Anchors = Anchors::ForegroundRun {
     stderr_needles: &[],
 };
 
+/// The family's structured diagnosis: the command ran and a write inside the workspace was refused; it may have written part of its output before the refusal.
+pub const DIAGNOSIS: advisor_core::Diagnosis = advisor_core::Diagnosis {
+    category: advisor_core::diagnosis::Category::FileAccessDenied,
+    phase: advisor_core::diagnosis::Phase::Execute,
+    confidence: advisor_core::diagnosis::Confidence::Confirmed,
+    source: advisor_core::diagnosis::Source::Policy,
+    command_started: advisor_core::diagnosis::CommandStarted::Yes,
+    effects: advisor_core::diagnosis::Effects::Possible,
+    retry: advisor_core::diagnosis::Retry::AfterRemedy,
+    remedy_owner: advisor_core::diagnosis::RemedyOwner::User,
+};
+
 advisor_core::family! {
     /// Denied inside the workspace: a `workspace-write` denial, on Windows, of paths
     /// strictly below the session's workspace root.
@@ -39,6 +51,7 @@ advisor_core::family! {
         gate: gate::gate,
         advise: advise::advise,
         policy_need: gate::policy_need,
+        diagnose: |_, _| DIAGNOSIS,
         sample: testing::sample(),
     }
 }

@@ -487,6 +487,16 @@ fn every_family_has_a_producer_shape_that_it_recognizes() {
             recognized_by(&registry, &observation).contains(&id),
             "`{id}` does not recognize its own producer shape"
         );
+        // Its advisory carries the family's own diagnosis, not the unclassified default.
+        let env = resolved(Platform::Win32, SandboxMode::WorkspaceWrite, Some(WS));
+        let family = registry.families().find(|f| f.id().as_str() == id).unwrap();
+        if let Some(finding) = family.recognize(&observation) {
+            assert_ne!(
+                finding.advise(&env).diagnosis,
+                advisor_core::Diagnosis::UNCLASSIFIED,
+                "`{id}` declares no diagnosis (family! key `diagnose:`)"
+            );
+        }
     }
 }
 

@@ -147,10 +147,11 @@ pub async fn explain(request: Request, registry: RegistryBuilder) -> Result<Repo
     for (family, verdict) in verdicts {
         match verdict {
             Explanation::Speaks(advisory) => decision.advisories.push(advisory),
-            Explanation::Withheld(reason) => decision.withheld.push(Withheld {
+            Explanation::Withheld(reason, diagnosis) => decision.withheld.push(Withheld {
                 family,
                 seat: Seat::Failure,
                 reason,
+                diagnosis: Some(diagnosis),
             }),
             _ => {}
         }
@@ -211,7 +212,7 @@ fn render(
                     advisory.text.trim_end()
                 );
             }
-            Explanation::Withheld(why) => {
+            Explanation::Withheld(why, _) => {
                 recognized = true;
                 let _ = writeln!(
                     out,
@@ -231,7 +232,7 @@ fn render(
     let mut others = String::new();
     for (family, verdict) in verdicts {
         let why = match verdict {
-            Explanation::Speaks(_) | Explanation::Withheld(_) => continue,
+            Explanation::Speaks(_) | Explanation::Withheld(..) => continue,
             // Beside an owner, a family that did not match is noise; alone, it is the answer.
             Explanation::NotRecognized if recognized => continue,
             Explanation::NotRecognized => {

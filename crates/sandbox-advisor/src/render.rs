@@ -105,6 +105,7 @@ pub fn decision_line(seq: u64, d: &Decision) -> Output<'_> {
             .map(|w| WithheldOut {
                 family: w.family.as_str(),
                 reason: w.reason.code(),
+                diagnosis: w.diagnosis,
             })
             .collect(),
         refusal: d.refusal.as_ref().map(|r| RefusalOut {

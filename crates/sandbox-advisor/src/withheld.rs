@@ -139,6 +139,7 @@ mod tests {
             family: FamilyId::new("temp-root-inside-workspace"),
             seat,
             reason: WithholdReason::Other("no-temp-dir"),
+            diagnosis: None,
         };
         let (s1, s2) = (SessionId::new("s1"), SessionId::new("s2"));
         let mut notes = SessionNotes::default();

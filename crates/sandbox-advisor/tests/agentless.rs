@@ -44,7 +44,7 @@ fn a_post_or_pre_without_agent_gets_a_plain_decision_and_is_never_counted() {
     {"seq":5,"type":"post","call":"d1","advisories":[],"withheld":[],"refusal":null}
     {"seq":6,"type":"pre","call":"d2","advisories":[],"withheld":[],"refusal":null}
     {"seq":7,"type":"post","call":"d3","advisories":[],"withheld":[],"refusal":null}
-    {"seq":8,"type":"post","agent":"a1","call":"c1","advisories":[{"family":"acl-provisioning","summary":"<summary>","text":"<text>","source":{"kind":"sandbox-grant-advisor"}}],"withheld":[],"refusal":null}
+    {"seq":8,"type":"post","agent":"a1","call":"c1","advisories":[{"family":"acl-provisioning","summary":"<summary>","text":"<text>","detail":"<detail>","diagnosis":{"category":"runner_setup_failed","phase":"setup","confidence":"confirmed","source":"runner","commandStarted":false,"effects":"none","retry":"after-remedy","remedyOwner":"user"},"source":{"kind":"sandbox-grant-advisor"}}],"withheld":[],"refusal":null}
     {"seq":9,"type":"post","agent":"a1","call":"c2","advisories":[],"withheld":[],"refusal":null}
     {"seq":10,"type":"pre","agent":"a1","call":"c4","advisories":[],"withheld":[],"refusal":{"family":"acl-provisioning","reason":"<reason>"}}
     "#);

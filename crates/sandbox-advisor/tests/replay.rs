@@ -169,11 +169,11 @@ fn json_lines_carry_the_protocol_shape() {
     insta::assert_snapshot!(shape, @r#"
     {"seq":1,"type":"hello","protocol":1,"families":["<families>"]}
     {"seq":5,"type":"session-start","agent":"a1","advisories":[],"withheld":[],"refusal":null}
-    {"seq":6,"type":"post","agent":"a1","call":"c1","advisories":[{"family":"acl-provisioning","summary":"<summary>","text":"<text>","source":{"kind":"sandbox-grant-advisor"}}],"withheld":[],"refusal":null}
+    {"seq":6,"type":"post","agent":"a1","call":"c1","advisories":[{"family":"acl-provisioning","summary":"<summary>","text":"<text>","detail":"<detail>","diagnosis":{"category":"runner_setup_failed","phase":"setup","confidence":"confirmed","source":"runner","commandStarted":false,"effects":"none","retry":"after-remedy","remedyOwner":"user"},"source":{"kind":"sandbox-grant-advisor"}}],"withheld":[],"refusal":null}
     {"seq":7,"type":"post","agent":"a1","call":"c2","advisories":[],"withheld":[],"refusal":null}
-    {"seq":8,"type":"post","agent":"a2","call":"c3","advisories":[{"family":"pty-startup","summary":"<summary>","text":"<text>","source":{"kind":"sandbox-grant-advisor"}}],"withheld":[],"refusal":null}
+    {"seq":8,"type":"post","agent":"a2","call":"c3","advisories":[{"family":"pty-startup","summary":"<summary>","text":"<text>","detail":"<detail>","diagnosis":{"category":"console_host_error","phase":"spawn","confidence":"confirmed","source":"runner","commandStarted":false,"effects":"none","retry":"after-remedy","remedyOwner":"user"},"source":{"kind":"sandbox-grant-advisor"}}],"withheld":[],"refusal":null}
     {"seq":9,"type":"pre","agent":"a1","call":"c4","advisories":[],"withheld":[],"refusal":null}
-    {"seq":11,"type":"post","agent":"a1","call":"c1","advisories":[{"family":"acl-provisioning","summary":"<summary>","text":"<text>","source":{"kind":"sandbox-grant-advisor"}}],"withheld":[],"refusal":null}
+    {"seq":11,"type":"post","agent":"a1","call":"c1","advisories":[{"family":"acl-provisioning","summary":"<summary>","text":"<text>","detail":"<detail>","diagnosis":{"category":"runner_setup_failed","phase":"setup","confidence":"confirmed","source":"runner","commandStarted":false,"effects":"none","retry":"after-remedy","remedyOwner":"user"},"source":{"kind":"sandbox-grant-advisor"}}],"withheld":[],"refusal":null}
     "#);
 }
 

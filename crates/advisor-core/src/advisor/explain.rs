@@ -38,7 +38,9 @@ impl Advisor {
                 family,
                 match finding.gate(&env) {
                     Gate::Speak => Explanation::Speaks(finding.advise(&env)),
-                    Gate::Withhold(reason) => Explanation::Withheld(reason),
+                    Gate::Withhold(reason) => {
+                        Explanation::Withheld(reason, finding.diagnose(&env).at_most_suspected())
+                    }
                     Gate::Decline(code) => Explanation::Declined(code),
                 },
             ));

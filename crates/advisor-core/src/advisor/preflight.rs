@@ -144,7 +144,7 @@ impl Advisor {
                     agent,
                     *family,
                     Seat::Preflight,
-                    reason.clone(),
+                    (reason.clone(), None),
                     &mut decision.withheld,
                 ),
             }

@@ -26,7 +26,7 @@ pub struct Outcome {
 /// What the owner said, before it is written down.
 enum Said {
     Speak(Advisory),
-    Withhold(WithholdReason),
+    Withhold(WithholdReason, Option<crate::Diagnosis>),
     Decline(&'static str),
 }
 
@@ -46,7 +46,10 @@ pub fn decide(registry: &Registry, case: &Case) -> Outcome {
                 let env = case.environment(need);
                 said = Some(match owner.finding.gate(&env) {
                     Gate::Speak => Said::Speak(owner.finding.advise(&env)),
-                    Gate::Withhold(reason) => Said::Withhold(reason),
+                    Gate::Withhold(reason) => Said::Withhold(
+                        reason,
+                        Some(owner.finding.diagnose(&env).at_most_suspected()),
+                    ),
                     Gate::Decline(code) => Said::Decline(code),
                 });
             }
@@ -66,7 +69,7 @@ pub fn decide(registry: &Registry, case: &Case) -> Outcome {
                         }
                         PreflightVerdict::Withhold(reason) => {
                             family = Some(checker.id());
-                            said = Some(Said::Withhold(reason));
+                            said = Some(Said::Withhold(reason, None));
                         }
                     }
                 }
@@ -78,14 +81,25 @@ pub fn decide(registry: &Registry, case: &Case) -> Outcome {
         Some(Said::Speak(advisory)) => {
             let _ = write!(
                 report,
-                "decision: speak\nsummary: {}\n\n{}\n",
+                "decision: speak\ndiagnosis: {}\nsummary: {}\n\n{}\n",
+                serde_json::to_string(&advisory.diagnosis).unwrap_or_default(),
                 advisory.summary.as_str(),
                 advisory.text
             );
+            if advisory.detail != advisory.text {
+                let _ = write!(report, "\n--- detail\n\n{}\n", advisory.detail);
+            }
             (Some(Decision::Speak), None)
         }
-        Some(Said::Withhold(reason)) => {
+        Some(Said::Withhold(reason, diagnosis)) => {
             let _ = writeln!(report, "decision: withhold {} ({reason})", reason.code());
+            if let Some(d) = diagnosis {
+                let _ = writeln!(
+                    report,
+                    "diagnosis: {}",
+                    serde_json::to_string(&d).unwrap_or_default()
+                );
+            }
             (Some(Decision::Withhold), Some(reason.code().to_owned()))
         }
         Some(Said::Decline(code)) => {

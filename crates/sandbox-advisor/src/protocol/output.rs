@@ -56,6 +56,9 @@ pub struct WithheldOut {
     pub family: &'static str,
     /// The stable reason code (`WithholdReason::code`).
     pub reason: &'static str,
+    /// The finding's diagnosis, no surer than `suspected` (absent for a pre-flight).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diagnosis: Option<advisor_core::Diagnosis>,
 }
 
 /// A refusal on an output line.

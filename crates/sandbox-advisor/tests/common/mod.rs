@@ -143,7 +143,7 @@ pub fn shape(run: &Run) -> String {
         .map(|mut line| {
             if let Some(list) = line.get_mut("advisories").and_then(|a| a.as_array_mut()) {
                 for advisory in list {
-                    for key in ["text", "summary"] {
+                    for key in ["text", "detail", "summary"] {
                         assert!(!advisory[key].as_str().unwrap().is_empty(), "empty {key}");
                         advisory[key] = serde_json::json!(format!("<{key}>"));
                     }
