@@ -164,7 +164,16 @@ impl Advisor {
             host: host.clone(),
             policy,
             href: self.config.href.clone(),
+            locale: self.config.locale,
         }
+    }
+
+    /// The advisory as configured: with `advisoryText: full` the model gets the full account.
+    fn as_configured(&self, mut advisory: Advisory) -> Advisory {
+        if self.config.advisory_text == crate::AdvisoryText::Full {
+            advisory.text.clone_from(&advisory.detail);
+        }
+        advisory
     }
 
     async fn resolve(
@@ -242,7 +251,9 @@ impl Advisor {
                 };
                 if self.ledger.claim(agent, family, Seat::Failure) == Claim::First {
                     disclosure::spoken(agent, family, Seat::Failure, advisory.summary.as_str());
-                    decision.additional_contexts.push(advisory);
+                    decision
+                        .additional_contexts
+                        .push(self.as_configured(advisory));
                 }
             }
             Some(Gate::Withhold(reason)) => {

@@ -50,6 +50,10 @@ struct RawConfig {
     ledger_capacity: usize,
     #[serde(default = "default_session_capacity")]
     session_capacity: usize,
+    #[serde(default)]
+    locale: crate::Locale,
+    #[serde(default)]
+    advisory_text: crate::AdvisoryText,
 }
 
 fn default_max_denials() -> u32 {
@@ -144,6 +148,10 @@ pub struct Config {
     /// sessions were touched since its own last touch; at most
     /// `session_capacity + session_capacity / 8` sessions are held per map.
     pub session_capacity: usize,
+    /// The language of summaries and briefs (`en`, `zh-CN`).
+    pub locale: crate::Locale,
+    /// What the model-facing `text` holds: the brief (default) or the full account.
+    pub advisory_text: crate::AdvisoryText,
 }
 
 impl Default for Config {
@@ -156,13 +164,16 @@ impl Default for Config {
             href: None,
             ledger_capacity: DEFAULT_LEDGER_CAPACITY,
             session_capacity: DEFAULT_SESSION_CAPACITY,
+            locale: crate::Locale::En,
+            advisory_text: crate::AdvisoryText::Brief,
         }
     }
 }
 
 impl Config {
     /// Reads a configuration from a JSON value (keys: `enforceAfter`, `maxDenials`,
-    /// `include`, `exclude`, `href`, `ledgerCapacity`, `sessionCapacity`). Unknown
+    /// `include`, `exclude`, `href`, `ledgerCapacity`, `sessionCapacity`, `locale`,
+    /// `advisoryText`). Unknown
     /// keys and bad values are errors that name the key.
     pub fn from_json(value: serde_json::Value) -> Result<Self, ConfigError> {
         let raw: RawConfig = serde_path_to_error::deserialize(value).map_err(|e| {
@@ -224,6 +235,8 @@ impl Config {
             href: raw.href,
             ledger_capacity: raw.ledger_capacity,
             session_capacity: raw.session_capacity,
+            locale: raw.locale,
+            advisory_text: raw.advisory_text,
         })
     }
 

@@ -268,6 +268,8 @@ pub struct Environment {
     pub policy: PolicyState,
     /// When set, advisories cite this address instead of discussion numbers.
     pub href: Option<String>,
+    /// The language of the summary and the brief.
+    pub locale: crate::Locale,
 }
 
 impl Environment {

@@ -18,6 +18,7 @@
 mod advisor;
 mod advisory;
 mod bounded;
+pub mod brief;
 mod budget;
 mod config;
 mod declare;
@@ -29,6 +30,7 @@ mod environment;
 mod family;
 mod ids;
 mod ledger;
+mod locale;
 mod observation;
 pub mod paths;
 mod prefilter;
@@ -59,6 +61,7 @@ pub use family::{
 };
 pub use ids::{AgentId, CallId, FamilyId, SessionId, ToolName};
 pub use ledger::Ledger;
+pub use locale::{AdvisoryText, Locale};
 pub use observation::{Failure, Observation, Outcome, Success};
 pub use paths::{Containment, HostPath, PathStyle};
 pub use quote::Untrusted;

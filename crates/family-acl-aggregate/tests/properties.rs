@@ -13,6 +13,7 @@ fn env() -> Environment {
         host: host(Platform::Win32),
         policy: PolicyState::NotConsulted,
         href: None,
+        locale: advisor_core::Locale::En,
     }
 }
 

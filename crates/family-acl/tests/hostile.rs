@@ -33,6 +33,7 @@ fn windows() -> Environment {
         host: host(Platform::Win32),
         policy: PolicyState::NotConsulted,
         href: None,
+        locale: advisor_core::Locale::En,
     }
 }
 

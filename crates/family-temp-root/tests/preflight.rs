@@ -66,6 +66,7 @@ fn session(
             workspace_root: root.map(|r| WorkspaceRoot::new(HostPath::lexical(style, r))),
         }),
         href: None,
+        locale: advisor_core::Locale::En,
     }
 }
 

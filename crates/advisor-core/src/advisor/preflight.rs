@@ -137,7 +137,9 @@ impl Advisor {
                             Seat::Preflight,
                             advisory.summary.as_str(),
                         );
-                        decision.additional_contexts.push(advisory.clone());
+                        decision
+                            .additional_contexts
+                            .push(self.as_configured(advisory.clone()));
                     }
                 }
                 PreflightVerdict::Withhold(reason) => self.disclose(

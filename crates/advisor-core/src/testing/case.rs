@@ -37,6 +37,8 @@ pub struct Case {
     pub host: HostFacts,
     /// The policy a family that asks for it sees.
     pub policy: PolicyState,
+    /// The language of the summary and the brief.
+    pub locale: crate::Locale,
 }
 
 impl Case {
@@ -84,7 +86,12 @@ impl Case {
         let host = host_facts(fixture.host.as_ref())?;
         let policy = policy_state(fixture.policy.as_ref(), host.platform)?;
         let subject = subject(&fixture)?;
+        let locale = match fixture.locale.as_deref() {
+            None => crate::Locale::En,
+            Some(tag) => tag.parse().map_err(|e| format!("locale: {e}"))?,
+        };
         Ok(Self {
+            locale,
             name: name.to_owned(),
             arm,
             fixture,
@@ -104,6 +111,7 @@ impl Case {
                 PolicyState::NotConsulted
             },
             href: self.fixture.href.clone(),
+            locale: self.locale,
         }
     }
 }

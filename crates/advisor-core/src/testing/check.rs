@@ -21,6 +21,8 @@ pub struct Outcome {
     pub reason: Option<String>,
     /// The readable account the snapshot stores.
     pub report: String,
+    /// The size of the brief, when the family spoke.
+    pub brief: Option<crate::brief::BriefSize>,
 }
 
 /// What the owner said, before it is written down.
@@ -76,9 +78,11 @@ pub fn decide(registry: &Registry, case: &Case) -> Outcome {
             }
         }
     }
+    let mut brief = None;
     let (decision, reason) = match said {
         None => (None, None),
         Some(Said::Speak(advisory)) => {
+            brief = Some(crate::brief::BriefSize::of(&advisory.text));
             let _ = write!(
                 report,
                 "decision: speak\ndiagnosis: {}\nsummary: {}\n\n{}\n",
@@ -112,6 +116,7 @@ pub fn decide(registry: &Registry, case: &Case) -> Outcome {
         decision,
         reason,
         report,
+        brief,
     }
 }
 
@@ -175,6 +180,18 @@ pub fn check(builder: RegistryBuilder, crate_dir: &str) {
             }
         };
         let got = decide(registry, &case);
+        if let Some(size) = got.brief {
+            if !size.fits() {
+                problems.push(format!(
+                    "{}: the brief is {} characters of prose and {} in all; the budget is {} and {}",
+                    case.name,
+                    size.prose,
+                    size.total,
+                    crate::brief::PROSE_MAX_CHARS,
+                    crate::brief::TOTAL_MAX_CHARS
+                ));
+            }
+        }
         if let Some(observation) = case.observation() {
             let unfiltered = registry
                 .families()

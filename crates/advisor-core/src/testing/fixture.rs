@@ -41,6 +41,7 @@
 //!
 //! # preflight = true            # instead of an observation: the session's pre-flight
 //! # href = "https://…"          # the configured `href`
+//! # locale = "zh-CN"            # the configured `locale` (default `en`)
 //!
 //! [expect]                      # absent, or with no keys: no family recognizes it
 //! family = "acl-provisioning"
@@ -138,6 +139,9 @@ pub struct Fixture {
     /// The configured `href`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub href: Option<String>,
+    /// The configured `locale` (`en` by default, or `zh-CN`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locale: Option<String>,
     /// The expected decision (absent: no family recognizes it).
     #[serde(default)]
     pub expect: Expect,

@@ -94,6 +94,7 @@ pub fn resolved(platform: Platform, mode: SandboxMode, root: Option<&str>) -> En
             workspace_root,
         }),
         href: None,
+        locale: crate::Locale::En,
     }
 }
 
@@ -103,6 +104,7 @@ pub fn unresolved(platform: Platform, why: Unresolved) -> Environment {
         host: host(platform),
         policy: PolicyState::Unresolved(why),
         href: None,
+        locale: crate::Locale::En,
     }
 }
 

@@ -19,7 +19,7 @@ use advisor_core::{Config, ConfigError, SandboxMode};
 use serde_json::{Map, Value};
 
 /// The keys [`Config::from_json`] takes, in the order the documentation lists them.
-pub const LIBRARY_KEYS: [&str; 7] = [
+pub const LIBRARY_KEYS: [&str; 9] = [
     "enforceAfter",
     "maxDenials",
     "include",
@@ -27,6 +27,8 @@ pub const LIBRARY_KEYS: [&str; 7] = [
     "href",
     "ledgerCapacity",
     "sessionCapacity",
+    "locale",
+    "advisoryText",
 ];
 
 /// The keys only the CLI takes: the deployment's policy defaults.
@@ -243,6 +245,8 @@ fn check_library_key(key: &str, value: &Value) -> Result<(), KeyError> {
             "a whole number of at least 1"
         }
         "href" if !(value.is_string() || value.is_null()) => "a string (an http or https URL)",
+        "locale" if !matches!(value.as_str(), Some("en" | "zh-CN")) => "`en` or `zh-CN`",
+        "advisoryText" if !matches!(value.as_str(), Some("brief" | "full")) => "`brief` or `full`",
         "include" | "exclude" => match value {
             Value::Array(items) => {
                 for (i, item) in items.iter().enumerate() {
