@@ -211,6 +211,13 @@ fn render(
                     advisory.summary.as_str(),
                     advisory.text.trim_end()
                 );
+                if advisory.detail != advisory.text {
+                    let _ = write!(
+                        out,
+                        "\n── the full account (`detail`)\n\n{}\n",
+                        advisory.detail.trim_end()
+                    );
+                }
             }
             Explanation::Withheld(why, _) => {
                 recognized = true;

@@ -145,12 +145,23 @@ impl<W: Write> Sink for JsonSink<W> {
 pub struct TextSink<W> {
     out: W,
     header: String,
+    detail: bool,
 }
 
 impl<W: Write> TextSink<W> {
     /// A sink that writes `header` (one line, already escaped) first.
     pub fn new(out: W, header: String) -> Self {
-        Self { out, header }
+        Self {
+            out,
+            header,
+            detail: false,
+        }
+    }
+
+    /// Shows each advisory's full account after its brief (`replay --detail`).
+    pub fn with_detail(mut self, detail: bool) -> Self {
+        self.detail = detail;
+        self
     }
 }
 
@@ -281,6 +292,9 @@ impl<W: Write> Sink for TextSink<W> {
                 log_field(a.summary.as_str()),
                 indented(&a.text)
             );
+            if self.detail && a.detail != a.text {
+                let _ = write!(out, "\n\n── full account\n\n{}", indented(&a.detail));
+            }
         }
         if let Some(r) = &d.refusal {
             let _ = write!(

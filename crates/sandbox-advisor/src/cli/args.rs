@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use advisor_core::{Platform, SandboxMode};
+use advisor_core::{Locale, Platform, SandboxMode};
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::lines::DEFAULT_MAX_LINE_BYTES;
@@ -14,6 +14,9 @@ pub(super) struct Cli {
     /// Host-log level on stderr (default: warn for `serve`, off otherwise).
     #[arg(long, global = true, value_enum)]
     pub log: Option<LogLevel>,
+    /// The language of summaries and briefs, `en` or `zh-CN` (overrides the config's `locale`).
+    #[arg(long, global = true, value_parser = parse_locale)]
+    pub locale: Option<Locale>,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -28,6 +31,9 @@ pub(super) enum Command {
         /// `text` for people (the default on a terminal), `json` for programs.
         #[arg(long, value_enum)]
         format: Option<Format>,
+        /// With `--format text`: each advisory's full account after its brief.
+        #[arg(long)]
+        detail: bool,
         #[command(flatten)]
         stream: StreamArgs,
     },
@@ -129,4 +135,8 @@ pub(super) enum LogLevel {
 fn parse_mode(raw: &str) -> Result<SandboxMode, String> {
     raw.parse()
         .map_err(|e: advisor_core::UnknownMode| e.to_string())
+}
+
+fn parse_locale(raw: &str) -> Result<Locale, String> {
+    raw.parse()
 }

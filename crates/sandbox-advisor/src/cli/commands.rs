@@ -4,6 +4,7 @@ use std::fs::File;
 use std::io::{self, BufReader, Write};
 use std::path::Path;
 
+use advisor_core::Locale;
 use advisor_core::RegistryBuilder;
 
 use super::args::{Command, ExplainArgs, Format, StreamArgs};
@@ -16,7 +17,12 @@ use crate::render::{self, ConfigSource, JsonSink, Sink, TextSink};
 use crate::stream::{self, StreamError, WhenClosed};
 
 /// Runs one parsed command.
-pub(super) fn dispatch(registry: RegistryBuilder, command: Command, io: &mut Io<'_>) -> Exit {
+pub(super) fn dispatch(
+    registry: RegistryBuilder,
+    command: Command,
+    locale: Option<Locale>,
+    io: &mut Io<'_>,
+) -> Exit {
     let runtime = match tokio::runtime::Builder::new_current_thread().build() {
         Ok(rt) => rt,
         Err(e) => return usage(io, format!("cannot start the runtime: {e}")),
@@ -25,10 +31,17 @@ pub(super) fn dispatch(registry: RegistryBuilder, command: Command, io: &mut Io<
         Command::Replay {
             file,
             format,
+            detail,
             stream,
-        } => replay(registry, &runtime, file.as_deref(), format, &stream, io),
-        Command::Serve { stream } => serve(registry, &runtime, &stream, io),
-        Command::Explain(args) => explain(registry, &runtime, args, io),
+        } => replay(
+            registry,
+            &runtime,
+            (file.as_deref(), format, detail),
+            (&stream, locale),
+            io,
+        ),
+        Command::Serve { stream } => serve(registry, &runtime, (&stream, locale), io),
+        Command::Explain(args) => explain(registry, &runtime, (args, locale), io),
         Command::Families { format } => families(registry, format, io),
     }
 }
@@ -36,7 +49,7 @@ pub(super) fn dispatch(registry: RegistryBuilder, command: Command, io: &mut Io<
 fn explain(
     registry: RegistryBuilder,
     runtime: &tokio::runtime::Runtime,
-    args: ExplainArgs,
+    (args, locale): (ExplainArgs, Option<Locale>),
     io: &mut Io<'_>,
 ) -> Exit {
     let subject = match (args.text, args.value) {
@@ -50,7 +63,7 @@ fn explain(
         },
         (None, None) => return usage(io, "give a failure message or --value".into()),
     };
-    let config = match load_config(args.config.as_deref()) {
+    let config = match load_config(args.config.as_deref(), locale) {
         Ok((c, _)) => c,
         Err(message) => return usage(io, message),
     };
@@ -101,9 +114,8 @@ fn families(registry: RegistryBuilder, format: Format, io: &mut Io<'_>) -> Exit 
 fn replay(
     registry: RegistryBuilder,
     runtime: &tokio::runtime::Runtime,
-    file: Option<&Path>,
-    format: Option<Format>,
-    args: &StreamArgs,
+    (file, format, detail): (Option<&Path>, Option<Format>, bool),
+    (args, locale): (&StreamArgs, Option<Locale>),
     io: &mut Io<'_>,
 ) -> Exit {
     let file = file.filter(|f| f.as_os_str() != "-");
@@ -111,7 +123,7 @@ fn replay(
         .config
         .clone()
         .or_else(|| file.and_then(config::beside));
-    let (config, config_format) = match load_config(config_path.as_deref()) {
+    let (config, config_format) = match load_config(config_path.as_deref(), locale) {
         Ok(c) => c,
         Err(message) => return usage(io, message),
     };
@@ -148,7 +160,7 @@ fn replay(
                 _ => ConfigSource::NoneBeside,
             };
             let header = render::header(file, &source, &config.describe());
-            Box::new(TextSink::new(&mut io.stdout, header))
+            Box::new(TextSink::new(&mut io.stdout, header).with_detail(detail))
         }
     };
     let ran = stream::run(
@@ -189,10 +201,10 @@ fn open(path: &Path) -> Result<File, String> {
 fn serve(
     registry: RegistryBuilder,
     runtime: &tokio::runtime::Runtime,
-    args: &StreamArgs,
+    (args, locale): (&StreamArgs, Option<Locale>),
     io: &mut Io<'_>,
 ) -> Exit {
-    let (config, _) = match load_config(args.config.as_deref()) {
+    let (config, _) = match load_config(args.config.as_deref(), locale) {
         Ok(c) => c,
         Err(message) => return usage(io, message),
     };
@@ -221,13 +233,21 @@ fn serve(
 }
 
 /// The configuration and the format it was read with (`None` without a file).
-fn load_config(path: Option<&Path>) -> Result<(FileConfig, Option<config::Format>), String> {
-    match path {
-        None => Ok((FileConfig::default(), None)),
+/// `--locale`, when given, overrides the file's `locale`.
+fn load_config(
+    path: Option<&Path>,
+    locale: Option<Locale>,
+) -> Result<(FileConfig, Option<config::Format>), String> {
+    let (mut config, format) = match path {
+        None => (FileConfig::default(), None),
         Some(path) => FileConfig::load(path)
             .map(|(config, format)| (config, Some(format)))
-            .map_err(|e| e.to_string()),
+            .map_err(|e| e.to_string())?,
+    };
+    if let Some(locale) = locale {
+        config.core.locale = locale;
     }
+    Ok((config, format))
 }
 
 /// Tells a usage, configuration or I/O error on stderr.

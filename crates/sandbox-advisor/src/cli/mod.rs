@@ -112,6 +112,6 @@ where
         _ => LogLevel::Off,
     };
     log::with_log(cli.log.unwrap_or(default_log), || {
-        commands::dispatch(registry, cli.command, &mut io)
+        commands::dispatch(registry, cli.command, cli.locale, &mut io)
     })
 }

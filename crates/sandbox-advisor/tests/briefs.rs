@@ -1,0 +1,156 @@
+//! Issue 15 over the bundled sessions: every advisory's brief fits the budget
+//! in both locales, `detail` and `diagnosis` are always there, and
+//! `--locale zh-CN` gives every family a Chinese brief.
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use advisor_core::brief::BriefSize;
+use common::{run, sessions_dir};
+use serde_json::Value;
+
+/// Every advisory of every bundled session, replayed in `locale`.
+fn advisories(locale: &str) -> Vec<Value> {
+    let mut out = Vec::new();
+    let mut sessions: Vec<_> = std::fs::read_dir(sessions_dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    sessions.sort();
+    for session in sessions {
+        let path = session.to_str().unwrap();
+        let replay = run(
+            &["--locale", locale, "replay", path, "--format", "json"],
+            "",
+        );
+        assert!(replay.code <= 1, "{path}: {}", replay.stderr);
+        for line in replay.json() {
+            if let Some(list) = line["advisories"].as_array() {
+                out.extend(list.iter().cloned());
+            }
+        }
+    }
+    out
+}
+
+fn has_cjk(text: &str) -> bool {
+    text.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
+}
+
+#[test]
+fn every_brief_fits_and_carries_detail_and_diagnosis_in_both_locales() {
+    for locale in ["en", "zh-CN"] {
+        let all = advisories(locale);
+        assert!(!all.is_empty(), "the bundled sessions advise");
+        for a in &all {
+            let family = a["family"].as_str().unwrap();
+            let text = a["text"].as_str().unwrap();
+            let size = BriefSize::of(text);
+            assert!(
+                size.fits(),
+                "{locale} {family}: {size:?} is over budget:\n{text}"
+            );
+            assert!(
+                !a["detail"].as_str().unwrap().is_empty(),
+                "{family}: detail"
+            );
+            assert!(
+                a["diagnosis"]["category"].as_str().is_some(),
+                "{family}: diagnosis"
+            );
+            assert_ne!(
+                a["diagnosis"]["category"], "unclassified",
+                "{family}: its own diagnosis"
+            );
+        }
+    }
+}
+
+#[test]
+fn zh_cn_gives_every_family_a_chinese_summary_and_brief_and_an_english_detail() {
+    let all = advisories("zh-CN");
+    let mut seen = BTreeSet::new();
+    for a in &all {
+        let family = a["family"].as_str().unwrap();
+        seen.insert(family.to_owned());
+        assert!(
+            has_cjk(a["summary"].as_str().unwrap()),
+            "{family}: summary not in Chinese"
+        );
+        assert!(
+            has_cjk(a["text"].as_str().unwrap()),
+            "{family}: brief not in Chinese"
+        );
+        assert!(
+            !has_cjk(a["detail"].as_str().unwrap()) || family == "cim-wmi-denial",
+            "{family}: detail is English (except quoted 拒绝访问 evidence)"
+        );
+    }
+    let english = advisories("en");
+    let spoken: BTreeSet<String> = english
+        .iter()
+        .map(|a| a["family"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        seen, spoken,
+        "every family that speaks in English speaks in Chinese"
+    );
+    for a in &english {
+        assert!(
+            !has_cjk(a["summary"].as_str().unwrap()),
+            "{}: English summary",
+            a["family"]
+        );
+    }
+}
+
+#[test]
+fn explain_prints_the_brief_then_the_detail_and_full_text_is_configurable() {
+    let message = "PTY shell exited during startup";
+    let out = run(
+        &[
+            "explain",
+            "--mode",
+            "workspace-write",
+            "--electron",
+            message,
+        ],
+        "",
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let brief_at = out.stdout.find("recognizes this and speaks").unwrap();
+    let detail_at = out.stdout.find("the full account (`detail`)").unwrap();
+    assert!(brief_at < detail_at, "{}", out.stdout);
+
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("full.json");
+    std::fs::write(&config, r#"{"advisoryText": "full"}"#).unwrap();
+    let json = |extra: &[&str]| {
+        let mut args = vec!["explain", "--format", "json", "--mode", "workspace-write"];
+        args.extend_from_slice(extra);
+        args.push(message);
+        let out = run(&args, "");
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        out.json()[0]["advisories"][0].clone()
+    };
+    let brief = json(&[]);
+    assert_ne!(
+        brief["text"], brief["detail"],
+        "the brief is not the detail"
+    );
+    let full = json(&["--config", config.to_str().unwrap()]);
+    assert_eq!(
+        full["text"], full["detail"],
+        "advisoryText full gives the detail"
+    );
+    assert_eq!(full["detail"], brief["detail"]);
+}
+
+#[test]
+fn a_bad_locale_is_a_usage_error() {
+    let out = run(&["--locale", "fr", "families"], "");
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("unknown locale `fr`"), "{}", out.stderr);
+}
