@@ -154,3 +154,59 @@ fn a_bad_locale_is_a_usage_error() {
     assert_eq!(out.code, 2);
     assert!(out.stderr.contains("unknown locale `fr`"), "{}", out.stderr);
 }
+
+/// Approximate tokens: ASCII at four characters a token, anything else one each.
+fn tokens(text: &str) -> usize {
+    let ascii = text.chars().filter(char::is_ascii).count();
+    ascii.div_ceil(4) + (text.chars().count() - ascii)
+}
+
+/// The table in BENCHMARKS.md: the largest brief and detail per family over the
+/// bundled sessions, in characters and approximate tokens
+/// (`cargo test -p sandbox-advisor --test briefs -- --ignored --nocapture`).
+#[test]
+#[ignore = "prints BENCHMARKS.md's table of advisory sizes"]
+fn brief_and_detail_sizes() {
+    let mut rows: std::collections::BTreeMap<String, [usize; 7]> = Default::default();
+    for (locale, at) in [("en", 0), ("zh-CN", 4)] {
+        for a in advisories(locale) {
+            let row = rows
+                .entry(a["family"].as_str().unwrap().to_owned())
+                .or_default();
+            let text = a["text"].as_str().unwrap();
+            let detail = a["detail"].as_str().unwrap();
+            let size = BriefSize::of(text);
+            if at == 0 {
+                row[0] = row[0].max(size.total);
+                row[1] = row[1].max(size.prose);
+                row[2] = row[2].max(detail.chars().count());
+                row[3] = row[3].max(tokens(detail));
+                row[6] = row[6].max(tokens(text));
+            } else {
+                row[4] = row[4].max(size.total);
+                row[5] = row[5].max(tokens(text));
+            }
+        }
+    }
+    println!(
+        "| family | brief (en), chars | of it prose | ≈ tokens | detail, chars | ≈ tokens | brief (zh-CN), chars | ≈ tokens |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
+    for (
+        family,
+        [
+            total,
+            prose,
+            detail,
+            detail_tokens,
+            zh,
+            zh_tokens,
+            en_tokens,
+        ],
+    ) in rows
+    {
+        println!(
+            "| {family} | {total} | {prose} | {en_tokens} | {detail} | {detail_tokens} | {zh} | {zh_tokens} |"
+        );
+    }
+}
