@@ -147,6 +147,11 @@ pub struct AdvisoryOutput {
     /// an advisory is ~10 KiB of ASCII with a few dashes early on; as parts it
     /// crosses at memory speed.
     pub text_parts: Vec<String>,
+    /// The full account, in parts like `text_parts` (the same text when the
+    /// family writes one text only).
+    pub detail_parts: Vec<String>,
+    /// The structured diagnosis, as JSON (docs/protocol.md lists its fields).
+    pub diagnosis: String,
 }
 
 /// One advisory withheld, to disclose on the harness logger.
@@ -160,6 +165,8 @@ pub struct WithheldOutput {
     pub reason: String,
     /// The reason in words (resolver messages escaped for a log line).
     pub detail: String,
+    /// The finding's diagnosis as JSON, no surer than `suspected` (absent for a pre-flight).
+    pub diagnosis: Option<String>,
 }
 
 /// The advisor's answer to one event.
@@ -205,6 +212,8 @@ fn advisory(a: &Advisory) -> AdvisoryOutput {
         family: a.family.as_str().to_owned(),
         summary: a.summary.as_str().to_owned(),
         text_parts: ascii_runs(&a.text),
+        detail_parts: ascii_runs(&a.detail),
+        diagnosis: serde_json::to_string(&a.diagnosis).unwrap_or_default(),
     }
 }
 
@@ -268,6 +277,9 @@ fn withheld(w: &Withheld) -> WithheldOutput {
         .to_owned(),
         reason: w.reason.code().to_owned(),
         detail: w.reason.to_string(),
+        diagnosis: w
+            .diagnosis
+            .map(|d| serde_json::to_string(&d).unwrap_or_default()),
     }
 }
 
