@@ -60,7 +60,9 @@ fn is_evidence_or_command(line: &str) -> bool {
 pub enum ExplainInput<'a> {
     /// A failure's message (the producer's text, rendered as a PowerShell literal).
     Message(&'a Untrusted),
-    /// A success value, as JSON the family wrote from the facts it recognized.
+    /// A success value, as one line of JSON the family wrote from the facts it
+    /// recognized; it is piped to `explain --value -` (a JSON argument cannot
+    /// cross Windows PowerShell's native-argument passing intact).
     Value(&'a str),
 }
 
@@ -79,26 +81,34 @@ pub fn full_account(env: &Environment, input: ExplainInput<'_>) -> String {
     if env.host.binary == crate::HostBinary::Electron {
         command.push_str(" --electron");
     }
-    let (flag, literal) = match input {
-        ExplainInput::Message(message) => ("", message.powershell()),
-        ExplainInput::Value(json) => (" --value", Untrusted::new(json).powershell()),
+    let (literal, piped) = match input {
+        ExplainInput::Message(message) => (message.powershell(), false),
+        ExplainInput::Value(json) => (Untrusted::new(json).powershell_input(), true),
     };
-    command.push_str(flag);
     let refused = literal.is_err();
-    match literal {
-        Ok(literal) => command.push_str(&format!(" {literal}")),
-        Err(_) => command.push_str(" <message>"),
-    }
+    let placeholder = if piped { "<value>" } else { "<message>" };
+    let literal = literal.map_or_else(|_| placeholder.to_owned(), |l| l.to_string());
+    let command = if piped {
+        format!("{literal} | {command} --value -")
+    } else {
+        format!("{command} {literal}")
+    };
     let intro = env.locale.pick(
         "The full account (mechanism, cited reports) is this advisory's `detail`; to print it, run in PowerShell:",
         "完整说明（机制与引用的报告）见本建议的 `detail` 字段；在 PowerShell 中运行以下命令可重现：",
     );
     let mut out = format!("{intro}\n    {command}");
-    if refused {
+    if refused && !piped {
         out.push('\n');
         out.push_str(env.locale.pick(
             "(<message> stands for the message quoted above: it holds characters no command line may carry as they are.)",
             "（<message> 代表上方引用的消息：其中含有不能原样写入命令行的字符。）",
+        ));
+    } else if refused {
+        out.push('\n');
+        out.push_str(env.locale.pick(
+            "(<value> stands for the call's result value, which cannot be written on a command line as it is.)",
+            "（<value> 代表本次调用的结果值：它无法原样写入命令行。）",
         ));
     }
     if let Some(href) = &env.href {

@@ -210,3 +210,37 @@ fn brief_and_detail_sizes() {
         );
     }
 }
+
+/// A brief's explain line for a value family pipes the value's JSON in: `--value -`.
+#[test]
+fn explain_reads_the_value_from_stdin() {
+    let value = r#"{"kind":"foreground","exitCode":-1073741502,"signal":null,"timedOut":false,"aborted":false,"timeoutMs":120000,"stdout":{"text":"","truncated":false},"stderr":{"text":"","truncated":false},"sandbox":{"mode":"workspace-write","denied":false,"enforcement":"partial"}}"#;
+    let piped = run(
+        &[
+            "explain",
+            "--format",
+            "json",
+            "--mode",
+            "workspace-write",
+            "--value",
+            "-",
+        ],
+        value,
+    );
+    let given = run(
+        &[
+            "explain",
+            "--format",
+            "json",
+            "--mode",
+            "workspace-write",
+            "--value",
+            value,
+        ],
+        "",
+    );
+    assert_eq!(piped.code, 0, "{}", piped.stderr);
+    assert_eq!(piped.stdout, given.stdout);
+    let bad = run(&["explain", "--value", "-"], "not json");
+    assert_eq!(bad.code, 2);
+}

@@ -75,6 +75,17 @@ impl PsLiteral {
         Ok(Self::render(text))
     }
 
+    /// A literal piped to a program's stdin (`'…' | program`): no native
+    /// argument passing is involved, so `"` and a trailing `\` are carried as
+    /// they are; only the single-quote variants are doubled.
+    pub(super) fn pipeline_input(text: &str) -> Result<Self, Refusal> {
+        check_len(text, COMMAND_ARG_MAX_CHARS)?;
+        if !text.chars().all(is_visible) {
+            return Err(Refusal::Invisible);
+        }
+        Ok(Self::render(text))
+    }
+
     fn render(text: &str) -> Self {
         let mut out = String::with_capacity(text.len() + 2);
         out.push('\'');

@@ -91,6 +91,14 @@ impl Untrusted {
         PsLiteral::new(&self.text)
     }
 
+    /// The text as a PowerShell single-quoted literal piped to a program's
+    /// stdin (`'…' | program`), never passed as a native argument, or why it
+    /// cannot be.
+    pub fn powershell_input(&self) -> Result<PsLiteral, Refusal> {
+        self.whole()?;
+        PsLiteral::pipeline_input(&self.text)
+    }
+
     /// The text as one cmd.exe double-quoted argument, or why it cannot be.
     pub fn cmd(&self) -> Result<CmdArg, Refusal> {
         self.whole()?;

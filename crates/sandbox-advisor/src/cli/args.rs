@@ -57,7 +57,7 @@ pub(super) enum Command {
 pub(super) struct ExplainArgs {
     /// The failure's message (`error.message`).
     pub text: Option<String>,
-    /// A success's canonical value, as JSON (e.g. the shell tools' foreground value).
+    /// A success's canonical value, as JSON (e.g. the shell tools' foreground value); `-` reads it from stdin.
     #[arg(long)]
     pub value: Option<String>,
     /// The host platform the failure came from.

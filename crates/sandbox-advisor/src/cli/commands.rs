@@ -53,7 +53,7 @@ fn explain(
     io: &mut Io<'_>,
 ) -> Exit {
     let subject = match (args.text, args.value) {
-        (_, Some(raw)) => match serde_json::from_str(&raw) {
+        (_, Some(raw)) => match read_value(raw, io) {
             Ok(value) => Subject::Value(value),
             Err(e) => return usage(io, format!("--value is not JSON: {e}")),
         },
@@ -233,6 +233,20 @@ fn serve(
 }
 
 /// The configuration and the format it was read with (`None` without a file).
+/// `--value`'s JSON: the argument, or stdin for `-` (bounded like a config file).
+fn read_value(raw: String, io: &mut Io<'_>) -> Result<serde_json::Value, String> {
+    let text = if raw == "-" {
+        let mut text = String::new();
+        let stdin: &mut dyn io::BufRead = &mut io.stdin;
+        io::Read::read_to_string(&mut io::Read::take(stdin, 1 << 20), &mut text)
+            .map_err(|e| format!("cannot read --value from stdin: {e}"))?;
+        text
+    } else {
+        raw
+    };
+    serde_json::from_str(&text).map_err(|e| e.to_string())
+}
+
 /// `--locale`, when given, overrides the file's `locale`.
 fn load_config(
     path: Option<&Path>,
