@@ -70,13 +70,34 @@ pub enum ExplainInput<'a> {
 /// command that reproduces it (a PowerShell command line) and the configured
 /// `href`, in the environment's locale.
 pub fn full_account(env: &Environment, input: ExplainInput<'_>) -> String {
+    full_account_with(env, input, None)
+}
+
+/// [`full_account`] for a family that reads the call's `command` argument: the
+/// explain line passes it (`--command`) and the workspace root (`--root`), each
+/// only when it can be a PowerShell literal (otherwise the line goes without it).
+pub fn full_account_with(
+    env: &Environment,
+    input: ExplainInput<'_>,
+    call_command: Option<&Untrusted>,
+) -> String {
     let mut command = format!(
         "sandbox-advisor explain --platform {}",
         env.host.platform.as_str()
     );
-    if let Ok(mode) = env.mode() {
+    if let Ok(policy) = env.policy() {
         command.push_str(" --mode ");
-        command.push_str(mode.as_str());
+        command.push_str(policy.mode.as_str());
+        let root = policy
+            .workspace_root
+            .as_ref()
+            .and_then(|r| Untrusted::new(&r.to_string()).powershell().ok());
+        if let (Some(root), Some(_)) = (root, call_command) {
+            command.push_str(&format!(" --root {root}"));
+        }
+    }
+    if let Some(literal) = call_command.and_then(|c| c.powershell().ok()) {
+        command.push_str(&format!(" --command {literal}"));
     }
     if env.host.binary == crate::HostBinary::Electron {
         command.push_str(" --electron");

@@ -48,6 +48,8 @@ pub struct Request {
     pub tmpdir: Option<String>,
     /// The tool that was called.
     pub tool: String,
+    /// The call's `command` argument, when given.
+    pub command: Option<String>,
     /// The configuration (`href`, `include`/`exclude`, `fallbackRoot`).
     pub config: FileConfig,
 }
@@ -124,7 +126,10 @@ pub async fn explain(request: Request, registry: RegistryBuilder) -> Result<Repo
         session: Some(session),
         call: CallId::new(SESSION),
         tool: ToolName::new(&request.tool),
-        arguments: Value::Object(Default::default()),
+        arguments: match &request.command {
+            Some(command) => serde_json::json!({ "command": command }),
+            None => Value::Object(Default::default()),
+        },
         outcome,
     };
     let verdicts = adapter.explain(&observation, None).await;

@@ -78,6 +78,9 @@ pub(super) struct ExplainArgs {
     /// The tool that was called.
     #[arg(long, default_value = "pwsh")]
     pub tool: String,
+    /// The call's `command` argument (the families that read the paths a call names need it).
+    #[arg(long)]
+    pub command: Option<String>,
     /// An aggregate member message (repeatable).
     #[arg(long = "member")]
     pub members: Vec<String>,

@@ -75,6 +75,7 @@ fn explain(
         electron: args.electron,
         tmpdir: args.tmpdir,
         tool: args.tool,
+        command: args.command,
         config,
     };
     let report = match runtime.block_on(explain::explain(request, registry)) {
