@@ -17,6 +17,7 @@
 //! becomes `<dir>`, the prose says why, and the commands are still given.
 
 mod aftermath;
+pub(crate) mod commands;
 mod evidence;
 mod other;
 mod remedy;
@@ -32,7 +33,7 @@ use crate::finding::{AclClass, AclFinding};
 /// What the command lines show when the directory cannot be placed on them.
 const PLACEHOLDER: &str = "<dir>";
 
-/// What the prose says when the error named no directory at all.
+/// What the full account says when the error named no directory at all.
 const NO_DETAIL_NOTE: &str = "The error names no directory: it was thrown without a detail, so \
      this advisory does not know which directory refused and writes <dir> in the commands below \
      instead of guessing one. Put the workspace root there yourself, or, if that one checks out, \
@@ -52,8 +53,10 @@ pub(crate) fn para(out: &mut String, text: &str) {
 /// The directory's place on the command lines, and the sentence the prose
 /// owes the reader when the placeholder stands in.
 pub(crate) struct Dir {
-    slot: PathSlot,
-    note: Option<String>,
+    /// The directory's place on the command lines.
+    pub(crate) slot: PathSlot,
+    /// Why the placeholder stands in, when it does.
+    pub(crate) note: Option<String>,
 }
 
 impl Dir {
@@ -95,21 +98,27 @@ impl Dir {
     }
 }
 
-/// Builds the advisory for a recognized finding.
+/// Builds the advisory for a recognized finding: the brief the model
+/// receives ([`crate::brief`]) and this module's full account as `detail`.
 pub(crate) fn advise(finding: &AclFinding, env: &Environment) -> Advisory {
     let class = finding.class();
     let dir = Dir::new(finding.path());
-    let mut out = String::with_capacity(12 * 1024);
+    let brief = crate::brief::brief(finding, &dir, env);
+    let summary = crate::brief::summary(finding, env.locale);
+    Advisory::new(ID, &summary, brief).with_detail(detail(finding, class, &dir, env))
+}
 
+/// The full account, in English: every fact this family knows about the finding.
+fn detail(finding: &AclFinding, class: AclClass, dir: &Dir, env: &Environment) -> String {
+    let mut out = String::with_capacity(12 * 1024);
     para(&mut out, &headline(finding, class, env));
     evidence::reported(&mut out, finding, class);
     if class.is_access_denied() {
-        access_denied(&mut out, finding, class, &dir, env);
+        access_denied(&mut out, finding, class, dir, env);
     } else {
-        other::body(&mut out, finding, class, &dir);
+        other::body(&mut out, finding, class, dir);
     }
-    let text = out.trim_end().to_owned();
-    Advisory::new(ID, &summary(finding, class), text)
+    out.trim_end().to_owned()
 }
 
 /// Everything that belongs to `ERROR_ACCESS_DENIED` (5).
@@ -137,29 +146,6 @@ fn access_denied(
          above are the evidence for this machine; the commands were verified by the reporters \
          cited, not by this advisor on a Windows host.",
     );
-}
-
-fn summary(finding: &AclFinding, class: AclClass) -> String {
-    match class {
-        AclClass::ApplyDenied => {
-            "Windows sandbox ACL grant refused (SetNamedSecurityInfoW, Win32 5): no \
-             sandboxed command runs here until it is fixed"
-                .to_owned()
-        }
-        AclClass::ApplyOther => format!(
-            "Windows sandbox ACL grant failed (SetNamedSecurityInfoW, Win32 {}): no sandboxed \
-             command runs until resolved",
-            finding.code
-        ),
-        AclClass::ReadDenied => "Windows sandbox could not read the workspace ACL \
-             (GetNamedSecurityInfoW, Win32 5); retrying will not help"
-            .to_owned(),
-        AclClass::ReadOther => format!(
-            "Windows sandbox ACL read failed (GetNamedSecurityInfoW, Win32 {}): no sandboxed \
-             command runs until resolved",
-            finding.code
-        ),
-    }
 }
 
 fn headline(finding: &AclFinding, class: AclClass, env: &Environment) -> String {
@@ -261,16 +247,14 @@ fn why_read_denied(out: &mut String) {
 /// the commands use is named.
 fn checks(out: &mut String, class: AclClass, finding: &AclFinding, dir: &Dir) {
     dir.explain(out, finding.path());
-    let (ps, cmd) = (dir.slot.powershell(), dir.slot.cmd());
     let _ = writeln!(
         out,
         "Confirm it without changing anything, in PowerShell or in cmd (a normal, unelevated \
          prompt is enough):"
     );
-    let _ = writeln!(out, "    PowerShell: icacls {ps}");
-    let _ = writeln!(out, "    cmd:        icacls {cmd}");
+    commands::list(&dir.slot).write(out, "    ");
     if class == AclClass::ReadDenied {
-        let _ = writeln!(out, "    PowerShell or cmd: net helpmsg {}", finding.code);
+        let _ = writeln!(out, "    {}", commands::helpmsg(finding.code));
     }
     out.push('\n');
     let verdict = match class {
@@ -293,6 +277,6 @@ fn checks(out: &mut String, class: AclClass, finding: &AclFinding, dir: &Dir) {
         "Then read who owns it, because ownership decides which remedy can run (PowerShell 5.1 or \
          later), and compare the result with the output of `whoami`:"
     );
-    let _ = writeln!(out, "    PowerShell: (Get-Acl -LiteralPath {ps}).Owner");
+    let _ = writeln!(out, "    PowerShell: {}", commands::owner(&dir.slot));
     out.push('\n');
 }

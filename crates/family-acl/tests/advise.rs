@@ -1,5 +1,7 @@
-//! The advisory text: the facts each variant must (and must never) state.
-//! The whole text of every variant is the fixtures' snapshots
+//! The advisory's two texts: the facts each variant must (and must never)
+//! state. The brief (`text`) carries what decides what to do, in six parts;
+//! the full account (`detail`) carries every fact, background included. The
+//! whole of both, per variant and locale, is the fixtures' snapshots
 //! (`tests/fixtures.rs`).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -18,9 +20,9 @@ fn advise(name: &str) -> Advisory {
         .unwrap_or_else(|| panic!("{name} does not speak"))
 }
 
-/// A fixture's advisory text.
-fn text(name: &str) -> String {
-    advise(name).text
+/// A fixture's full account (`detail`), today's whole text.
+fn detail(name: &str) -> String {
+    advise(name).detail
 }
 
 /// Every `pos-` fixture's name.
@@ -35,7 +37,7 @@ fn positives() -> Vec<String> {
 
 const HREF: &str = "https://example.invalid/discussions/acl";
 
-// ---- facts every apply-denied advisory states ------------------------------------
+// ---- facts the full account (detail) states ---------------------------------------
 
 fn assert_has(text: &str, needles: &[&str]) {
     for n in needles {
@@ -45,7 +47,7 @@ fn assert_has(text: &str, needles: &[&str]) {
 
 #[test]
 fn quotes_the_reported_line() {
-    let t = text("pos-agentless-apply-denied");
+    let t = detail("pos-agentless-apply-denied");
     assert!(t.contains(
         "\n> SetNamedSecurityInfoW failed (Win32 5): grantWrite(C:\\Users\\dev\\AppData\\Local\\Temp)\n"
     ));
@@ -57,13 +59,13 @@ fn quotes_the_reported_line() {
             "for the directory `C:\\Users\\dev\\AppData\\Local\\Temp`,",
         ],
     );
-    assert!(text("pos-session-apply-denied").contains("this session's call"));
+    assert!(detail("pos-session-apply-denied").contains("this session's call"));
 }
 
 #[test]
 fn retrying_is_said_not_to_help() {
     assert_has(
-        &text("pos-session-apply-denied"),
+        &detail("pos-session-apply-denied"),
         &[
             "Retrying cannot help",
             "neither can a different command",
@@ -77,7 +79,7 @@ fn retrying_is_said_not_to_help() {
 #[test]
 fn why_names_write_owner_not_privilege() {
     assert_has(
-        &text("pos-session-apply-denied"),
+        &detail("pos-session-apply-denied"),
         &[
             "one SetNamedSecurityInfoW call",
             "SACL",
@@ -94,7 +96,7 @@ fn why_names_write_owner_not_privilege() {
 
 #[test]
 fn checks_are_read_only_and_quoted() {
-    let t = text("pos-session-apply-denied");
+    let t = detail("pos-session-apply-denied");
     assert_has(
         &t,
         &[
@@ -110,7 +112,7 @@ fn checks_are_read_only_and_quoted() {
 #[test]
 fn remedy_forks_on_ownership() {
     assert_has(
-        &text("pos-session-apply-denied"),
+        &detail("pos-session-apply-denied"),
         &[
             "If you are the owner",
             "PowerShell: icacls 'D:\\ws' /grant \"${env:USERNAME}:(OI)(CI)(WO)\"",
@@ -132,14 +134,14 @@ fn remedy_forks_on_ownership() {
 #[test]
 fn second_root_needs_its_own_line() {
     assert_has(
-        &text("pos-session-apply-denied"),
+        &detail("pos-session-apply-denied"),
         &["second workspace root", "sibling, not a child"],
     );
 }
 
 #[test]
 fn non_fixes_carry_their_reasons() {
-    let t = text("pos-session-apply-denied");
+    let t = detail("pos-session-apply-denied");
     assert_has(
         &t,
         &[
@@ -156,7 +158,7 @@ fn non_fixes_carry_their_reasons() {
 #[test]
 fn version_boundary_is_stated() {
     assert_has(
-        &text("pos-session-apply-denied"),
+        &detail("pos-session-apply-denied"),
         &[
             "0.1.6-alpha.x",
             "0.1.7-alpha.1",
@@ -173,7 +175,7 @@ fn version_boundary_is_stated() {
 #[test]
 fn grant_aftermath_is_stated() {
     assert_has(
-        &text("pos-session-apply-denied"),
+        &detail("pos-session-apply-denied"),
         &[
             "Nothing revokes them",
             "FILE_DELETE_CHILD",
@@ -190,7 +192,7 @@ fn grant_aftermath_is_stated() {
 
 #[test]
 fn removal_procedure_is_attributed() {
-    let t = text("pos-session-apply-denied");
+    let t = detail("pos-session-apply-denied");
     assert_has(
         &t,
         &[
@@ -209,7 +211,7 @@ fn removal_procedure_is_attributed() {
 #[test]
 fn weaker_grant_is_explained() {
     assert_has(
-        &text("pos-session-apply-denied"),
+        &detail("pos-session-apply-denied"),
         &[
             "not a smaller version of this one",
             "no DACL-only path to fall back to",
@@ -224,7 +226,7 @@ fn weaker_grant_is_explained() {
 #[test]
 fn forbidden_things_are_absent() {
     for f in positives() {
-        let t = text(&f);
+        let a = advise(&f);
         for forbidden in [
             "danger-full-access", // never tell the model to relax the sandbox
             "unconfined",         // the SandboxUnavailableError sentence is not echoed
@@ -232,23 +234,34 @@ fn forbidden_things_are_absent() {
             "setintegritylevel",  // a "diagnostic" that writes when it succeeds
             "$env:USERNAME:",     // PowerShell would read the colon as part of the variable
         ] {
-            assert!(!t.contains(forbidden), "{f}: {forbidden:?} in text");
+            assert!(
+                !a.text.contains(forbidden),
+                "{f}: {forbidden:?} in the brief"
+            );
+            assert!(
+                !a.detail.contains(forbidden),
+                "{f}: {forbidden:?} in detail"
+            );
         }
     }
 }
 
 #[test]
 fn href_replaces_discussion_numbers() {
-    let a = advise("pos-session-apply-denied-href");
-    assert!(a.text.contains(HREF));
-    let bytes = a.text.as_bytes();
-    for (i, b) in bytes.iter().enumerate() {
-        if *b == b'#' {
-            assert!(
-                !bytes.get(i + 1).is_some_and(u8::is_ascii_digit),
-                "a discussion number survived: {}",
-                &a.text[i..(i + 6).min(a.text.len())]
-            );
+    for f in ["pos-session-apply-denied-href", "pos-href-zh-cn"] {
+        let a = advise(f);
+        for t in [&a.text, &a.detail] {
+            assert!(t.contains(HREF), "{f}");
+            let bytes = t.as_bytes();
+            for (i, b) in bytes.iter().enumerate() {
+                if *b == b'#' {
+                    assert!(
+                        !bytes.get(i + 1).is_some_and(u8::is_ascii_digit),
+                        "{f}: a discussion number survived: {}",
+                        &t[i..(i + 6).min(t.len())]
+                    );
+                }
+            }
         }
     }
 }
@@ -259,7 +272,13 @@ fn summary_is_one_bounded_line() {
         let a = advise(&f);
         let s = a.summary.as_str();
         assert!(s.chars().count() <= 120 && !s.ends_with('…'), "{f}: {s}");
-        assert!(a.text.starts_with("Sandbox provisioning failed"), "{f}");
+        assert!(a.detail.starts_with("Sandbox provisioning failed"), "{f}");
+        let opening = if f.ends_with("-zh-cn") {
+            "沙箱初始化"
+        } else {
+            "Sandbox provisioning failed"
+        };
+        assert!(a.text.starts_with(opening), "{f}");
         assert_eq!(a.family, family_acl::ID);
     }
 }

@@ -7,14 +7,23 @@
 use advisor_core::testing::{Case, verdict};
 use family_acl::AclProvisioning;
 
-/// A fixture's advisory text, decided under its own environment, as delivered.
-fn text(name: &str) -> String {
+/// A fixture's advisory, decided under its own environment, as delivered.
+fn advise(name: &str) -> advisor_core::Advisory {
     let case = Case::named(env!("CARGO_MANIFEST_DIR"), name).unwrap();
     let observation = case.observation().unwrap();
     verdict(&AclProvisioning, observation, &case.environment(false))
         .advisory()
         .unwrap_or_else(|| panic!("{name} does not speak"))
-        .text
+}
+
+/// A fixture's full account (`detail`): the class's whole text.
+fn text(name: &str) -> String {
+    advise(name).detail
+}
+
+/// A fixture's brief (`text`), what the model receives.
+fn brief(name: &str) -> String {
+    advise(name).text
 }
 
 fn assert_has(text: &str, needles: &[&str]) {
@@ -86,13 +95,32 @@ fn other_codes_have_their_own_paragraph_and_nothing_of_code_5() {
         for claim in ["Retrying cannot help", "permissions change"] {
             assert!(!t.contains(claim), "{f}: the code-5 headline's {claim:?}");
         }
+        let b = brief(f);
         for material in ACCESS_DENIED_MATERIAL {
             assert!(!t.contains(material), "{f}: {material:?} in the text");
+            assert!(!b.contains(material), "{f}: {material:?} in the brief");
         }
         assert!(!t.contains("#8"), "{f}: a report cited");
+        assert!(!b.contains("Retrying cannot help"), "{f}");
+        assert!(
+            b.contains(&format!("Win32 {code} is not ERROR_ACCESS_DENIED (5)")),
+            "{f}"
+        );
     }
     for f in DENIED {
         let t = text(f);
+        for material in [
+            "takeown",
+            "/reset",
+            "/grant",
+            "WRITE_OWNER",
+            "0.1.7-alpha.1",
+        ] {
+            assert!(
+                brief(f).contains(material),
+                "{f}: the brief lost {material:?}"
+            );
+        }
         for material in [
             "takeown",
             "/reset",
@@ -199,6 +227,17 @@ fn a_line_without_a_detail_invents_no_directory() {
             "{f}: the empty path's note"
         );
     }
+    for f in ["pos-no-detail-apply", "pos-no-detail-other"] {
+        let b = brief(f);
+        assert_has(
+            &b,
+            &[
+                "The error names no directory",
+                "    PowerShell: icacls <dir>\n",
+            ],
+        );
+        assert!(!b.contains(":\\"), "{f}: a drive path in the brief");
+    }
     assert!(text("pos-no-detail-apply").contains("\n> SetNamedSecurityInfoW failed (Win32 5)\n"));
     let with_path = text("pos-session-apply-denied");
     assert!(!with_path.contains("The error names no directory"));
@@ -269,9 +308,10 @@ const EVIDENCE: [(&str, &str); 10] = [
 #[test]
 fn evidence_is_the_producer_line_verbatim() {
     for (f, line) in EVIDENCE {
-        let t = text(f);
-        let quoted: Vec<&str> = t.lines().filter(|l| l.starts_with('>')).collect();
-        assert_eq!(quoted, [format!("> {line}")], "{f}");
+        for t in [text(f), brief(f)] {
+            let quoted: Vec<&str> = t.lines().filter(|l| l.starts_with('>')).collect();
+            assert_eq!(quoted, [format!("> {line}")], "{f}");
+        }
     }
     assert!(!text("pos-enveloped-crlf").contains('\r'));
 }

@@ -14,7 +14,7 @@
 
 use std::fmt::Write as _;
 
-use advisor_core::{Advisory, Environment, HostBinary, Platform, SandboxMode, Untrusted};
+use advisor_core::{Advisory, Environment, HostBinary, Locale, Platform, SandboxMode, Untrusted};
 
 use crate::gate::{ModeSource, RanUnder, ran_under};
 use crate::producers;
@@ -24,12 +24,35 @@ use crate::recognize::{Finding, STATUS_DLL_INIT_FAILED};
 /// unknowable anyway, the text says so instead of naming one.
 pub fn advise(finding: &Finding, env: &Environment) -> Advisory {
     let ran = ran_under(finding, env).ok();
+    let summary = summary(ran.map(|r| r.mode), env.locale);
+    let brief = crate::brief::brief(finding, ran, env);
+    Advisory::new(crate::ID, &summary, brief).with_detail(detail(finding, ran, env))
+}
+
+/// The one-line summary, in the environment's locale.
+fn summary(mode: Option<SandboxMode>, locale: Locale) -> String {
+    match (locale, mode) {
+        (Locale::En, Some(m)) => format!(
+            "Sandboxed command never started: 0xC0000142 STATUS_DLL_INIT_FAILED under {m}; \
+             do not retry"
+        ),
+        (Locale::En, None) => {
+            "Sandboxed command never started: 0xC0000142 STATUS_DLL_INIT_FAILED; do not retry"
+                .to_owned()
+        }
+        (Locale::ZhCn, Some(m)) => {
+            format!("沙箱命令未能启动：0xC0000142 STATUS_DLL_INIT_FAILED（{m}）；不要重试")
+        }
+        (Locale::ZhCn, None) => {
+            "沙箱命令未能启动：0xC0000142 STATUS_DLL_INIT_FAILED；不要重试".to_owned()
+        }
+    }
+}
+
+/// The full account (the advisory's `detail`): the text the family gave
+/// before it had a brief, kept whole.
+fn detail(finding: &Finding, ran: Option<RanUnder>, env: &Environment) -> String {
     let mode = ran.map(|r| r.mode);
-    let head = "Sandboxed command never started: 0xC0000142 STATUS_DLL_INIT_FAILED";
-    let summary = match mode {
-        Some(m) => format!("{head} under {m}; do not retry"),
-        None => format!("{head}; do not retry"),
-    };
     let mut out = String::with_capacity(8 * 1024);
     lead(&mut out, finding, ran, env);
     let _ = writeln!(
@@ -44,7 +67,7 @@ pub fn advise(finding: &Finding, env: &Environment) -> Advisory {
     remedy(&mut out, env);
     will_not_work(&mut out, mode, env);
     boundary(&mut out, env);
-    Advisory::new(crate::ID, &summary, out.trim_end().to_owned())
+    out.trim_end().to_owned()
 }
 
 fn lead(out: &mut String, finding: &Finding, ran: Option<RanUnder>, env: &Environment) {

@@ -6,6 +6,13 @@ use advisor_core::{Environment, HostBinary, Platform, SandboxMode};
 
 use crate::recognize::{Finding, MSYS2_SIGNAL_PIPE};
 
+/// The cmd control measured beside the Git-Bash failure (#7877): it starts
+/// under the same mode, so it is also the brief's check for producer 1.
+pub(crate) const CMD_PROBE: &str = "cmd.exe /c \"echo cmd-ok\"";
+
+/// The PowerShell control measured beside the Git-Bash failure (#7877).
+pub(crate) const PWSH_PROBE: &str = "pwsh -NoLogo -NoProfile -Command \"Write-Output pwsh-ok\"";
+
 /// Producer 1: an MSYS2 / Git-Bash program (#7877).
 pub(crate) fn msys2(out: &mut String, finding: &Finding, env: &Environment) {
     let _ = writeln!(
@@ -13,8 +20,8 @@ pub(crate) fn msys2(out: &mut String, finding: &Finding, env: &Environment) {
         "1. An MSYS2 or Git-Bash program ({cite}). Under the restricted token the MSYS2 runtime \
          cannot create the pipe it uses for signals, so the program aborts while it is still \
          loading. Measured in that report, same workspace and same mode:\n   \
-         - `cmd.exe /c \"echo cmd-ok\"` printed cmd-ok and exited 0;\n   \
-         - `pwsh -NoLogo -NoProfile -Command \"Write-Output pwsh-ok\"` printed pwsh-ok and \
+         - `{CMD_PROBE}` printed cmd-ok and exited 0;\n   \
+         - `{PWSH_PROBE}` printed pwsh-ok and \
          exited 0;\n   \
          - `D:\\Git\\bin\\bash.exe -c \"echo bash-ok\"` printed `couldn't create signal pipe, \
          Win32 error 5` and exited -1073741502.\n   \

@@ -15,7 +15,7 @@
 //! invisible character in the name is shown as a visible `\u{…}` escape, so
 //! the name can neither close its span nor pass for the advisor's own words.
 
-use advisor_core::{Advisory, Environment, HostBinary, Platform, SandboxMode};
+use advisor_core::{Advisory, Environment, HostBinary, Locale, Platform, SandboxMode};
 
 use crate::ID;
 use crate::recognize::Finding;
@@ -42,7 +42,8 @@ const REMEDY_UNCONFINED: &str = "4. Last, switch the session to `danger-full-acc
 /// so the summary then says "Persistent shell" without the name.
 pub const SUMMARY_TOOL_MAX_CHARS: usize = 34;
 
-/// Builds the advisory for a recognized startup exit under a confining mode.
+/// Builds the advisory for a recognized startup exit under a confining mode:
+/// the brief ([`crate::brief`]) as its text, the full account below as its detail.
 pub fn advise(finding: &Finding, env: &Environment) -> Advisory {
     let tool = finding.tool.inline();
     let mode = env.mode().ok();
@@ -163,13 +164,19 @@ pub fn advise(finding: &Finding, env: &Environment) -> Advisory {
     } else {
         "Persistent shell".to_owned()
     };
-    let summary = format!(
-        "{shell} cannot start under {mode_name}; retrying will not help, the remedy is the \
-         user's choice"
-    );
-    let mut text = lines.join("\n");
-    text.push('\n');
-    Advisory::new(ID, &summary, text)
+    let summary = match env.locale {
+        Locale::En => format!(
+            "{shell} cannot start under {mode_name}; retrying will not help, the remedy is the \
+             user's choice"
+        ),
+        Locale::ZhCn => {
+            let shell = shell.replacen("Persistent shell", "持久 shell", 1);
+            format!("{shell} 在 {mode_name} 下无法启动；重试无济于事，解决办法由用户选择")
+        }
+    };
+    let mut detail = lines.join("\n");
+    detail.push('\n');
+    Advisory::new(ID, &summary, crate::brief::brief(finding, env)).with_detail(detail)
 }
 
 /// Remedy 3: a host that owns a console — available only where this host does not.

@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 pub mod advise;
+mod brief;
 pub mod gate;
 pub mod recognize;
 #[cfg(feature = "testing")]

@@ -7,7 +7,7 @@
 
 use std::fmt::Write as _;
 
-use super::{Dir, para};
+use super::{Dir, commands, para};
 use crate::finding::{AclClass, AclFinding};
 
 /// The whole body after the quoted line, for the two non-5 classes.
@@ -30,15 +30,13 @@ pub(super) fn body(out: &mut String, finding: &AclFinding, class: AclClass, dir:
         ),
     );
     dir.explain(out, finding.path());
-    let (ps, cmd) = (dir.slot.powershell(), dir.slot.cmd());
     let _ = writeln!(
         out,
         "Read what Windows says the code means, then look at the directory; neither changes \
          anything (a normal, unelevated prompt is enough):"
     );
-    let _ = writeln!(out, "    PowerShell or cmd: net helpmsg {code}");
-    let _ = writeln!(out, "    PowerShell: icacls {ps}");
-    let _ = writeln!(out, "    cmd:        icacls {cmd}");
+    let _ = writeln!(out, "    {}", commands::helpmsg(code));
+    commands::list(&dir.slot).write(out, "    ");
     out.push('\n');
     para(
         out,

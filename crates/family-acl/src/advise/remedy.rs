@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use advisor_core::Environment;
 use advisor_core::quote::PathSlot;
 
-use super::{cite, para};
+use super::{cite, commands, para};
 use crate::finding::{AclClass, AclFinding};
 
 /// The ranked remedy. The failure text is identical whether or not the caller
@@ -14,7 +14,6 @@ use crate::finding::{AclClass, AclFinding};
 /// PowerShell and for cmd, each line labelled, the directory rendered by `dir`
 /// for that shell. Only the code-5 classes get it.
 pub(super) fn remedy(out: &mut String, finding: &AclFinding, dir: &PathSlot, env: &Environment) {
-    let (ps, cmd) = (dir.powershell(), dir.cmd());
     let lead = if finding.class() == AclClass::ReadDenied {
         "Once the directory can be read, the apply that follows needs the same grant as the \
          reported access failures; it is a command the user runs once, outside the sandbox, and \
@@ -30,14 +29,7 @@ pub(super) fn remedy(out: &mut String, finding: &AclFinding, dir: &PathSlot, env
          volume alike): grant your account WRITE_OWNER on the directory, inherited by everything \
          below it, from a normal unelevated prompt, then run the failed command again."
     );
-    let _ = writeln!(
-        out,
-        "    PowerShell: icacls {ps} /grant \"${{env:USERNAME}}:(OI)(CI)(WO)\""
-    );
-    let _ = writeln!(
-        out,
-        "    cmd:        icacls {cmd} /grant \"%USERNAME%:(OI)(CI)(WO)\""
-    );
+    commands::grant_write_owner(dir).write(out, "    ");
     out.push('\n');
     para(
         out,
@@ -63,27 +55,13 @@ pub(super) fn remedy(out: &mut String, finding: &AclFinding, dir: &PathSlot, env
         "  1. From an elevated prompt, grant your own account Full control once (type your account \
          name yourself; in an elevated prompt %USERNAME% can be a different administrator):"
     );
-    let _ = writeln!(
-        out,
-        "         PowerShell: icacls {ps} /grant '<your account>:(OI)(CI)F'"
-    );
-    let _ = writeln!(
-        out,
-        "         cmd:        icacls {cmd} /grant \"<your account>:(OI)(CI)F\""
-    );
+    commands::grant_full(dir).write(out, "         ");
     let _ = writeln!(
         out,
         "  2. From an elevated prompt (this uses the take-ownership privilege), make yourself the \
          owner, then run the unelevated (WO) line above:"
     );
-    let _ = writeln!(
-        out,
-        "         PowerShell: icacls {ps} /setowner '<your account>'"
-    );
-    let _ = writeln!(
-        out,
-        "         cmd:        icacls {cmd} /setowner \"<your account>\""
-    );
+    commands::set_owner(dir).write(out, "         ");
     let _ = writeln!(
         out,
         "  3. Or avoid the question: keep the workspace under %USERPROFILE%, away from the data \
