@@ -7,24 +7,61 @@ use std::fmt::Write as _;
 use advisor_core::{Advisory, Environment};
 
 use crate::ID;
+use crate::brief;
 use crate::recognize::{AggregateFailure, Half};
 
-/// The discussion that reported the sentence and measured the two non-repairs.
-const REPORT: &str = "#9460";
-/// The discussion that measured where the diagnostic skill first ships.
-const SKILL_REPORT: &str = "#8272";
+/// The read-only check commands, shared by the brief and the detail. None
+/// carries producer text: the directory is a placeholder filled in by hand.
+pub(crate) mod commands {
+    /// Lists the lock root (PowerShell).
+    pub const LOCKS_PS: &str =
+        "Get-ChildItem -LiteralPath (Join-Path ([System.IO.Path]::GetTempPath()) 'dsh-acl-locks')";
+    /// Lists the lock root (cmd).
+    pub const LOCKS_CMD: &str = r#"dir "%TMP%\dsh-acl-locks""#;
+    /// Reads the directory's ACL (cmd).
+    pub const ICACLS_CHECK: &str = r#"icacls "<directory>""#;
+    /// Reads the directory's owner (PowerShell).
+    pub const OWNER_PS: &str = "(Get-Acl -LiteralPath '<directory>').Owner";
+    /// Finds the temp half's leftover private directory (cmd).
+    pub const DSH_TRACE: &str = r#"dir "%TEMP%\dsh-*""#;
+}
 
-/// Builds the advisory for one recognized sentence.
+use commands::{DSH_TRACE, ICACLS_CHECK, LOCKS_CMD, LOCKS_PS, OWNER_PS};
+
+/// The discussion that reported the sentence and measured the two non-repairs.
+pub(crate) const REPORT: &str = "#9460";
+/// The discussion that measured where the diagnostic skill first ships.
+pub(crate) const SKILL_REPORT: &str = "#8272";
+
+/// Builds the advisory for one recognized sentence: the brief as `text`, this
+/// module's full account as `detail`.
 pub fn advise(finding: &AggregateFailure, env: &Environment) -> Advisory {
+    Advisory::new(
+        ID,
+        brief::summary(finding.half, env.locale),
+        brief::brief(finding, env),
+    )
+    .with_detail(detail(finding, env))
+}
+
+/// The English summary of one half (the detail's and the en brief's).
+pub(crate) fn summary_en(half: Half) -> &'static str {
+    match half {
+        Half::Workspace => {
+            "Sandbox workspace ACL grant and its cleanup both failed; the cause is hidden — check the ACL lock directory first"
+        }
+        Half::Temp => {
+            "Sandbox temp-directory ACL grant and its cleanup both failed; the cause is hidden — check the ACL lock directory first"
+        }
+    }
+}
+
+/// The full account, in English.
+fn detail(finding: &AggregateFailure, env: &Environment) -> String {
     let cite = env.cite(&[REPORT]);
-    let (summary, object, directory) = match finding.half {
-        Half::Workspace => (
-            "Sandbox workspace ACL grant and its cleanup both failed; the cause is hidden — check the ACL lock directory first",
-            "the workspace root",
-            "the workspace root",
-        ),
+    let (object, directory) = match finding.half {
+        Half::Workspace => ("the workspace root", "the workspace root"),
         Half::Temp => (
-            "Sandbox temp-directory ACL grant and its cleanup both failed; the cause is hidden — check the ACL lock directory first",
             "its private temp directory",
             "the session's private `dsh-XXXXXX` directory",
         ),
@@ -61,7 +98,8 @@ pub fn advise(finding: &AggregateFailure, env: &Environment) -> Advisory {
     });
 
     // Candidate 1: the lock root.
-    t.push_str(
+    let _ = write!(
+        t,
         "\nCandidates, in the order they can be told apart:\n\
          \n1. The lock root, which needs no ACL reading at all. Every grant and every revocation first takes a \
          per-path lock file, `<temp root>\\dsh-acl-locks\\<16 hex>.lock` — the temp root is GetTempPathW(), the 16 \
@@ -71,8 +109,8 @@ pub fn advise(finding: &AggregateFailure, env: &Environment) -> Advisory {
          files are opened with OPEN_ALWAYS and never deleted, so after a failure an absent or empty `dsh-acl-locks` \
          directory is itself the finding. Listing it needs no privileges; run it from an ordinary prompt outside \
          the sandbox, since a sandboxed command here may fail the same way before it starts:\n\
-         \x20  PowerShell: `Get-ChildItem -LiteralPath (Join-Path ([System.IO.Path]::GetTempPath()) 'dsh-acl-locks')`\n\
-         \x20  cmd: `dir \"%TMP%\\dsh-acl-locks\"` (GetTempPathW reads TMP first, then TEMP)\n",
+         \x20  PowerShell: `{LOCKS_PS}`\n\
+         \x20  cmd: `{LOCKS_CMD}` (GetTempPathW reads TMP first, then TEMP)\n",
     );
 
     // Candidate 2: the documented prerequisite.
@@ -82,29 +120,32 @@ pub fn advise(finding: &AggregateFailure, env: &Environment) -> Advisory {
          to grant it WRITE_OWNER; where the caller is not the owner, changing the DACL needs WRITE_DAC as well. \
          These are rights on the directory — not SeSecurityPrivilege, and elevating the session is not the lever. \
          Here the directory is {directory}. Read-only checks, with the directory filled in by hand once it is known:\n\
-         \x20  cmd: `icacls \"<directory>\"` (for a drive root, double the trailing backslash: `\"D:\\\\\"`)\n\
-         \x20  PowerShell: `(Get-Acl -LiteralPath '<directory>').Owner` (a single quote in the name is written \
+         \x20  cmd: `{ICACLS_CHECK}` (for a drive root, double the trailing backslash: `\"D:\\\\\"`)\n\
+         \x20  PowerShell: `{OWNER_PS}` (a single quote in the name is written \
          twice), compared with `whoami`"
     );
 
     // Candidate 3: the directory itself.
-    t.push_str(match finding.half {
+    match finding.half {
         Half::Temp => {
-            "\n3. The directory itself. The private `dsh-XXXXXX` directory is created before the grant is tried, so \
+            let _ = write!(
+                t,
+                "\n3. The directory itself. The private `dsh-XXXXXX` directory is created before the grant is tried, so \
              when removing it was among the failed cleanups it is still there — the trace to search for, in cmd: \
-             `dir \"%TEMP%\\dsh-*\"`. Two different temp roots are involved: os.tmpdir() (TEMP first, then TMP) \
+             `{DSH_TRACE}`. Two different temp roots are involved: os.tmpdir() (TEMP first, then TMP) \
              places the private directory, while GetTempPathW() (TMP first, then TEMP) places `dsh-acl-locks`. A \
              redirect that reached only one of TEMP and TMP moved only one of them, and can look as if it did \
              nothing.\n"
+            );
         }
-        Half::Workspace => {
+        Half::Workspace => t.push_str(
             "\n3. The directory itself. The workspace half creates no private directory, so there is no \
              `dsh-XXXXXX` trace to look for; the directory is the workspace root, and the checks under 2 read it. \
              The lock in 1 lives under GetTempPathW() (TMP first, then TEMP), not necessarily where os.tmpdir() \
              (TEMP first, then TMP) points, so a redirect that reached only one of the two variables can look as \
-             if it did nothing.\n"
-        }
-    });
+             if it did nothing.\n",
+        ),
+    }
 
     // The backend's own skill, with its version boundary.
     let skill_cite = env.cite(&[SKILL_REPORT]);
@@ -138,5 +179,5 @@ pub fn advise(finding: &AggregateFailure, env: &Environment) -> Advisory {
          likely it is ({cite})."
     );
 
-    Advisory::new(ID, summary, t)
+    t
 }

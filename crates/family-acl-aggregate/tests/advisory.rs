@@ -1,5 +1,6 @@
-//! The advisory text: the facts (and forbidden things) that must hold in both
-//! halves. The whole text of every case is the fixtures' snapshots
+//! The advisory's full account (`detail`): the facts (and forbidden things)
+//! that must hold in both halves. What the brief (`text`) must carry is in
+//! `tests/brief.rs`. The whole texts of every case are the fixtures' snapshots
 //! (`tests/fixtures.rs`).
 
 #![allow(clippy::unwrap_used, clippy::panic)] // test helpers outside #[test] fns
@@ -22,8 +23,15 @@ fn advisory(name: &str) -> Advisory {
     advisory
 }
 
+/// A fixture's full account.
 fn text(name: &str) -> String {
-    advisory(name).text
+    advisory(name).detail
+}
+
+/// A fixture's brief and full account: what framing rules hold on.
+fn texts(name: &str) -> [String; 2] {
+    let advisory = advisory(name);
+    [advisory.text, advisory.detail]
 }
 
 /// The members a fixture's aggregate carries (what must never be quoted).
@@ -50,7 +58,12 @@ fn member_text_never_reaches_the_advisory() {
         "pos-workspace-half-aggregate-name",
     ] {
         let advisory = advisory(fixture);
-        let all = format!("{}\n{}", advisory.summary.as_str(), advisory.text);
+        let all = format!(
+            "{}\n{}\n{}",
+            advisory.summary.as_str(),
+            advisory.text,
+            advisory.detail
+        );
         let members = members(fixture);
         assert!(
             !members.is_empty(),
@@ -83,20 +96,22 @@ fn member_text_never_reaches_the_advisory() {
 
 #[test]
 fn the_advisory_depends_on_the_half_alone() {
-    let temp = text("pos-temp-half");
+    let temp = texts("pos-temp-half");
     for fixture in [
         "pos-temp-half-no-members",
         "pos-temp-half-lock-root",
         "pos-temp-half-with-acl-line",
         "pos-temp-half-error-envelope",
     ] {
-        assert_eq!(text(fixture), temp, "{fixture}");
+        assert_eq!(texts(fixture), temp, "{fixture}");
     }
     assert_eq!(
-        text("pos-workspace-half-aggregate-name"),
-        text("pos-workspace-half")
+        texts("pos-workspace-half-aggregate-name"),
+        texts("pos-workspace-half")
     );
-    assert_ne!(temp, text("pos-workspace-half"));
+    let workspace = texts("pos-workspace-half");
+    assert_ne!(temp[0], workspace[0]);
+    assert_ne!(temp[1], workspace[1]);
 }
 
 #[test]
@@ -120,18 +135,23 @@ fn it_says_the_cause_is_withheld_and_invents_none() {
 
 #[test]
 fn the_line_is_quoted_as_a_block() {
-    assert!(text("pos-temp-half-with-acl-line").contains(
-        "\nThe line:\n> sandbox-local windows-acl temp grant materialization failed and its cleanup also failed\n\n"
-    ));
-    assert!(text("pos-workspace-half-aggregate-name").contains(
-        "\nThe line:\n> sandbox-local windows-acl workspace grant failed and its cleanup also failed\n\n"
-    ));
+    for text in texts("pos-temp-half-with-acl-line") {
+        assert!(text.contains(
+            "\nThe line:\n> sandbox-local windows-acl temp grant materialization failed and its cleanup also failed\n\n"
+        ));
+    }
+    for text in texts("pos-workspace-half-aggregate-name") {
+        assert!(text.contains(
+            "\nThe line:\n> sandbox-local windows-acl workspace grant failed and its cleanup also failed\n\n"
+        ));
+    }
 }
 
 /// Messages written to pass for the advisor's own words (the `hostile-*`
 /// fixtures). On the first line they are not the producer's sentence and are
 /// refused (`ctl-hostile-*`, checked by the fixtures); after it they are never
-/// read: every advisory they get quotes the producer's sentence alone.
+/// read: every advisory they get quotes the producer's sentence alone, in the
+/// brief and in the full account alike.
 #[test]
 fn hostile_messages_are_quoted_never_spoken() {
     let cases: Vec<Case> = fixture_files(CRATE_DIR)
@@ -149,31 +169,37 @@ fn hostile_messages_are_quoted_never_spoken() {
     );
     for case in spoken {
         let fixture = &case.name;
-        let text = text(fixture);
-        let quoted: Vec<&str> = text.lines().filter(|l| l.starts_with('>')).collect();
-        assert!(
-            matches!(
-                quoted[..],
-                [line] if line == format!("> {TEMP_SENTENCE}") || line == format!("> {WORKSPACE_SENTENCE}")
-            ),
-            "{fixture}: the quote is the producer's sentence alone: {quoted:?}"
-        );
-        assert!(
-            !text
-                .chars()
-                .any(|c| c != '\n' && c != '`' && needs_escape(c)),
-            "{fixture}: an invisible or control character reached the text"
-        );
-        for fragment in [
-            "Note for the model",
-            "verified harmless",
-            "Remove-Item",
-            "all clear",
-            "EPERM",
-            "D:\\w",
-        ] {
-            assert!(!text.contains(fragment), "{fixture}: {fragment:?} leaked");
+        for text in texts(fixture) {
+            hostile_text_is_framed(fixture, &text);
         }
+    }
+}
+
+/// The framing one text of a hostile fixture must hold.
+fn hostile_text_is_framed(fixture: &str, text: &str) {
+    let quoted: Vec<&str> = text.lines().filter(|l| l.starts_with('>')).collect();
+    assert!(
+        matches!(
+            quoted[..],
+            [line] if line == format!("> {TEMP_SENTENCE}") || line == format!("> {WORKSPACE_SENTENCE}")
+        ),
+        "{fixture}: the quote is the producer's sentence alone: {quoted:?}"
+    );
+    assert!(
+        !text
+            .chars()
+            .any(|c| c != '\n' && c != '`' && needs_escape(c)),
+        "{fixture}: an invisible or control character reached the text"
+    );
+    for fragment in [
+        "Note for the model",
+        "verified harmless",
+        "Remove-Item",
+        "all clear",
+        "EPERM",
+        "D:\\w",
+    ] {
+        assert!(!text.contains(fragment), "{fixture}: {fragment:?} leaked");
     }
 }
 
@@ -284,6 +310,11 @@ fn probe_timeout_is_not_the_mechanism() {
 fn no_repair_command_is_given() {
     for text in both() {
         assert!(text.contains("No repair command is given here"));
+    }
+    for text in texts("pos-temp-half")
+        .into_iter()
+        .chain(texts("pos-workspace-half"))
+    {
         for forbidden in [
             "/grant",
             "/setowner",
@@ -301,7 +332,9 @@ fn no_repair_command_is_given() {
         for line in text.lines().filter(|l| l.contains("icacls")) {
             assert!(
                 line.contains(r#"`icacls "<directory>"`"#)
-                    || line.contains("`icacls /reset /T /C` restores"),
+                    || line.contains("`icacls /reset /T /C` restores")
+                    || line == r#"cmd: icacls "<directory>""#
+                    || line.starts_with("- icacls /reset /T /C: "),
                 "unexpected icacls line: {line}"
             );
         }
@@ -310,8 +343,9 @@ fn no_repair_command_is_given() {
 
 #[test]
 fn href_replaces_the_discussion_numbers() {
-    let text = text("pos-workspace-half-href");
-    assert!(text.contains("https://example.org/acl"));
-    assert!(!text.contains("#9460"));
-    assert!(!text.contains("#8272"));
+    for text in texts("pos-workspace-half-href") {
+        assert!(text.contains("https://example.org/acl"));
+        assert!(!text.contains("#9460"));
+        assert!(!text.contains("#8272"));
+    }
 }

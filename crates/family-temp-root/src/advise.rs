@@ -17,6 +17,7 @@ use std::fmt::Write as _;
 use advisor_core::{Advisory, Containment, Environment, Platform, SandboxMode, Untrusted};
 
 use crate::ID;
+use crate::brief;
 use crate::recognize::{Carrier, TempRootRefusal};
 
 /// How the two directories were compared.
@@ -52,6 +53,25 @@ pub struct PreflightFacts {
     /// Where the temp directory lies relative to the root: `Inside` or `Same`.
     pub relation: Containment,
 }
+
+/// The example directory the remedy moves TMP and TEMP to.
+pub(crate) const EXAMPLE_DIR: &str = "C:\\dsh-temp";
+/// cmd: creates the example directory.
+pub(crate) const MKDIR: &str = "mkdir C:\\dsh-temp";
+/// cmd: points TMP at it.
+pub(crate) const SET_TMP: &str = "set TMP=C:\\dsh-temp";
+/// cmd: points TEMP at it.
+pub(crate) const SET_TEMP: &str = "set TEMP=C:\\dsh-temp";
+/// PowerShell: points both at it.
+pub(crate) const PS_SET: &str = "$env:TMP = 'C:\\dsh-temp'; $env:TEMP = 'C:\\dsh-temp'";
+/// cmd: reads TMP.
+pub(crate) const ECHO_TMP: &str = "echo %TMP%";
+/// cmd: reads TEMP.
+pub(crate) const ECHO_TEMP: &str = "echo %TEMP%";
+/// PowerShell: reads TMP.
+pub(crate) const PS_TMP: &str = "$env:TMP";
+/// PowerShell: reads TEMP.
+pub(crate) const PS_TEMP: &str = "$env:TEMP";
 
 /// The discussion that reported the condition.
 const DISCUSSION: &str = "#9175";
@@ -98,10 +118,11 @@ pub fn failure(finding: &TempRootRefusal, env: &Environment) -> Advisory {
         finding.temp.inline(),
     );
     why(&mut text);
-    text.push_str(
+    let _ = write!(
+        text,
         "How to confirm: the quoted sentence is the backend's own verdict. In the console or \
-         shortcut that starts the harness, read TMP and TEMP (cmd: `echo %TMP%` and \
-         `echo %TEMP%`; PowerShell: `$env:TMP` and `$env:TEMP`) and compare them with the \
+         shortcut that starts the harness, read TMP and TEMP (cmd: `{ECHO_TMP}` and \
+         `{ECHO_TEMP}`; PowerShell: `{PS_TMP}` and `{PS_TEMP}`) and compare them with the \
          directory this session was opened on: the temp value resolves to that directory or to \
          one below it.\n\n",
     );
@@ -115,14 +136,16 @@ pub fn failure(finding: &TempRootRefusal, env: &Environment) -> Advisory {
         source,
     );
     let summary = match &finding.carrier {
-        Carrier::Provider => {
-            "Sandbox provider refused: temp root is inside the workspace; no command can run, retrying will not help"
-        }
-        Carrier::Runner { .. } => {
-            "Sandbox runner refused: temp root is inside the workspace; no command can run, retrying will not help"
-        }
+        Carrier::Provider => env.locale.pick(
+            "Sandbox provider refused: temp root is inside the workspace; no command can run, retrying will not help",
+            "沙箱提供程序拒绝：临时目录根在工作区内，任何命令都无法运行，重试无用",
+        ),
+        Carrier::Runner { .. } => env.locale.pick(
+            "Sandbox runner refused: temp root is inside the workspace; no command can run, retrying will not help",
+            "沙箱运行器拒绝：临时目录根在工作区内，任何命令都无法运行，重试无用",
+        ),
     };
-    Advisory::new(ID, summary, text)
+    Advisory::new(ID, summary, brief::failure(finding, env)).with_detail(text)
 }
 
 /// The pre-flight advisory, from the facts it computed.
@@ -188,11 +211,11 @@ pub fn preflight(facts: &PreflightFacts, env: &Environment) -> Advisory {
          variable was set and no mode was switched.",
         thread,
     );
-    Advisory::new(
-        ID,
+    let summary = env.locale.pick(
         "Temp root is inside this session's workspace: sandboxed commands are expected to be refused",
-        text,
-    )
+        "临时目录在本会话的工作区内：沙箱命令预计都会被拒",
+    );
+    Advisory::new(ID, summary, brief::preflight(facts, env)).with_detail(text)
 }
 
 fn why(text: &mut String) {
@@ -209,20 +232,21 @@ fn why(text: &mut String) {
 }
 
 fn remedies(text: &mut String) {
-    text.push_str(
+    let _ = write!(
+        text,
         "What fixes it — the user's move, made outside this session, since there is no working \
          shell here to make it from. The backend ships no repair command, and nothing needs \
          repairing:\n\
          1. Move the temp directory out of the workspace before the harness starts. Create a \
          directory outside the workspace first (the check resolves both paths, so a directory \
          that does not exist fails with a different error), then set BOTH TMP and TEMP to it in \
-         the console that launches the harness. In cmd, with C:\\dsh-temp as the example (any \
+         the console that launches the harness. In cmd, with {EXAMPLE_DIR} as the example (any \
          directory outside the workspace works; pick another drive if the workspace is a drive \
          root):\n\
-         \x20  mkdir C:\\dsh-temp\n\
-         \x20  set TMP=C:\\dsh-temp\n\
-         \x20  set TEMP=C:\\dsh-temp\n\
-         In PowerShell: `$env:TMP = 'C:\\dsh-temp'; $env:TEMP = 'C:\\dsh-temp'`. Both variables \
+         \x20  {MKDIR}\n\
+         \x20  {SET_TMP}\n\
+         \x20  {SET_TEMP}\n\
+         In PowerShell: `{PS_SET}`. Both variables \
          matter: the backend's lock folder is placed with GetTempPathW, which reads TMP before \
          TEMP, while the private temp folder comes from the runtime's temp lookup (Node's \
          os.tmpdir()), which reads TEMP before TMP. Setting one leaves the other lookup where it \

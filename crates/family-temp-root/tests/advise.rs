@@ -32,8 +32,8 @@ const CARRIERS: [&str; 2] = ["pos-provider", "pos-runner"];
 
 #[test]
 fn carrier_is_named() {
-    let provider = check("pos-provider").text;
-    let runner = check("pos-runner").text;
+    let provider = check("pos-provider").detail;
+    let runner = check("pos-runner").detail;
     assert!(provider.contains("session-scoped sandbox provider (sandbox-local)"));
     assert!(!provider.contains("SandboxUnavailableError"));
     assert!(!provider.contains("windows-acl-run:"));
@@ -48,12 +48,12 @@ fn carrier_is_named() {
 /// the sentence; the provider has no such record.
 #[test]
 fn runner_record_is_quoted_verbatim() {
-    let runner = check("pos-runner").text;
+    let runner = check("pos-runner").detail;
     assert!(runner.contains(
         "carried it:\n> windows-acl-run: Windows ACL temp root must be outside the workspace: \
          workspace=C:\\Users\\u; temp=C:\\Users\\u\\AppData\\Local\\Temp\n\n"
     ));
-    let provider = check("pos-provider").text;
+    let provider = check("pos-provider").detail;
     assert!(!provider.contains("> windows-acl-run:"));
     assert!(!provider.contains("exit 127"));
 }
@@ -79,7 +79,7 @@ fn provider_beside_a_runner_line_reads_as_the_provider() {
 #[test]
 fn both_operands_are_quoted() {
     for fixture in CARRIERS {
-        let text = check(fixture).text;
+        let text = check(fixture).detail;
         assert!(text.contains(r"- workspace: `C:\Users\u`"), "{fixture}");
         assert!(
             text.contains(r"- temp: `C:\Users\u\AppData\Local\Temp`"),
@@ -90,7 +90,7 @@ fn both_operands_are_quoted() {
 
 #[test]
 fn escapes_in_operands_never_reach_the_text() {
-    let text = check("pos-provider-escapes").text;
+    let text = check("pos-provider-escapes").detail;
     assert!(!text.contains('\u{1b}'));
     assert!(!text.contains('\u{7}'));
     assert!(text.contains(r"- workspace: `C:\Users\u\u{1B}[31m`"));
@@ -100,7 +100,7 @@ fn escapes_in_operands_never_reach_the_text() {
 #[test]
 fn the_backends_sentence_is_quoted_on_its_own_line() {
     for fixture in CARRIERS {
-        let text = check(fixture).text;
+        let text = check(fixture).detail;
         assert!(
             text.contains(
                 "carried it:\n> Windows ACL temp root must be outside the workspace: \
@@ -130,22 +130,37 @@ fn hostile_operands_are_only_ever_quoted() {
     );
     for name in hostile {
         let a = check(&name);
-        for c in a.text.chars().filter(|&c| c != '\n') {
-            assert!(is_visible(c), "{name}: U+{:04X} reached the text", c as u32);
-        }
-        for line in a.text.lines() {
+        hostile_text_is_framed(&name, &a.text);
+        hostile_text_is_framed(&name, &a.detail);
+    }
+}
+
+/// The framing one text (the brief or the full account) of a hostile fixture
+/// must hold. Untrusted text appears only in a `> ` quote, an inline span of
+/// the detail's operand list, or core's `explain` line, where it is one
+/// single-quoted PowerShell literal on an indented command line (core refuses
+/// to write text no literal can carry, `<message>` stands for it then).
+fn hostile_text_is_framed(name: &str, text: &str) {
+    for c in text.chars().filter(|&c| c != '\n') {
+        assert!(is_visible(c), "{name}: U+{:04X} reached the text", c as u32);
+    }
+    for line in text.lines() {
+        let explain = line.starts_with("    sandbox-advisor explain ")
+            && (line.ends_with('\'') || line.ends_with(" <message>"));
+        if !explain {
             assert_eq!(
                 line.matches('`').count() % 2,
                 0,
                 "{name}: a code span was closed early: {line}"
             );
-            let smuggled = ["Note for the model", "Start-Process", "\\host", "System32"];
-            if smuggled.iter().any(|s| line.contains(s)) {
-                let quoted = line.starts_with("> ")
-                    || (line.starts_with("- workspace: `") || line.starts_with("- temp: `"))
-                        && line.ends_with('`');
-                assert!(quoted, "{name}: untrusted text outside a quote: {line}");
-            }
+        }
+        let smuggled = ["Note for the model", "Start-Process", "\\host", "System32"];
+        if smuggled.iter().any(|s| line.contains(s)) {
+            let quoted = line.starts_with("> ")
+                || (line.starts_with("- workspace: `") || line.starts_with("- temp: `"))
+                    && line.ends_with('`')
+                || explain;
+            assert!(quoted, "{name}: untrusted text outside a quote: {line}");
         }
     }
 }
@@ -153,7 +168,8 @@ fn hostile_operands_are_only_ever_quoted() {
 #[test]
 fn users_paths_never_enter_a_command_line() {
     for fixture in ["pos-provider", "pos-runner", "pos-provider-spaces"] {
-        let text = check(fixture).text;
+        let advisory = check(fixture);
+        let text = format!("{}\n{}", advisory.text, advisory.detail);
         for line in text.lines() {
             let commandish = ["mkdir ", "set TMP", "set TEMP", "$env:", "icacls"]
                 .iter()
@@ -172,7 +188,7 @@ fn users_paths_never_enter_a_command_line() {
 #[test]
 fn both_tmp_and_temp_are_set_with_their_reasons() {
     for fixture in CARRIERS {
-        let text = check(fixture).text;
+        let text = check(fixture).detail;
         assert!(text.contains("   set TMP=C:\\dsh-temp\n"), "{fixture}");
         assert!(text.contains("   set TEMP=C:\\dsh-temp\n"), "{fixture}");
         assert!(text.contains("$env:TMP = 'C:\\dsh-temp'; $env:TEMP = 'C:\\dsh-temp'"));
@@ -191,7 +207,7 @@ fn both_tmp_and_temp_are_set_with_their_reasons() {
 #[test]
 fn second_remedy_is_another_workspace() {
     for fixture in CARRIERS {
-        let text = check(fixture).text;
+        let text = check(fixture).detail;
         assert!(
             text.contains(
                 "2. Or open the session on a workspace that does not contain the temp root"
@@ -203,7 +219,7 @@ fn second_remedy_is_another_workspace() {
 #[test]
 fn never_recommends_relaxing_the_sandbox() {
     for fixture in CARRIERS {
-        let text = check(fixture).text;
+        let text = check(fixture).detail;
         for line in text.lines().filter(|l| l.contains("danger-full-access")) {
             assert!(line.contains("not"), "{fixture}: {line}");
         }
@@ -229,7 +245,7 @@ fn never_recommends_relaxing_the_sandbox() {
 #[test]
 fn retry_is_ruled_out_first() {
     for fixture in CARRIERS {
-        let text = check(fixture).text;
+        let text = check(fixture).detail;
         let first = text.lines().next().unwrap_or_default();
         assert!(first.contains("Retrying cannot help"), "{fixture}");
     }
@@ -237,9 +253,9 @@ fn retry_is_ruled_out_first() {
 
 #[test]
 fn discussion_is_cited_or_replaced_by_href() {
-    let plain = check("pos-provider").text;
+    let plain = check("pos-provider").detail;
     assert!(plain.contains("reported in #9175"));
-    let href = check("pos-provider-href").text;
+    let href = check("pos-provider-href").detail;
     assert!(href.contains("reported in https://example.test/t/1"));
     assert!(!href.contains("#9175"));
 }
@@ -260,5 +276,13 @@ fn advice_does_not_depend_on_the_environment() {
         &finding,
         &unresolved(Platform::Win32, Unresolved::NoSession),
     );
-    assert_eq!(a, b);
+    // Only the brief's `explain` line names the platform and mode it ran under.
+    let before_explain = |t: &str| {
+        t.split("The full account")
+            .next()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    assert_eq!(before_explain(&a.text), before_explain(&b.text));
+    assert_eq!((&a.summary, &a.detail), (&b.summary, &b.detail));
 }

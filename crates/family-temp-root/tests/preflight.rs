@@ -92,25 +92,25 @@ fn check(env: &Environment, expected: Expect) -> Option<String> {
         (PreflightVerdict::Clear, Expect::Clear) => None,
         (PreflightVerdict::Advise(a), Expect::Advise { canonical, same }) => {
             assert_eq!(
-                a.text.contains("were resolved first"),
+                a.detail.contains("were resolved first"),
                 canonical,
                 "{}",
-                a.text
+                a.detail
             );
             assert_eq!(
-                a.text.contains("compared by spelling"),
+                a.detail.contains("compared by spelling"),
                 !canonical,
                 "{}",
-                a.text
+                a.detail
             );
             assert_eq!(
-                a.text.contains("temp directory IS the workspace root"),
+                a.detail.contains("temp directory IS the workspace root"),
                 same,
                 "{}",
-                a.text
+                a.detail
             );
             assert_eq!(a.family, family_temp_root::ID);
-            Some(a.text)
+            Some(a.detail)
         }
         (got, expected) => panic!("expected {expected:?}, got {got:?}"),
     }
@@ -244,9 +244,19 @@ fn temp_through_a_symlink_out_of_the_root_is_clear() {
 
 /// The pre-flight's advisory for a fixture (a recorded Windows session).
 fn fixture_text(name: &str) -> String {
+    fixture_texts(name)[1].clone()
+}
+
+/// A pre-flight fixture's brief and full account.
+fn fixture_texts(name: &str) -> [String; 2] {
     let case = Case::named(env!("CARGO_MANIFEST_DIR"), name).unwrap();
-    match TempRootInsideWorkspace.preflight(&case.environment(true)) {
-        PreflightVerdict::Advise(a) => a.text,
+    brief_and_detail(name, &case.environment(true))
+}
+
+/// The pre-flight's brief and full account under `env`.
+fn brief_and_detail(name: &str, env: &Environment) -> [String; 2] {
+    match TempRootInsideWorkspace.preflight(env) {
+        PreflightVerdict::Advise(a) => [a.text, a.detail],
         other => panic!("{name}: expected an advisory, got {other:?}"),
     }
 }
@@ -267,7 +277,9 @@ fn hostile_directory_names_are_only_ever_quoted() {
         "issue 11's cases are fixtures: {hostile:?}"
     );
     for name in hostile {
-        assert_quoted(&name, &fixture_text(&name));
+        for text in fixture_texts(&name) {
+            assert_quoted(&name, &text);
+        }
     }
 }
 
@@ -295,26 +307,36 @@ fn hostile_resolved_directory_names_are_only_ever_quoted() {
     .unwrap_or_default()
     .replace(s.base(), "<scratch>");
     assert_quoted("preflight_hostile_resolved", &text);
+    let [brief, _] = brief_and_detail("preflight_hostile_resolved", &env);
+    assert_quoted("preflight_hostile_resolved (brief)", &brief);
     insta::assert_snapshot!("preflight_hostile_resolved", text);
 }
 
-/// No invisible character reaches the text, no code span is closed early, and
-/// the planted instructions appear only inside a code span.
+/// No invisible character reaches the text (brief or detail), no code span is
+/// closed early, and the planted instructions appear only inside a code span
+/// (detail), a `> ` quote (brief), or core's `explain` line, where they are one
+/// single-quoted PowerShell literal on an indented command line.
 fn assert_quoted(name: &str, text: &str) {
     for c in text.chars().filter(|&c| c != '\n') {
         assert!(is_visible(c), "{name}: U+{:04X} reached the text", c as u32);
     }
     for line in text.lines() {
-        assert_eq!(
-            line.matches('`').count() % 2,
-            0,
-            "{name}: a code span was closed early: {line}"
-        );
+        let explain = line.starts_with("    sandbox-advisor explain ")
+            && (line.ends_with('\'') || line.ends_with(" <message>"));
+        if !explain {
+            assert_eq!(
+                line.matches('`').count() % 2,
+                0,
+                "{name}: a code span was closed early: {line}"
+            );
+        }
         if line.contains("Note for the model") || line.contains("Start-Process") {
             assert!(
                 line.starts_with("- temp directory (the host's temp lookup): `")
                     || line.starts_with("- workspace root: `")
-                    || line.starts_with("- comparison: "),
+                    || line.starts_with("- comparison: ")
+                    || line.starts_with("> ")
+                    || explain,
                 "{name}: untrusted text outside a code span: {line}"
             );
         }
