@@ -1,11 +1,13 @@
-//! The advisory: the documented boundary quoted as upstream's, and what this
-//! note adds to it — measured substitutes, the gap, and the two silent shapes.
+//! The advisory's full account (`detail`): the documented boundary quoted as
+//! upstream's, and what this note adds to it — measured substitutes, the gap,
+//! and the two silent shapes. The brief the model receives is `brief.rs`.
 
 use std::fmt::Write as _;
 
 use advisor_core::{Advisory, Environment};
 
 use crate::ID;
+use crate::brief;
 use crate::recognize::CimRefusal;
 
 /// The one quotation this advisory carries: the Windows ACL backend's own
@@ -13,12 +15,37 @@ use crate::recognize::CimRefusal;
 pub const UPSTREAM_STATEMENT: &str = "Authenticated Users is absent from both lists — the WMI namespace security check fails (`0x80041003`), so CIM cmdlets and `Get-ComputerInfo` are unavailable in every confined mode, and the C:\\-root tree-creation escape is closed.";
 
 /// The discussion that measured the substitutes and the silent shapes.
-const REPORT: &str = "#9272";
+pub(crate) const REPORT: &str = "#9272";
 
-const SUMMARY: &str = "CIM/WMI is closed to the sandbox's restricted token (0x80041003); use the measured non-CIM substitutes";
+/// The measured non-CIM commands (#9272), shared by the brief and the detail.
+pub(crate) mod commands {
+    /// Listening ports (read the LISTENING rows).
+    pub const NETSTAT: &str = "netstat -ano";
+    /// The CIM cmdlet `netstat` replaces.
+    pub const NET_TCP_LISTEN: &str = "Get-NetTCPConnection -State Listen";
+    /// Free disk space.
+    pub const DRIVE_INFO: &str = "[System.IO.DriveInfo]::new('C').AvailableFreeSpace";
+    /// Available memory.
+    pub const COUNTER: &str = r"Get-Counter '\Memory\Available MBytes'";
+    /// The registry key that holds the OS version.
+    pub const OS_VERSION_KEY: &str = r"HKLM:\SOFTWARE\Microsoft\Windows NT\CurrentVersion";
+    /// The two controls that do not go through CIM.
+    pub const CONTROLS: [&str; 2] = ["Get-Process", "Get-Service"];
+    /// The unmeasured candidate for the gap.
+    pub const IPCONFIG: &str = "ipconfig /all";
+}
 
-/// Builds the advisory for one recognized refusal.
+use commands::{CONTROLS, COUNTER, DRIVE_INFO, IPCONFIG, NET_TCP_LISTEN, NETSTAT, OS_VERSION_KEY};
+
+/// Builds the advisory for one recognized refusal: the brief as `text`, this
+/// module's full account as `detail`.
 pub fn advise(finding: &CimRefusal, env: &Environment) -> Advisory {
+    Advisory::new(ID, brief::summary(env.locale), brief::brief(finding, env))
+        .with_detail(detail(finding, env))
+}
+
+/// The full account, in English.
+fn detail(finding: &CimRefusal, env: &Environment) -> String {
     let cite = env.cite(&[REPORT]);
     let mode = env.mode().map_or_else(
         |_| "a confining mode".to_owned(),
@@ -73,16 +100,18 @@ pub fn advise(finding: &CimRefusal, env: &Environment) -> Advisory {
     let _ = writeln!(
         t,
         "\nWhat to run instead — each measured in the same session as the refusal it replaces ({cite}):\n\
-         - listening ports: `netstat -ano`, reading the LISTENING rows, in place of `Get-NetTCPConnection -State Listen`\n\
-         - free disk space: `[System.IO.DriveInfo]::new('C').AvailableFreeSpace`, in place of `Get-CimInstance Win32_LogicalDisk`\n\
-         - available memory: `Get-Counter '\\Memory\\Available MBytes'`\n\
-         - OS version: the registry key `HKLM:\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion`, in place of `Get-CimInstance Win32_OperatingSystem`\n\
-         - `Get-Process` and `Get-Service` keep working; neither goes through CIM, and they were the controls of that measurement."
+         - listening ports: `{NETSTAT}`, reading the LISTENING rows, in place of `{NET_TCP_LISTEN}`\n\
+         - free disk space: `{DRIVE_INFO}`, in place of `Get-CimInstance Win32_LogicalDisk`\n\
+         - available memory: `{COUNTER}`\n\
+         - OS version: the registry key `{OS_VERSION_KEY}`, in place of `Get-CimInstance Win32_OperatingSystem`\n\
+         - `{}` and `{}` keep working; neither goes through CIM, and they were the controls of that measurement.",
+        CONTROLS[0], CONTROLS[1]
     );
-    t.push_str(
-        "\nNo measured substitute exists for Get-NetIPAddress or Get-NetAdapter. `ipconfig /all` is a likely \
+    let _ = writeln!(
+        t,
+        "\nNo measured substitute exists for Get-NetIPAddress or Get-NetAdapter. `{IPCONFIG}` is a likely \
          candidate, but it has never been measured under a confining mode: treat it as a candidate and check its \
-         output rather than relying on it.\n",
+         output rather than relying on it."
     );
 
     // The silent shapes nobody can key on.
@@ -120,5 +149,5 @@ pub fn advise(finding: &CimRefusal, env: &Environment) -> Advisory {
          report, not a promise for every Windows build."
     );
 
-    Advisory::new(ID, SUMMARY, t)
+    t
 }

@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 mod advise;
+mod brief;
 mod gate;
 mod recognize;
 #[cfg(feature = "testing")]

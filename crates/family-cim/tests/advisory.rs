@@ -1,6 +1,7 @@
-//! The facts (and forbidden things) the advisory text must hold. Each text
-//! variant is a fixture and its snapshot (`tests/fixtures.rs`); these tests pin
-//! what a reviewed snapshot change must still keep.
+//! The facts (and forbidden things) the advisory must hold, each on its layer:
+//! what the model must act on in the brief (`text`), the background in
+//! `detail`. Each variant is a fixture and its snapshot (`tests/fixtures.rs`);
+//! these tests pin what a reviewed snapshot change must still keep.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use advisor_core::SUMMARY_MAX_CHARS;
@@ -25,12 +26,131 @@ fn speak(name: &str) -> Advisory {
     advisory
 }
 
+/// The full account of the English (stamped) record.
 fn english() -> String {
-    speak("pos-en-record").text
+    speak("pos-en-record").detail
 }
 
+/// The full account of the Chinese (unstamped) record.
 fn chinese() -> String {
-    speak("pos-zh-record-read-only").text
+    speak("pos-zh-record-read-only").detail
+}
+
+/// Both texts of one fixture: the brief, then the detail.
+fn texts(name: &str) -> [String; 2] {
+    let advisory = speak(name);
+    [advisory.text, advisory.detail]
+}
+
+/// The briefs: English and zh-CN, stamped and not.
+const BRIEFS: [&str; 4] = [
+    "pos-en-record",
+    "pos-zh-record-read-only",
+    "pos-en-record-zh-cn",
+    "pos-zh-record-zh-cn",
+];
+
+#[test]
+fn the_brief_has_its_six_parts_in_order() {
+    for name in BRIEFS {
+        let advisory = speak(name);
+        let text = &advisory.text;
+        let zh = name.ends_with("zh-cn");
+        let parts = [
+            if zh {
+                "重试无济于事"
+            } else {
+                "Retrying cannot help"
+            },
+            "\n> + FullyQualifiedErrorId : HRESULT 0x80041003,",
+            "\nPowerShell: Get-Process\nPowerShell: Get-Service\n",
+            "\nPowerShell: netstat -ano  # ",
+            if zh {
+                "\n- 绝不放宽沙箱模式"
+            } else {
+                "\n- never relax the sandbox mode"
+            },
+            "\n    '{\"kind\":\"foreground\",",
+            "' | sandbox-advisor explain --platform win32 --mode ",
+        ];
+        let mut from = 0;
+        for part in parts {
+            let at = text[from..]
+                .find(part)
+                .unwrap_or_else(|| panic!("{name}: missing or out of order {part:?}:\n{text}"));
+            from += at + part.len();
+        }
+        assert!(
+            advisor_core::brief::BriefSize::of(text).fits(),
+            "{name} over budget"
+        );
+    }
+}
+
+#[test]
+fn the_brief_hands_over_the_substitutes_the_gap_and_the_non_fixes() {
+    for name in BRIEFS {
+        let text = speak(name).text;
+        for needle in [
+            "PowerShell: netstat -ano",
+            "PowerShell: [System.IO.DriveInfo]::new('C').AvailableFreeSpace",
+            r"PowerShell: Get-Counter '\Memory\Available MBytes'",
+            r"'HKLM:\SOFTWARE\Microsoft\Windows NT\CurrentVersion'",
+            "`ipconfig /all`",
+            "-ErrorAction SilentlyContinue",
+            "Get-PSDrive",
+            "root/cimv2",
+            "danger-full-access",
+            "`拒绝访问`",
+        ] {
+            assert!(text.contains(needle), "{name}: missing {needle}");
+        }
+    }
+}
+
+#[test]
+fn the_zh_cn_brief_is_chinese_and_the_detail_stays_english() {
+    for name in ["pos-en-record-zh-cn", "pos-zh-record-zh-cn"] {
+        let advisory = speak(name);
+        assert!(advisory.summary.as_str().contains("受限令牌"), "{name}");
+        assert!(advisory.summary.as_str().contains("0x80041003"), "{name}");
+        assert!(advisory.summary.as_str().chars().count() <= SUMMARY_MAX_CHARS);
+        for english in [
+            "Retrying cannot help",
+            "Do not:",
+            "never relax",
+            "Use instead",
+        ] {
+            assert!(
+                !advisory.text.contains(english),
+                "{name}: English {english:?} in the brief"
+            );
+        }
+        assert!(advisory.text.contains("不要："), "{name}");
+        assert!(advisory.detail.contains("What will not help:"), "{name}");
+    }
+    // The same detail, whatever the locale.
+    assert_eq!(speak("pos-en-record-zh-cn").detail, english());
+}
+
+#[test]
+fn the_stamp_line_in_the_brief_follows_the_stamp() {
+    assert!(
+        speak("pos-en-record")
+            .text
+            .contains("The file-denial marker matched only the English wording")
+    );
+    assert!(
+        speak("pos-en-record-zh-cn")
+            .text
+            .contains("标记只是匹配了英文措辞")
+    );
+    assert!(
+        !speak("pos-zh-record-read-only")
+            .text
+            .contains("file-denial marker")
+    );
+    assert!(!speak("pos-zh-record-zh-cn").text.contains("标记"));
 }
 
 fn both() -> [String; 2] {
@@ -39,10 +159,13 @@ fn both() -> [String; 2] {
 
 #[test]
 fn href_replaces_the_discussion_number() {
-    let text = speak("pos-zh-record-href").text;
-    assert!(text.contains("https://example.org/cim"));
-    assert!(!text.contains("#9272"));
-    assert!(english().contains("#9272"));
+    for text in texts("pos-zh-record-href") {
+        assert!(text.contains("https://example.org/cim"));
+        assert!(!text.contains("#9272"));
+    }
+    for text in texts("pos-en-record") {
+        assert!(text.contains("#9272"));
+    }
 }
 
 #[test]
@@ -79,21 +202,24 @@ fn the_reported_line_and_name_are_quoted() {
 fn the_code_line_is_quoted_as_printed() {
     // Windows PowerShell 5.1's own layout: the detail lines are indented four
     // spaces and end in CRLF. The quote keeps the indentation, drops only the line end.
-    let text = speak("pos-en-record-ps51-layout").text;
     let line = "+ FullyQualifiedErrorId : HRESULT 0x80041003,Microsoft.Management.Infrastructure.CimCmdlets.GetCimInstanceCommand";
-    assert_eq!(quoted(&text), [format!(">     {line}")]);
-    // Nothing else in the advisory depends on the record's layout.
-    assert_eq!(
-        text,
-        english().replace(&format!("\n> {line}\n"), &format!("\n>     {line}\n"))
-    );
+    for (text, plain) in texts("pos-en-record-ps51-layout")
+        .into_iter()
+        .zip(texts("pos-en-record"))
+    {
+        assert_eq!(quoted(&text), [format!(">     {line}")]);
+        // Nothing else in the advisory depends on the record's layout.
+        assert_eq!(
+            text,
+            plain.replace(&format!("\n> {line}\n"), &format!("\n>     {line}\n"))
+        );
+    }
 }
 
 /// The same record with an exit code the value does not report: the text is
 /// the reported-exit text, word for word — no 0 and no number stands in for it.
 fn assert_unreported_exit_reads_alike(fixture: &str) {
-    let text = speak(fixture).text;
-    assert_eq!(text, english(), "{fixture}");
+    assert_eq!(texts(fixture), texts("pos-en-record"), "{fixture}");
 }
 
 #[test]
@@ -168,7 +294,7 @@ fn both_silent_shapes_are_stated() {
 
 #[test]
 fn no_repair_is_offered() {
-    for text in both() {
+    for text in BRIEFS.iter().map(|name| speak(name).text).chain(both()) {
         for forbidden in [
             "icacls",
             "takeown",
@@ -183,6 +309,8 @@ fn no_repair_is_offered() {
                 "the advisory must not carry {forbidden:?}"
             );
         }
+    }
+    for text in both() {
         assert!(text.contains("No repair is offered"));
     }
 }
@@ -213,28 +341,25 @@ fn the_stamp_is_explained_only_when_present() {
     assert!(!chinese().contains("file-access denial"));
 }
 
-/// The quote block under the lead-in line.
+/// The quote block: the only lines that start with `>`.
 fn quoted(text: &str) -> Vec<&str> {
-    text.lines()
-        .skip_while(|l| !l.starts_with("The line that carries the code"))
-        .skip(1)
-        .take_while(|l| l.starts_with('>'))
-        .collect()
+    text.lines().filter(|l| l.starts_with('>')).collect()
 }
 
 #[test]
 fn the_quoted_line_loses_escapes_and_stays_bounded() {
-    let text = speak("pos-en-record-ansi-crlf").text;
-    assert!(!text.contains('\u{1b}'));
-    assert!(!text.contains('\r'));
-    let [line] = quoted(&text)[..] else {
-        panic!("one quoted line expected:\n{text}");
-    };
-    assert!(line.starts_with("> \\u{1B}[31;1m+ FullyQualifiedErrorId : HRESULT 0x80041003,"));
-    assert!(line.ends_with('…'));
-    // The cap counts the stderr's characters; each ESC shows as one escape.
-    let shown = line.replace("\\u{1B}", "e").chars().count();
-    assert!(shown <= "> ".len() + advisor_core::quote::QUOTE_MAX_CHARS + "…".len());
+    for text in texts("pos-en-record-ansi-crlf") {
+        assert!(!text.contains('\u{1b}'));
+        assert!(!text.contains('\r'));
+        let [line] = quoted(&text)[..] else {
+            panic!("one quoted line expected:\n{text}");
+        };
+        assert!(line.starts_with("> \\u{1B}[31;1m+ FullyQualifiedErrorId : HRESULT 0x80041003,"));
+        assert!(line.ends_with('…'));
+        // The cap counts the stderr's characters; each ESC shows as one escape.
+        let shown = line.replace("\\u{1B}", "e").chars().count();
+        assert!(shown <= "> ".len() + advisor_core::quote::QUOTE_MAX_CHARS + "…".len());
+    }
 }
 
 /// Stderr written to be read as the advisor's own words, one fixture each;
@@ -248,9 +373,11 @@ const HOSTILE: [&str; 4] = [
 
 #[test]
 fn hostile_stderr_is_quoted_never_spoken() {
-    for fixture in HOSTILE {
-        let advisory = speak(fixture);
-        let text = &advisory.text;
+    for (fixture, text) in HOSTILE
+        .iter()
+        .flat_map(|fixture| texts(fixture).map(|text| (fixture, text)))
+    {
+        let text = &text;
         let quote = quoted(text);
         assert_eq!(quote.len(), 1, "{fixture}: one quoted line:\n{text}");
         assert!(quote[0].contains("HRESULT 0x80041003"), "{fixture}");
@@ -275,9 +402,10 @@ fn hostile_stderr_is_quoted_never_spoken() {
 
 #[test]
 fn a_localized_quoted_line_stays_readable() {
-    let text = speak("pos-hostile-invisible-characters").text;
-    let quote = quoted(&text).concat();
-    assert!(quote.contains("GetCimInstanceCommand 拒绝访问\\u{202E}denied"));
-    assert!(quote.contains("0x80041003\\u{200B},Micro\\u{AD}soft"));
-    assert!(quote.contains("\\u{E0052}\\u{E0055}\\u{E004E}"));
+    for text in texts("pos-hostile-invisible-characters") {
+        let quote = quoted(&text).concat();
+        assert!(quote.contains("GetCimInstanceCommand 拒绝访问\\u{202E}denied"));
+        assert!(quote.contains("0x80041003\\u{200B},Micro\\u{AD}soft"));
+        assert!(quote.contains("\\u{E0052}\\u{E0055}\\u{E004E}"));
+    }
 }

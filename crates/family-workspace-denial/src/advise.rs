@@ -6,12 +6,16 @@ use advisor_core::quote::PathSlot;
 use advisor_core::{Advisory, Environment, HostPath, Untrusted};
 
 use crate::ID;
+use crate::brief;
 use crate::gate;
 use crate::named::NamedPath;
 use crate::recognize::Finding;
 
 /// The one-line summary for the transcript row.
 pub const SUMMARY: &str = "Denied inside the workspace: the sandbox grant never reached this object; retrying cannot fix it";
+
+/// The summary in Simplified Chinese.
+pub const SUMMARY_ZH_CN: &str = "工作区内写入被拒：沙箱授权没有传到该对象，重试无法解决";
 
 /// How many named paths the text lists before it counts the rest.
 const LISTED: usize = 3;
@@ -25,11 +29,21 @@ const PATH_PLACEHOLDERS: [&str; LISTED] = ["<path 1>", "<path 2>", "<path 3>"];
 /// What a check line shows in place of a root it cannot carry.
 const ROOT_PLACEHOLDER: &str = "<workspace root>";
 
-/// One path's read-only check: the command line, and the sentence that says
-/// why a placeholder stands in for the path when it does.
-struct Check {
-    line: String,
-    refused: Option<String>,
+/// One path's read-only check: the command line, and why a placeholder
+/// stands in for the path when it does. The brief and the detail print the
+/// same line.
+pub(crate) struct Check {
+    pub(crate) line: String,
+    pub(crate) refused: Option<Refused>,
+}
+
+/// Why a check line shows a placeholder: the detail's sentence, and the
+/// placeholder the brief names.
+pub(crate) struct Refused {
+    /// The detail's sentence.
+    sentence: String,
+    /// What stands in for it.
+    pub(crate) placeholder: &'static str,
 }
 
 impl Check {
@@ -38,13 +52,14 @@ impl Check {
     /// path fails core's command-path check; `what` names it in that sentence.
     fn new(path: &Untrusted, placeholder: &'static str, what: &str) -> Self {
         let slot = PathSlot::new(path, placeholder);
-        let refused = slot.refusal().map(|why| {
-            format!(
+        let refused = slot.refusal().map(|why| Refused {
+            sentence: format!(
                 "{what} {shown} is not written into the check below, because {why}; the check \
                  shows {placeholder} in its place. Substitute the real path yourself, after \
                  checking its name.\n",
                 shown = path.inline(),
-            )
+            ),
+            placeholder,
         });
         Self {
             line: format!("    PowerShell: icacls {}\n", slot.powershell()),
@@ -131,7 +146,7 @@ fn why_and_which(env: &Environment) -> String {
 
 /// The checks for the listed paths (by their normalized reading, which is
 /// what Windows opens and what containment was decided on) and for the root.
-fn checks(inside: &[&NamedPath], root: Option<&Untrusted>) -> Vec<Check> {
+pub(crate) fn checks(inside: &[&NamedPath], root: Option<&Untrusted>) -> Vec<Check> {
     let listed = inside.len().min(LISTED);
     let mut checks: Vec<Check> = inside
         .iter()
@@ -155,8 +170,8 @@ fn checks(inside: &[&NamedPath], root: Option<&Untrusted>) -> Vec<Check> {
 fn check(env: &Environment, inside: &[&NamedPath], root: Option<&Untrusted>) -> String {
     let checks = checks(inside, root);
     let mut out = String::new();
-    for refused in checks.iter().filter_map(|c| c.refused.as_deref()) {
-        out.push_str(refused);
+    for refused in checks.iter().filter_map(|c| c.refused.as_ref()) {
+        out.push_str(&refused.sentence);
     }
     out.push_str(
         "How to confirm it — outside this session, from an ordinary unelevated PowerShell prompt; these \
@@ -249,7 +264,8 @@ const BOUNDARY: &str = "Where this diagnosis stops: the stamp says the backend's
      path is not seen. The inheritance mechanism is taken from the backend's source and the reports \
      cited; it has not been reproduced here.";
 
-/// Builds the advisory from the finding and the resolved root.
+/// Builds the advisory from the finding and the resolved root: the brief as
+/// its text, the full account as its detail.
 pub fn advise(finding: &Finding, env: &Environment) -> Advisory {
     let root: Option<HostPath> = gate::root(env).ok();
     let inside = root
@@ -258,15 +274,28 @@ pub fn advise(finding: &Finding, env: &Environment) -> Advisory {
         .unwrap_or_default();
     // The resolver's root is text the advisor did not write either.
     let root = root.as_ref().map(|r| Untrusted::new(r.as_str()));
+    let brief = brief::brief(finding, env, &inside, root.as_ref());
+    let summary = env.locale.pick(SUMMARY, SUMMARY_ZH_CN);
+    Advisory::new(ID, summary, brief).with_detail(detail(finding, env, &inside, root.as_ref()))
+}
+
+/// The full account: what was reported, the mechanism, the check, the three
+/// branches, what to do and why no repair command ships, where it stops.
+fn detail(
+    finding: &Finding,
+    env: &Environment,
+    inside: &[&NamedPath],
+    root: Option<&Untrusted>,
+) -> String {
     let mut text = String::from(
         "Write refused inside the workspace — the sandbox's grant never reached this object, and \
          retrying cannot change that.\n\n",
     );
-    text.push_str(&reported(finding, &inside, root.as_ref()));
+    text.push_str(&reported(finding, inside, root));
     text.push_str(&why_and_which(env));
-    text.push_str(&check(env, &inside, root.as_ref()));
+    text.push_str(&check(env, inside, root));
     text.push_str(&branches(env));
     text.push_str(&remedy(env));
     text.push_str(BOUNDARY);
-    Advisory::new(ID, SUMMARY, text)
+    text
 }

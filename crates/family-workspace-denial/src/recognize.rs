@@ -34,6 +34,10 @@ pub struct Finding {
     pub runner_failed: bool,
     /// The absolute paths the call names.
     pub named: NamedPaths,
+    /// The call's `command` argument when it is one string, as the harness
+    /// passed it: the brief's `explain` line hands it back (`--command`), so
+    /// the full account can be reproduced. Read only where `named` is.
+    pub command: Option<Untrusted>,
 }
 
 /// Reads the stamped mode without allocating; a spelling outside the
@@ -56,6 +60,9 @@ pub fn recognize(observation: &Observation) -> Option<Finding> {
     let mode = stamped_mode(stamp.mode)?;
     // The stamp was read from this member, so it is there.
     let record = success.value.get("sandbox")?;
+    // Paths matter only for the one case the gate can speak for; a denial under
+    // another mode, or of a failed runner, is declined without reading them.
+    let placeable = mode == SandboxMode::WorkspaceWrite && !stamp.runner_failed;
     Some(Finding {
         tool: Untrusted::new(observation.tool.as_str()),
         exit_code: run.exit_code,
@@ -63,12 +70,19 @@ pub fn recognize(observation: &Observation) -> Option<Finding> {
         enforcement: stamp.enforcement.map(Untrusted::new),
         stamp: Untrusted::new(&format!("\"sandbox\":{record}")),
         runner_failed: stamp.runner_failed,
-        // Paths matter only for the one case the gate can speak for; a denial under
-        // another mode, or of a failed runner, is declined without reading them.
-        named: if mode == SandboxMode::WorkspaceWrite && !stamp.runner_failed {
+        named: if placeable {
             named_paths(observation)
         } else {
             NamedPaths::default()
+        },
+        command: if placeable {
+            observation
+                .arguments
+                .get("command")
+                .and_then(|c| c.as_str())
+                .map(Untrusted::new)
+        } else {
+            None
         },
     })
 }

@@ -76,15 +76,15 @@ fn assert_not_reported(name: &str, text: &str) {
 fn an_exit_code_the_value_does_not_report_blocks_nothing() {
     let fixture = NOT_REPORTED[0];
     let advisory = speak(fixture);
-    assert_not_reported(fixture, &advisory.text);
-    assert_untrusted_text_is_framed(fixture, &advisory.text);
+    assert_not_reported(fixture, &advisory.detail);
+    assert_untrusted_text_is_framed(fixture, &advisory.detail);
 }
 
 #[test]
 fn every_shape_of_an_unreported_exit_code_reads_alike() {
-    let null = speak(NOT_REPORTED[0]).text;
+    let null = speak(NOT_REPORTED[0]).detail;
     for fixture in &NOT_REPORTED[1..] {
-        let text = speak(fixture).text;
+        let text = speak(fixture).detail;
         assert_not_reported(fixture, &text);
         assert_eq!(text, null, "{fixture}");
     }
@@ -99,18 +99,18 @@ fn quoted_stamp(record: &str) -> String {
 
 #[test]
 fn the_stamp_is_quoted_as_the_value_carries_it() {
-    let text = speak("pos-pwsh-set-content-vendor").text;
+    let text = speak("pos-pwsh-set-content-vendor").detail;
     assert!(text.contains(&quoted_stamp(
         r#""sandbox":{"mode":"workspace-write","denied":true,"enforcement":"partial"}"#
     )));
     // Its own member order, and nothing added that the value did not carry.
-    let text = speak("pos-stamp-member-order").text;
+    let text = speak("pos-stamp-member-order").detail;
     assert!(text.contains(&quoted_stamp(
         r#""sandbox":{"denied":true,"mode":"workspace-write"}"#
     )));
     assert!(text.contains("(enforcement: not stamped)"));
     // The stamp's mode, whatever the session's policy says.
-    let text = speak("pos-pwsh-set-content-vendor-read-only-session").text;
+    let text = speak("pos-pwsh-set-content-vendor-read-only-session").detail;
     assert!(text.contains(r#"> "sandbox":{"mode":"workspace-write","denied":true,"#));
 }
 
@@ -118,7 +118,7 @@ fn the_stamp_is_quoted_as_the_value_carries_it() {
 
 #[test]
 fn the_advisory_states_the_mechanism_and_its_measurements() {
-    let text = speak("pos-pwsh-set-content-vendor").text;
+    let text = speak("pos-pwsh-set-content-vendor").detail;
     for fact in [
         "Retrying cannot help",
         "once, on the workspace root",
@@ -147,19 +147,19 @@ fn the_advisory_states_the_mechanism_and_its_measurements() {
 
 #[test]
 fn the_keyed_path_is_printed_beside_the_root() {
-    let text = speak("pos-pwsh-set-content-vendor").text;
+    let text = speak("pos-pwsh-set-content-vendor").detail;
     assert!(text.contains(r"- path the command names: `D:\ws\vendor\lib\config.json`"));
     assert!(text.contains(r"- workspace root (policy): `D:\ws`"));
     assert!(text.contains(r"    PowerShell: icacls 'D:\ws\vendor\lib\config.json'"));
     assert!(text.contains(r"    PowerShell: icacls 'D:\ws'"));
-    let text = speak("pos-pwsh-case-slashes-dotdot").text;
+    let text = speak("pos-pwsh-case-slashes-dotdot").detail;
     assert!(text.contains(r"`d:/WS/Build/../dist/app.js` (read as `d:\WS\dist\app.js`)"));
     assert!(text.contains(r"    PowerShell: icacls 'd:\WS\dist\app.js'"));
 }
 
 #[test]
 fn an_unquotable_path_never_reaches_a_command_line() {
-    let text = speak("pos-pwsh-unquotable-path").text;
+    let text = speak("pos-pwsh-unquotable-path").detail;
     assert!(!text.contains(r"icacls 'D:\ws\100%"));
     assert!(text.contains("    PowerShell: icacls <path>\n"));
     assert!(text.contains(
@@ -178,7 +178,7 @@ fn the_advisory_offers_no_repair_and_no_wider_mode() {
         .filter(|n| !n.starts_with("pos-hostile-"))
     {
         let advisory = speak(fixture);
-        let text = advisory.text.to_lowercase();
+        let text = format!("{}\n{}", advisory.text, advisory.detail).to_lowercase();
         for forbidden in [
             "danger-full-access",
             "sandbox_permissions",
@@ -194,6 +194,7 @@ fn the_advisory_offers_no_repair_and_no_wider_mode() {
             assert!(!text.contains(forbidden), "{fixture}: {forbidden:?}");
         }
         assert_untrusted_text_is_framed(fixture, &advisory.text);
+        assert_untrusted_text_is_framed(fixture, &advisory.detail);
         assert!(advisory.summary.as_str().chars().count() <= 120);
         assert!(!advisory.summary.as_str().contains('\n'));
     }
@@ -202,12 +203,10 @@ fn the_advisory_offers_no_repair_and_no_wider_mode() {
 #[test]
 fn href_replaces_every_discussion_number() {
     let advisory = speak("pos-pwsh-set-content-vendor-href");
-    assert!(!advisory.text.contains("#423") && !advisory.text.contains("#8383"));
-    assert!(
-        advisory
-            .text
-            .contains("https://github.com/deepseek-ai/deepseek-harness/discussions/423")
-    );
+    for text in [&advisory.text, &advisory.detail] {
+        assert!(!text.contains("#423") && !text.contains("#8383"));
+        assert!(text.contains("https://github.com/deepseek-ai/deepseek-harness/discussions/423"));
+    }
 }
 
 // ---- issue 11: untrusted text is quoted, never spoken --------------------
@@ -224,6 +223,7 @@ fn hostile_inputs_are_quoted_or_refused() {
             assert_eq!(advisory.is_some(), case.name.starts_with("pos-"), "{name}");
             if let Some(advisory) = advisory {
                 assert_untrusted_text_is_framed(&name, &advisory.text);
+                assert_untrusted_text_is_framed(&name, &advisory.detail);
                 spoke += 1;
             }
         }
@@ -247,10 +247,13 @@ pub fn assert_untrusted_text_is_framed(name: &str, text: &str) {
         };
         if arg.starts_with('<') {
             assert!(arg.ends_with('>'), "{name}: {line:?}");
-            assert!(
-                text.contains(&format!("shows {arg} in its place")),
-                "{name}: {arg} stands in without a reason"
-            );
+            // The detail's sentence, or the brief's placeholder line.
+            let said = text.contains(&format!("shows {arg} in its place"))
+                || text.lines().any(|l| {
+                    (l.starts_with("Placeholders (") || l.starts_with("占位符（"))
+                        && l.contains(arg)
+                });
+            assert!(said, "{name}: {arg} stands in without a reason");
             continue;
         }
         let body = arg
@@ -270,9 +273,22 @@ pub fn assert_untrusted_text_is_framed(name: &str, text: &str) {
     }
     // The check itself is never dropped: every placeholder a sentence
     // announces stands on a check line of its own.
-    for (at, _) in text.match_indices("the check shows <") {
-        let rest = &text[at + "the check shows ".len()..];
-        let placeholder = rest.split(" in its place").next().unwrap_or_default();
+    let announced = text
+        .match_indices("the check shows <")
+        .map(|(at, _)| {
+            let rest = &text[at + "the check shows ".len()..];
+            rest.split(" in its place").next().unwrap_or_default()
+        })
+        .chain(
+            text.lines()
+                .filter_map(|l| {
+                    l.strip_prefix("Placeholders (")
+                        .or_else(|| l.strip_prefix("占位符（"))
+                })
+                .filter_map(|l| l.split([')', '）']).next())
+                .flat_map(|list| list.split(", ")),
+        );
+    for placeholder in announced {
         assert!(
             text.contains(&format!("    PowerShell: icacls {placeholder}\n")),
             "{name}: {placeholder} is announced but its check was dropped"
@@ -289,4 +305,136 @@ pub fn assert_untrusted_text_is_framed(name: &str, text: &str) {
             "{name}: a code span left open: {line:?}"
         );
     }
+}
+
+// ---- the brief: its six parts, in both locales ------------------------------
+
+/// The brief (the model's `text`) holds, in this order, what failed and that
+/// retrying cannot help, the quoted stamp, the check, the remedy by breadth,
+/// the non-fixes (never a wider mode), and the explain line that reproduces
+/// the advisory (value, root and command); the background stays in `detail`.
+/// The same parts, in the same order, in both locales.
+#[test]
+fn the_brief_has_its_six_parts_in_order() {
+    let explain = r"' | sandbox-advisor explain --platform win32 --mode workspace-write --root 'D:\ws' --command 'Set-Content -Path D:\ws\vendor\lib\config.json -Value ''{}''' --value -";
+    for (name, zh) in [
+        ("pos-pwsh-set-content-vendor", false),
+        ("pos-pwsh-set-content-vendor-zh-cn", true),
+    ] {
+        let advisory = speak(name);
+        let text = &advisory.text;
+        let pick = |en: &'static str, cn: &'static str| if zh { cn } else { en };
+        let parts = [
+            // 1. what failed, and that retrying cannot help
+            pick("Retrying cannot help", "重试没有用"),
+            // 2. the evidence, quoted
+            "\n> \"sandbox\":{\"mode\":\"workspace-write\",\"denied\":true,\"enforcement\":\"partial\"}\n",
+            // 3. the check
+            "\n    PowerShell: icacls 'D:\\ws\\vendor\\lib\\config.json'\n    PowerShell: icacls 'D:\\ws'\n",
+            // 4. the remedy, by breadth, and who runs it
+            pick(
+                "write into files this session creates",
+                "改写到本会话新建的文件中",
+            ),
+            pick(
+                "the user fixes the security descriptors",
+                "由用户在会话外修复安全描述符",
+            ),
+            "`diagnose-windows-sandbox-acl`",
+            // 5. what not to do, a wider mode among them
+            pick(
+                "\n- retry, or look for another existing file",
+                "\n- 重试，或另找",
+            ),
+            pick(
+                "\n- ask for a wider sandbox mode: relaxing it is never the fix.\n",
+                "\n- 申请更宽的沙箱模式：放宽模式从来不是解决办法。\n",
+            ),
+            // 6. the full account: the explain line with the value, root and command
+            "\n    '{\"kind\":\"foreground\",\"exitCode\":1,\"sandbox\":{\"mode\":\"workspace-write\",\"denied\":true,\"enforcement\":\"partial\"}}",
+            explain,
+        ];
+        let mut from = 0;
+        for part in parts {
+            let at = text[from..]
+                .find(part)
+                .unwrap_or_else(|| panic!("{name}: missing or out of order {part:?}:\n{text}"));
+            from += at + part.len();
+        }
+        assert!(
+            advisor_core::brief::BriefSize::of(text).fits(),
+            "{name} over budget"
+        );
+        for background in [
+            "170 of its 729",
+            "WRITE_DAC",
+            "(#8383, #8421)",
+            "Why no repair command",
+        ] {
+            assert!(
+                !text.contains(background),
+                "{name}: brief carries {background:?}"
+            );
+            assert!(
+                advisory.detail.contains(background),
+                "{name}: detail lacks {background:?}"
+            );
+        }
+    }
+}
+
+/// The explain line carries what `explain` needs to print this advisory's
+/// detail: an unreported exit code as `null`, a stamp as quoted (members in
+/// its own order), the root and the command; a hostile stamp is rewritten
+/// from the recognized facts, never its text.
+#[test]
+fn the_explain_line_carries_the_value_the_root_and_the_command() {
+    let line = |name: &str| -> String {
+        let text = speak(name).text;
+        text.lines()
+            .find(|l| l.contains("| sandbox-advisor explain "))
+            .unwrap_or_else(|| panic!("{name}: no explain line:\n{text}"))
+            .to_owned()
+    };
+    assert!(
+        line("pos-exit-null-signal")
+            .starts_with("    '{\"kind\":\"foreground\",\"exitCode\":null,")
+    );
+    assert!(
+        line("pos-stamp-member-order").contains(
+            "\"exitCode\":5,\"sandbox\":{\"denied\":true,\"mode\":\"workspace-write\"}}'"
+        )
+    );
+    let hostile = line("pos-hostile-framing");
+    assert!(
+        hostile.contains("\"sandbox\":{\"mode\":\"workspace-write\",\"denied\":true}}'"),
+        "{hostile}"
+    );
+    assert!(!hostile.contains("Note for the model"), "{hostile}");
+    assert!(
+        line("pos-bash-redirect-cache")
+            .contains(r"--root 'D:\ws' --command 'echo done > D:/ws/.cache/state.txt' --value -")
+    );
+}
+
+/// zh-CN: the summary and the brief in Chinese, with the same commands and
+/// evidence; the detail stays English.
+#[test]
+fn zh_cn_gets_a_chinese_brief_with_the_same_commands() {
+    let en = speak("pos-pwsh-set-content-vendor");
+    let zh = speak("pos-pwsh-set-content-vendor-zh-cn");
+    assert!(zh.summary.as_str().contains("重试"));
+    assert!(zh.text.contains("重试没有用") && zh.text.contains("放宽模式从来不是解决办法"));
+    assert!(!zh.text.contains("Retrying cannot help"));
+    let commands = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter(|l| l.starts_with("    ") || l.starts_with('>'))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(commands(&zh.text), commands(&en.text));
+    assert_eq!(zh.detail, en.detail);
+    let unquotable = speak("pos-pwsh-unquotable-path-zh-cn");
+    assert_untrusted_text_is_framed("pos-pwsh-unquotable-path-zh-cn", &unquotable.text);
+    assert!(unquotable.text.contains("占位符（<path>）"));
 }
