@@ -62,13 +62,19 @@ impl Advisory {
     }
 }
 
-fn name_sources_in(text: &mut String, env: &crate::Environment) {
+fn name_sources_in(text: &mut String, env: &crate::Environment, locale: crate::Locale) {
     if env.href.is_none() && cites_a_number(text) {
         text.truncate(text.trim_end().len());
-        text.push_str(&format!(
-            "\n\nThe #-numbers above are discussions in the {DISCUSSIONS_REPOSITORY} \
-             repository on GitHub."
-        ));
+        text.push_str("\n\n");
+        text.push_str(&match locale {
+            crate::Locale::En => format!(
+                "The #-numbers above are discussions in the {DISCUSSIONS_REPOSITORY} \
+                 repository on GitHub."
+            ),
+            crate::Locale::ZhCn => {
+                format!("上文的 #编号 是 GitHub 上 {DISCUSSIONS_REPOSITORY} 仓库中的讨论。")
+            }
+        });
     }
 }
 
@@ -80,13 +86,9 @@ impl Advisory {
     /// the text, so a reader knows where `#8232` lives. Nothing changes when
     /// the text cites no number or the operator configured `href` instead.
     pub fn name_sources(mut self, env: &crate::Environment) -> Self {
-        let same = self.detail == self.text;
-        name_sources_in(&mut self.text, env);
-        if same {
-            self.detail.clone_from(&self.text);
-        } else {
-            name_sources_in(&mut self.detail, env);
-        }
+        // The brief is in the configured locale; the full account is English.
+        name_sources_in(&mut self.text, env, env.locale);
+        name_sources_in(&mut self.detail, env, crate::Locale::En);
         self
     }
 }

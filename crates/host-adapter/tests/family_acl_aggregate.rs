@@ -117,7 +117,7 @@ async fn speaks_once_per_agent_and_never_quotes_the_members() {
     assert_eq!(first.additional_contexts.len(), 1);
     let advisory = &first.additional_contexts[0];
     assert_eq!(advisory.family.as_str(), "acl-aggregate-failure");
-    assert!(advisory.text.contains("This is the temp half"));
+    assert!(advisory.detail.contains("This is the temp half"));
     for leaked in [
         TEMP_DIR,
         "dsh-Ab12Cd",
@@ -125,7 +125,7 @@ async fn speaks_once_per_agent_and_never_quotes_the_members() {
         "Win32 5",
         "EPERM",
     ] {
-        assert!(!advisory.text.contains(leaked), "{leaked:?} leaked");
+        assert!(!advisory.detail.contains(leaked), "{leaked:?} leaked");
         assert!(
             !advisory.summary.as_str().contains(leaked),
             "{leaked:?} leaked"
@@ -139,10 +139,10 @@ async fn speaks_once_per_agent_and_never_quotes_the_members() {
     assert_eq!(second.additional_contexts.len(), 1);
     assert!(
         second.additional_contexts[0]
-            .text
+            .detail
             .contains("This is the workspace half")
     );
-    assert!(!second.additional_contexts[0].text.contains("ws-7f3e"));
+    assert!(!second.additional_contexts[0].detail.contains("ws-7f3e"));
 }
 
 #[tokio::test]

@@ -126,8 +126,8 @@ async fn speaks_once_per_agent_in_either_display_language() {
     assert_eq!(first.additional_contexts.len(), 1);
     let advisory = &first.additional_contexts[0];
     assert_eq!(advisory.family.as_str(), "cim-wmi-denial");
-    assert!(advisory.text.contains("under the workspace-write mode"));
-    assert!(advisory.text.contains("`netstat -ano`"));
+    assert!(advisory.detail.contains("under the workspace-write mode"));
+    assert!(advisory.detail.contains("`netstat -ano`"));
     // Once per agent and family: the English record from the same agent is silent.
     assert!(silent(&rig.post(english()).await));
     let mut other = english();
@@ -136,7 +136,7 @@ async fn speaks_once_per_agent_in_either_display_language() {
     assert_eq!(second.additional_contexts.len(), 1);
     assert!(
         second.additional_contexts[0]
-            .text
+            .detail
             .contains("also marked as a sandbox file-access denial")
     );
 }
@@ -148,7 +148,7 @@ async fn read_only_speaks_too() {
     assert_eq!(decision.additional_contexts.len(), 1);
     assert!(
         decision.additional_contexts[0]
-            .text
+            .detail
             .contains("under the read-only mode")
     );
 }

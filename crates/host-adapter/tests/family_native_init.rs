@@ -121,7 +121,7 @@ async fn both_spellings_speak_under_workspace_write() {
         let rig = rig(SandboxMode::WorkspaceWrite);
         let d = post(&rig, ran(code, "", stamp("workspace-write")), None).await;
         let a = spoke(&d);
-        assert!(a.text.contains(&format!("> [exit code: {code}]")));
+        assert!(a.detail.contains(&format!("> [exit code: {code}]")));
         assert!(a.summary.as_str().contains("under workspace-write"));
     }
 }
@@ -173,8 +173,8 @@ async fn the_deployment_default_read_only_confines() {
     );
     let d = post(&rig, ran(SIGNED, "", None), None).await;
     let a = spoke(&d);
-    assert!(a.text.contains("sandbox mode `read-only`"));
-    assert!(a.text.contains("session's sandbox policy resolves it"));
+    assert!(a.detail.contains("sandbox mode `read-only`"));
+    assert!(a.detail.contains("session's sandbox policy resolves it"));
 }
 
 #[tokio::test]
@@ -223,8 +223,11 @@ async fn the_stamp_names_the_mode_the_call_ran_under() {
     let rig = rig(SandboxMode::WorkspaceWrite);
     let d = post(&rig, ran(SIGNED, "", stamp("read-only")), None).await;
     let a = spoke(&d);
-    assert!(a.text.contains("sandbox mode `read-only`"));
-    assert!(a.text.contains("policy now resolves to `workspace-write`"));
+    assert!(a.detail.contains("sandbox mode `read-only`"));
+    assert!(
+        a.detail
+            .contains("policy now resolves to `workspace-write`")
+    );
 }
 
 #[tokio::test]
@@ -269,7 +272,7 @@ async fn no_platform_gate_for_a_recorded_or_remote_session() {
         let d = post(&rig, ran(UNSIGNED, "", stamp("workspace-write")), None).await;
         let a = spoke(&d);
         assert!(
-            a.text
+            a.detail
                 .contains(&format!("platform `{}`", platform.as_str()))
         );
     }
@@ -295,12 +298,15 @@ async fn the_electron_fact_comes_from_the_host() {
     );
     let d = post(&desktop, ran(SIGNED, "", stamp("workspace-write")), None).await;
     let a = spoke(&d);
-    assert!(a.text.contains("the harness process is an Electron binary"));
+    assert!(
+        a.detail
+            .contains("the harness process is an Electron binary")
+    );
     let console = rig(SandboxMode::WorkspaceWrite);
     let d = post(&console, ran(SIGNED, "", stamp("workspace-write")), None).await;
     assert!(
         spoke(&d)
-            .text
+            .detail
             .contains("the harness process is not an Electron binary")
     );
 }

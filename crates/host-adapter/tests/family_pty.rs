@@ -205,13 +205,13 @@ async fn successful_result_quoting_it_is_silent() {
 #[tokio::test]
 async fn recorded_workspace_write_speaks_and_states_it() {
     let d = post(&desktop(SandboxMode::WorkspaceWrite), exited("bash"), None).await;
-    assert!(spoke(&d).text.contains("recorded is `workspace-write`"));
+    assert!(spoke(&d).detail.contains("recorded is `workspace-write`"));
 }
 
 #[tokio::test]
 async fn recorded_read_only_speaks_and_states_it() {
     let d = post(&desktop(SandboxMode::ReadOnly), exited("bash"), None).await;
-    assert!(spoke(&d).text.contains("recorded is `read-only`"));
+    assert!(spoke(&d).detail.contains("recorded is `read-only`"));
 }
 
 #[tokio::test]
@@ -325,7 +325,7 @@ async fn host_binary_is_stated_as_measured() {
     let d = post(&desktop(SandboxMode::WorkspaceWrite), exited("bash"), None).await;
     assert!(
         spoke(&d)
-            .text
+            .detail
             .contains("is a GUI-subsystem Electron executable")
     );
     let d = post(
@@ -334,7 +334,7 @@ async fn host_binary_is_stated_as_measured() {
         None,
     )
     .await;
-    assert!(spoke(&d).text.contains("is not an Electron executable"));
+    assert!(spoke(&d).detail.contains("is not an Electron executable"));
 }
 
 #[tokio::test]
@@ -344,7 +344,7 @@ async fn never_names_the_dead_preset_directory() {
         console_host(SandboxMode::ReadOnly),
     ] {
         let d = post(&rig, exited("bash"), None).await;
-        assert!(!spoke(&d).text.contains(".agent-presets"));
+        assert!(!spoke(&d).detail.contains(".agent-presets"));
     }
 }
 

@@ -130,12 +130,12 @@ async fn speaks_once_per_agent_with_the_resolved_root() {
     assert_eq!(advisory.family.as_str(), "workspace-denial");
     assert!(
         advisory
-            .text
+            .detail
             .contains(r"- path the command names: `D:\ws\vendor\lib\config.json`")
     );
     assert!(
         advisory
-            .text
+            .detail
             .contains(r"- workspace root (policy): `D:\ws`")
     );
     assert!(silent(&rig.post(inside()).await));

@@ -2,6 +2,8 @@
 //! in both locales, `detail` and `diagnosis` are always there, and
 //! `--locale zh-CN` gives every family a Chinese brief.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 mod common;
 
 use std::collections::BTreeSet;

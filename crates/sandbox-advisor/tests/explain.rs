@@ -444,7 +444,8 @@ fn bare_issue_numbers_name_their_repository_unless_href_is_set() {
     );
     let message = r"SetNamedSecurityInfoW failed (Win32 5): grantWrite(D:\ws)";
     let plain = run(&["explain", "--format", "json", message], "");
-    let text = plain.json()[0]["advisories"][0]["text"]
+    // The full account cites the discussions; the brief does not.
+    let text = plain.json()[0]["advisories"][0]["detail"]
         .as_str()
         .unwrap()
         .to_owned();
@@ -465,7 +466,7 @@ fn bare_issue_numbers_name_their_repository_unless_href_is_set() {
         ],
         "",
     );
-    let text = cited.json()[0]["advisories"][0]["text"]
+    let text = cited.json()[0]["advisories"][0]["detail"]
         .as_str()
         .unwrap()
         .to_owned();

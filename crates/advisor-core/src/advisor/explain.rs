@@ -37,7 +37,7 @@ impl Advisor {
             out.push((
                 family,
                 match finding.gate(&env) {
-                    Gate::Speak => Explanation::Speaks(finding.advise(&env)),
+                    Gate::Speak => Explanation::Speaks(self.as_configured(finding.advise(&env))),
                     Gate::Withhold(reason) => {
                         Explanation::Withheld(reason, finding.diagnose(&env).at_most_suspected())
                     }

@@ -65,19 +65,14 @@ pub struct PsLiteral(String);
 
 impl PsLiteral {
     pub(super) fn new(text: &str) -> Result<Self, Refusal> {
-        check_len(text, COMMAND_ARG_MAX_CHARS)?;
-        if !text.chars().all(is_visible) {
-            return Err(Refusal::Invisible);
-        }
+        let literal = Self::pipeline_input(text)?;
         if text.contains('"') || (text.ends_with('\\') && text.contains(' ')) {
             return Err(Refusal::Character);
         }
-        Ok(Self::render(text))
+        Ok(literal)
     }
 
-    /// A literal piped to a program's stdin (`'…' | program`): no native
-    /// argument passing is involved, so `"` and a trailing `\` are carried as
-    /// they are; only the single-quote variants are doubled.
+    /// A literal piped to stdin (`'…' | program`): no native argument passing, so `"` is safe.
     pub(super) fn pipeline_input(text: &str) -> Result<Self, Refusal> {
         check_len(text, COMMAND_ARG_MAX_CHARS)?;
         if !text.chars().all(is_visible) {
