@@ -79,11 +79,13 @@ fn environments() -> &'static [Environment] {
                 host: host(Platform::Win32, HostBinary::Electron),
                 policy: resolved(Platform::Win32, SandboxMode::WorkspaceWrite, r"D:\ws"),
                 href: None,
+                locale: advisor_core::Locale::En,
             },
             Environment {
                 host: host(Platform::Win32, HostBinary::NotElectron),
                 policy: resolved(Platform::Win32, SandboxMode::ReadOnly, r"D:\ws"),
                 href: Some("https://example.invalid/advice".into()),
+                locale: advisor_core::Locale::ZhCn,
             },
             Environment {
                 host: host(Platform::Linux, HostBinary::NotElectron),
@@ -95,16 +97,19 @@ fn environments() -> &'static [Environment] {
                     ))),
                 }),
                 href: None,
+                locale: advisor_core::Locale::En,
             },
             Environment {
                 host: host(Platform::Win32, HostBinary::NotElectron),
                 policy: PolicyState::Unresolved(Unresolved::NoSession),
                 href: None,
+                locale: advisor_core::Locale::ZhCn,
             },
             Environment {
                 host: host(Platform::Win32, HostBinary::NotElectron),
                 policy: PolicyState::NotConsulted,
                 href: None,
+                locale: advisor_core::Locale::En,
             },
         ]
     })
