@@ -139,9 +139,49 @@ pub fn full_account_with(
     out
 }
 
+/// Fills `{name}` slots in one pass, so a filled value (text the advisor did not
+/// write, such as a tool name) is never scanned for slots again; an unknown
+/// slot stays as it is.
+pub fn fill(template: &str, slots: &[(&str, &str)]) -> String {
+    let mut out = String::with_capacity(template.len() + 64);
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let tail = &rest[open..];
+        let slot = tail.find('}').and_then(|close| {
+            let name = &tail[1..close];
+            slots
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| (*v, close))
+        });
+        match slot {
+            Some((value, close)) => {
+                out.push_str(value);
+                rest = &tail[close + 1..];
+            }
+            None => {
+                out.push('{');
+                rest = &tail[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fill_is_one_pass_and_leaves_unknown_slots() {
+        assert_eq!(
+            fill("a {x} b {y} {z}", &[("x", "{y}"), ("y", "2")]),
+            "a {y} b 2 {z}"
+        );
+        assert_eq!(fill("{", &[]), "{");
+    }
 
     #[test]
     fn evidence_and_commands_are_not_prose() {

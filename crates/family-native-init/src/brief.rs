@@ -10,7 +10,7 @@
 
 use std::fmt::Write as _;
 
-use advisor_core::brief::{ExplainInput, full_account};
+use advisor_core::brief::{ExplainInput, fill, full_account};
 use advisor_core::{Environment, HostBinary, Locale, Platform, SandboxMode, Untrusted};
 
 use crate::gate::{ModeSource, RanUnder};
@@ -129,35 +129,6 @@ fn words(locale: Locale) -> &'static Words {
     }
 }
 
-/// Fills `{name}` slots in one pass, so a filled value is never scanned again.
-fn fill(template: &str, slots: &[(&str, &str)]) -> String {
-    let mut out = String::with_capacity(template.len() + 64);
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
-        let tail = &rest[open..];
-        let slot = tail.find('}').and_then(|close| {
-            let name = &tail[1..close];
-            slots
-                .iter()
-                .find(|(n, _)| *n == name)
-                .map(|(_, v)| (*v, close))
-        });
-        match slot {
-            Some((value, close)) => {
-                out.push_str(value);
-                rest = &tail[close + 1..];
-            }
-            None => {
-                out.push('{');
-                rest = &tail[1..];
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
 /// The value `sandbox-advisor explain --value` reproduces this advisory from,
 /// written from the recognized facts only (never the caller's command).
 fn explain_value(finding: &Finding, ran: Option<RanUnder>) -> String {
@@ -267,18 +238,4 @@ pub(crate) fn brief(finding: &Finding, ran: Option<RanUnder>, env: &Environment)
     out.push('\n');
     out.push_str(&full_account(env, ExplainInput::Value(&value)));
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fill_is_one_pass_and_leaves_unknown_slots() {
-        assert_eq!(
-            fill("a {x} b {y} {z}", &[("x", "{y}"), ("y", "2")]),
-            "a {y} b 2 {z}"
-        );
-        assert_eq!(fill("{", &[]), "{");
-    }
 }

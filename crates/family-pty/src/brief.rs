@@ -8,13 +8,13 @@
 //! only as a `> ` quote block. The measurements behind it (#7638, #8322,
 //! #9170) stay in `detail` ([`crate::advise`]).
 
-use advisor_core::brief::{ExplainInput, full_account};
+use advisor_core::brief::{ExplainInput, fill, full_account};
 use advisor_core::{Environment, HostBinary, Locale, Platform, SandboxMode};
 
 use crate::recognize::Finding;
 
 /// The sentences of the brief in one locale. `{name}` marks a value the
-/// builder fills in, in one pass (see [`fill`]).
+/// builder fills in, in one pass (see [`advisor_core::brief::fill`]).
 struct Words {
     lead: &'static str,
     whole: &'static str,
@@ -106,36 +106,6 @@ fn words(locale: Locale) -> &'static Words {
         Locale::En => &EN,
         Locale::ZhCn => &ZH_CN,
     }
-}
-
-/// Fills `{name}` slots in one pass, so a filled value (such as the tool's
-/// rendered name) is never scanned for slots again.
-fn fill(template: &str, slots: &[(&str, &str)]) -> String {
-    let mut out = String::with_capacity(template.len() + 64);
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
-        let tail = &rest[open..];
-        let slot = tail.find('}').and_then(|close| {
-            let name = &tail[1..close];
-            slots
-                .iter()
-                .find(|(n, _)| *n == name)
-                .map(|(_, v)| (*v, close))
-        });
-        match slot {
-            Some((value, close)) => {
-                out.push_str(value);
-                rest = &tail[close + 1..];
-            }
-            None => {
-                out.push('{');
-                rest = &tail[1..];
-            }
-        }
-    }
-    out.push_str(rest);
-    out
 }
 
 /// The brief: six parts, top to bottom.
