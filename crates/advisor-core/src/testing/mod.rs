@@ -155,3 +155,21 @@ pub fn only(family: crate::FamilyId, mut decision: crate::PostDecision) -> crate
     decision.withheld.retain(|w| w.family == family);
     decision
 }
+
+/// Asserts that each of `parts` occurs in `text`, in this order, each after the
+/// end of the one before (for a brief's six parts); `label` names the case.
+#[allow(clippy::panic)]
+pub fn assert_in_order(label: &str, text: &str, parts: &[&str]) {
+    let mut from = 0;
+    for part in parts {
+        match text[from..].find(part) {
+            Some(at) => from += at + part.len(),
+            None => panic!("{label}: {part:?} missing or out of order in\n{text}"),
+        }
+    }
+}
+
+/// True when `text` holds a CJK unified ideograph (a Chinese sentence).
+pub fn has_chinese(text: &str) -> bool {
+    text.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
+}
