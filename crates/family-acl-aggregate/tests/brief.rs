@@ -6,7 +6,7 @@
 
 use advisor_core::Advisory;
 use advisor_core::brief::BriefSize;
-use advisor_core::testing::{Arm, Case, fixture_files, verdict};
+use advisor_core::testing::{Arm, Case, assert_in_order, fixture_files, has_chinese, verdict};
 use family_acl_aggregate::{AclAggregateFailure, TEMP_SENTENCE, WORKSPACE_SENTENCE};
 
 const CRATE_DIR: &str = env!("CARGO_MANIFEST_DIR");
@@ -24,14 +24,6 @@ fn brief(name: &str) -> String {
     advisory(name).text
 }
 
-/// Where `needle` starts in `text`, after `from`; panics naming the part.
-fn part(text: &str, from: usize, needle: &str, what: &str) -> usize {
-    text.get(from..)
-        .and_then(|rest| rest.find(needle))
-        .map(|at| from + at)
-        .unwrap_or_else(|| panic!("{what} ({needle:?}) missing or out of order:\n{text}"))
-}
-
 /// The six parts, each found after the one before it. `words` are the
 /// locale's: the do-not-retry sentence, the remedy's lead, the do-not heading,
 /// the never-relax line, the full-account line.
@@ -40,51 +32,34 @@ fn six_parts_in_order(text: &str, sentence: &str, words: [&str; 5]) {
     // 1. What failed, and that retrying cannot help (the first paragraph).
     let first = text.split("\n\n").next().unwrap();
     assert!(first.contains(retry), "part 1 must say {retry:?}: {first}");
-    // 2. The evidence, in the quote frame.
-    let at = part(text, 0, &format!("\n> {sentence}\n"), "2. the evidence");
-    // 3. The check.
-    let at = part(
+    let evidence = format!("\n> {sentence}\n");
+    let explain = format!("\n    sandbox-advisor explain --platform win32 '{sentence}'\n");
+    assert_in_order(
+        &format!("six parts ({sentence})"),
         text,
-        at,
-        "PowerShell: Get-ChildItem -LiteralPath (Join-Path ([System.IO.Path]::GetTempPath()) 'dsh-acl-locks')\n",
-        "3. the lock-root check",
-    );
-    let at = part(
-        text,
-        at,
-        "cmd: dir \"%TMP%\\dsh-acl-locks\"\n",
-        "3. the lock-root check",
-    );
-    let at = part(
-        text,
-        at,
-        "cmd: icacls \"<directory>\"\n",
-        "3. the directory check",
-    );
-    let at = part(
-        text,
-        at,
-        "PowerShell: (Get-Acl -LiteralPath '<directory>').Owner; whoami\n",
-        "3. the owner check",
-    );
-    // 4. The remedy, with its version boundary.
-    let at = part(text, at, remedy, "4. the remedy");
-    let at = part(text, at, "diagnose-windows-sandbox-acl", "4. the skill");
-    let at = part(text, at, "0.2.0", "4. the version boundary");
-    let at = part(text, at, "0.1.7", "4. the version boundary");
-    // 5. What not to do, one line each, ending with never relaxing the mode.
-    let at = part(text, at, dont, "5. what not to do");
-    let at = part(text, at, "\n- takeown /A", "5. takeown");
-    let at = part(text, at, "\n- icacls /reset /T /C", "5. icacls /reset");
-    let at = part(text, at, "probeTimeoutMs", "5. probeTimeoutMs");
-    let at = part(text, at, never_relax, "5. never relax the mode");
-    // 6. Where the full account is, and the line that prints it.
-    let at = part(text, at, account, "6. the full account");
-    part(
-        text,
-        at,
-        &format!("\n    sandbox-advisor explain --platform win32 '{sentence}'\n"),
-        "6. the explain line",
+        &[
+            // 2. The evidence, in the quote frame.
+            &evidence,
+            // 3. The check: the lock root, the directory, its owner.
+            "PowerShell: Get-ChildItem -LiteralPath (Join-Path ([System.IO.Path]::GetTempPath()) 'dsh-acl-locks')\n",
+            "cmd: dir \"%TMP%\\dsh-acl-locks\"\n",
+            "cmd: icacls \"<directory>\"\n",
+            "PowerShell: (Get-Acl -LiteralPath '<directory>').Owner; whoami\n",
+            // 4. The remedy, with its skill and version boundary.
+            remedy,
+            "diagnose-windows-sandbox-acl",
+            "0.2.0",
+            "0.1.7",
+            // 5. What not to do, one line each, ending with never relaxing the mode.
+            dont,
+            "\n- takeown /A",
+            "\n- icacls /reset /T /C",
+            "probeTimeoutMs",
+            never_relax,
+            // 6. Where the full account is, and the line that prints it.
+            account,
+            &explain,
+        ],
     );
 }
 
@@ -158,17 +133,16 @@ fn background_stays_in_the_detail() {
 /// the quoted line and the issue numbers are unchanged; `detail` stays English.
 #[test]
 fn zh_cn_brief_is_chinese_and_detail_english() {
-    let cjk = |s: &str| s.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
     for (zh, en) in [
         ("pos-temp-half-zh-cn", "pos-temp-half"),
         ("pos-workspace-half-zh-cn", "pos-workspace-half"),
     ] {
         let zh = advisory(zh);
         let en = advisory(en);
-        assert!(cjk(zh.summary.as_str()), "{}", zh.summary.as_str());
-        assert!(!cjk(en.summary.as_str()));
-        assert!(cjk(&zh.text));
-        assert!(!cjk(&en.text));
+        assert!(has_chinese(zh.summary.as_str()), "{}", zh.summary.as_str());
+        assert!(!has_chinese(en.summary.as_str()));
+        assert!(has_chinese(&zh.text));
+        assert!(!has_chinese(&en.text));
         for english in ["Do not:", "retrying cannot help", "Remedy:", "The line:"] {
             assert!(!zh.text.contains(english), "{english:?} in the zh-CN brief");
         }

@@ -5,7 +5,7 @@
 
 use advisor_core::Advisory;
 use advisor_core::brief::BriefSize;
-use advisor_core::testing::{Case, verdict};
+use advisor_core::testing::{Case, assert_in_order, verdict};
 use family_acl::AclProvisioning;
 
 /// A fixture's advisory, decided under its own environment, as delivered.
@@ -15,17 +15,6 @@ fn advise(name: &str) -> Advisory {
     verdict(&AclProvisioning, observation, &case.environment(false))
         .advisory()
         .unwrap_or_else(|| panic!("{name} does not speak"))
-}
-
-/// Asserts each needle is in `text`, each after the one before it.
-fn in_order(name: &str, text: &str, needles: &[&str]) {
-    let mut from = 0;
-    for n in needles {
-        match text[from..].find(n) {
-            Some(at) => from += at + n.len(),
-            None => panic!("{name}: {n:?} missing or out of order in\n{text}"),
-        }
-    }
 }
 
 /// The command lines of a text (indented), in order.
@@ -50,7 +39,7 @@ fn the_apply_denied_brief_has_its_six_parts_in_order() {
         ),
     ] {
         let t = advise(f).text;
-        in_order(
+        assert_in_order(
             f,
             &t,
             &[
@@ -83,7 +72,7 @@ fn the_apply_denied_brief_has_its_six_parts_in_order() {
 #[test]
 fn the_read_denied_brief_names_its_own_cause_and_branch() {
     let t = advise("pos-read-denied").text;
-    in_order(
+    assert_in_order(
         "pos-read-denied",
         &t,
         &[
@@ -103,7 +92,7 @@ fn the_read_denied_brief_names_its_own_cause_and_branch() {
 fn other_codes_keep_their_own_brief() {
     for f in ["pos-apply-other", "pos-read-other", "pos-read-other-zh-cn"] {
         let t = advise(f).text;
-        in_order(
+        assert_in_order(
             f,
             &t,
             &[

@@ -6,7 +6,7 @@
 
 use advisor_core::SUMMARY_MAX_CHARS;
 use advisor_core::quote::needs_escape;
-use advisor_core::testing::{Case, verdict};
+use advisor_core::testing::{Case, assert_in_order, verdict};
 use advisor_core::{Advisory, Family};
 use family_cim::{CimWmiDenial, ID, UPSTREAM_STATEMENT};
 
@@ -73,13 +73,7 @@ fn the_brief_has_its_six_parts_in_order() {
             "\n    '{\"kind\":\"foreground\",",
             "' | sandbox-advisor explain --platform win32 --mode ",
         ];
-        let mut from = 0;
-        for part in parts {
-            let at = text[from..]
-                .find(part)
-                .unwrap_or_else(|| panic!("{name}: missing or out of order {part:?}:\n{text}"));
-            from += at + part.len();
-        }
+        assert_in_order(name, text, &parts);
         assert!(
             advisor_core::brief::BriefSize::of(text).fits(),
             "{name} over budget"

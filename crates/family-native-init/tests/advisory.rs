@@ -6,7 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use advisor_core::quote::is_visible;
-use advisor_core::testing::{Arm, Case, fixture_files, verdict};
+use advisor_core::testing::{Arm, Case, assert_in_order, fixture_files, verdict};
 use advisor_core::{Advisory, Locale, SUMMARY_MAX_CHARS};
 use family_native_init::{ID, NativeInit};
 
@@ -153,21 +153,27 @@ fn the_brief_has_its_six_parts_in_order() {
         let first = t.lines().next().unwrap_or_default();
         assert!(first.contains(w.no_retry), "{name}: {first}");
         assert!(first.contains("0xC0000142"), "{name}: {first}");
-        let parts = [
-            line_at(t, w.record_head),
-            line_at(t, w.check_head),
-            line_at(t, PWSH_CHECK),
-            line_at(t, CMD_CHECK),
-            line_at(t, w.remedy_head),
-            line_at(t, w.dont_head),
-            line_at(t, w.never_widen),
-            line_at(t, w.full_account),
-            line_at(t, "    '{\"kind\":\"foreground\""),
+        let heads = [
+            w.record_head,
+            w.check_head,
+            PWSH_CHECK,
+            CMD_CHECK,
+            w.remedy_head,
+            w.dont_head,
+            w.never_widen,
+            w.full_account,
+            "    '{\"kind\":\"foreground\"",
         ];
-        assert!(parts.iter().all(Option::is_some), "{name}: {parts:?}\n{t}");
+        // Each part starts a line, each on a line after the one before it.
+        let line_starts: Vec<String> = heads.iter().map(|h| format!("\n{h}")).collect();
+        let line_starts: Vec<&str> = line_starts.iter().map(String::as_str).collect();
+        assert_in_order(&name, t, &line_starts);
+        // And no part starts an earlier line too: the first line each starts
+        // is in order.
+        let firsts: Vec<Option<usize>> = heads.iter().map(|h| line_at(t, h)).collect();
         assert!(
-            parts.windows(2).all(|p| p[0] < p[1]),
-            "{name}: out of order: {parts:?}\n{t}"
+            firsts.windows(2).all(|p| p[0] < p[1]),
+            "{name}: out of order: {firsts:?}\n{t}"
         );
         assert!(
             t.contains("| sandbox-advisor explain --platform "),

@@ -6,7 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use advisor_core::quote::is_visible;
-use advisor_core::testing::{Arm, Case, fixture_files, verdict};
+use advisor_core::testing::{Arm, Case, assert_in_order, fixture_files, verdict};
 use advisor_core::{Advisory, Locale, ToolName};
 use family_pty::PtyStartup;
 
@@ -538,23 +538,29 @@ fn the_brief_has_its_six_parts_in_order() {
         let at = |prefix: &str| t.lines().position(|l| l.starts_with(prefix));
         let first = t.lines().next().unwrap_or_default();
         assert!(first.contains(w.no_retry), "{name}: {first}");
-        let parts = [
-            at(w.evidence),
-            at("> PTY shell exited during startup"),
-            at(w.check),
-            at(w.model),
-            at(w.remedy_head),
-            at("1. "),
-            at("2. "),
-            at(w.dont_head),
-            at(w.never_relax),
-            at(w.full_account),
-            at("    sandbox-advisor explain "),
+        let heads = [
+            w.evidence,
+            "> PTY shell exited during startup",
+            w.check,
+            w.model,
+            w.remedy_head,
+            "1. ",
+            "2. ",
+            w.dont_head,
+            w.never_relax,
+            w.full_account,
+            "    sandbox-advisor explain ",
         ];
-        assert!(parts.iter().all(Option::is_some), "{name}: {parts:?}\n{t}");
+        // Each part starts a line, each on a line after the one before it.
+        let line_starts: Vec<String> = heads.iter().map(|h| format!("\n{h}")).collect();
+        let line_starts: Vec<&str> = line_starts.iter().map(String::as_str).collect();
+        assert_in_order(name, &t, &line_starts);
+        // And no part starts an earlier line too: the first line each starts
+        // is in order.
+        let firsts: Vec<Option<usize>> = heads.iter().map(|h| at(h)).collect();
         assert!(
-            parts.windows(2).all(|p| p[0] < p[1]),
-            "{name}: out of order: {parts:?}\n{t}"
+            firsts.windows(2).all(|p| p[0] < p[1]),
+            "{name}: out of order: {firsts:?}\n{t}"
         );
         assert!(!t.contains("#8322"), "{name}: the detail leaked");
     }

@@ -6,7 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use advisor_core::brief::BriefSize;
-use advisor_core::testing::{Arm, Case, fixture_files, verdict};
+use advisor_core::testing::{Arm, Case, assert_in_order, fixture_files, has_chinese, verdict};
 use advisor_core::{Advisory, Family, PreflightVerdict};
 use family_temp_root::TempRootInsideWorkspace;
 
@@ -28,14 +28,6 @@ fn advisory(name: &str) -> Advisory {
             other => panic!("{name}: expected an advisory, got {other:?}"),
         },
     }
-}
-
-/// Where `needle` starts in `text` after `from`; panics naming the part.
-fn part(text: &str, from: usize, needle: &str, what: &str) -> usize {
-    text.get(from..)
-        .and_then(|rest| rest.find(needle))
-        .map(|at| from + at)
-        .unwrap_or_else(|| panic!("{what} ({needle:?}) missing or out of order:\n{text}"))
 }
 
 /// The locale's words the parts are found by.
@@ -68,36 +60,22 @@ fn six_parts_in_order(name: &str, evidence: &[&str], w: &Words) {
     let first = text.split("\n\n").next().unwrap();
     assert!(first.contains(w.retry), "{name}: part 1: {first}");
     // 2. The evidence, in the quote frame.
-    let mut at = 0;
-    for line in evidence {
-        at = part(&text, at, &format!("\n> {line}\n"), "2. the evidence");
-    }
-    // 3. The check: TMP and TEMP, read in cmd and PowerShell.
-    let at = part(
-        &text,
-        at,
+    let quoted: Vec<String> = evidence.iter().map(|l| format!("\n> {l}\n")).collect();
+    let mut parts: Vec<&str> = quoted.iter().map(String::as_str).collect();
+    parts.extend([
+        // 3. The check: TMP and TEMP, read in cmd and PowerShell.
         "\n    cmd: echo %TMP% & echo %TEMP%\n    PowerShell: $env:TMP; $env:TEMP\n",
-        "3. the check",
-    );
-    // 4. The remedy: create a directory outside, point BOTH variables at it.
-    let at = part(
-        &text,
-        at,
+        // 4. The remedy: create a directory outside, point BOTH variables at it.
         "\n    cmd: mkdir C:\\dsh-temp\n    cmd: set TMP=C:\\dsh-temp\n    \
          cmd: set TEMP=C:\\dsh-temp\n    PowerShell: $env:TMP = 'C:\\dsh-temp'; $env:TEMP = 'C:\\dsh-temp'\n",
-        "4. the remedy",
-    );
-    // 5. What not to do, ending with never relaxing the mode.
-    let at = part(&text, at, w.dont, "5. what not to do");
-    let at = part(&text, at, w.never_relax, "5. never relax the mode");
-    // 6. Where the full account is, and the line that prints it.
-    let at = part(&text, at, w.account, "6. the full account");
-    part(
-        &text,
-        at,
+        // 5. What not to do, ending with never relaxing the mode.
+        w.dont,
+        w.never_relax,
+        // 6. Where the full account is, and the line that prints it.
+        w.account,
         "\n    sandbox-advisor explain --platform win32 ",
-        "6. the explain line",
-    );
+    ]);
+    assert_in_order(name, &text, &parts);
 }
 
 const SENTENCE: &str = r"Windows ACL temp root must be outside the workspace: workspace=C:\Users\u; temp=C:\Users\u\AppData\Local\Temp";
@@ -167,7 +145,6 @@ fn background_stays_in_the_detail() {
 /// and quoted evidence are unchanged; `detail` stays English.
 #[test]
 fn zh_cn_brief_is_chinese_and_detail_english() {
-    let cjk = |s: &str| s.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
     for (zh, en) in [
         ("pos-provider-zh-cn", "pos-provider"),
         ("pos-runner-zh-cn", "pos-runner"),
@@ -178,15 +155,15 @@ fn zh_cn_brief_is_chinese_and_detail_english() {
     ] {
         let zh = advisory(zh);
         let en = advisory(en);
-        assert!(cjk(zh.summary.as_str()), "{}", zh.summary.as_str());
-        assert!(!cjk(en.summary.as_str()));
-        assert!(cjk(&zh.text));
-        assert!(!cjk(&en.text));
+        assert!(has_chinese(zh.summary.as_str()), "{}", zh.summary.as_str());
+        assert!(!has_chinese(en.summary.as_str()));
+        assert!(has_chinese(&zh.text));
+        assert!(!has_chinese(&en.text));
         for english in ["Do not:", "annot help", "Remedy", "Confirm in the console"] {
             assert!(!zh.text.contains(english), "{english:?} in the zh-CN brief");
         }
         assert!(zh.text.contains("    cmd: set TEMP=C:\\dsh-temp\n"));
-        assert!(!cjk(&zh.detail), "detail stays English");
+        assert!(!has_chinese(&zh.detail), "detail stays English");
         assert_eq!(zh.detail, en.detail, "detail stays English");
     }
 }

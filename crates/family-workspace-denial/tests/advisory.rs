@@ -4,7 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test helpers may fail loudly
 
-use advisor_core::testing::{Case, fixture_files, verdict};
+use advisor_core::testing::{Case, assert_in_order, fixture_files, verdict};
 use advisor_core::{Advisory, Family};
 use family_workspace_denial::WorkspaceDenial;
 
@@ -354,13 +354,7 @@ fn the_brief_has_its_six_parts_in_order() {
             "\n    '{\"kind\":\"foreground\",\"exitCode\":1,\"sandbox\":{\"mode\":\"workspace-write\",\"denied\":true,\"enforcement\":\"partial\"}}",
             explain,
         ];
-        let mut from = 0;
-        for part in parts {
-            let at = text[from..]
-                .find(part)
-                .unwrap_or_else(|| panic!("{name}: missing or out of order {part:?}:\n{text}"));
-            from += at + part.len();
-        }
+        assert_in_order(name, text, &parts);
         assert!(
             advisor_core::brief::BriefSize::of(text).fits(),
             "{name} over budget"

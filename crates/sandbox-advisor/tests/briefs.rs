@@ -9,6 +9,7 @@ mod common;
 use std::collections::BTreeSet;
 
 use advisor_core::brief::BriefSize;
+use advisor_core::testing::has_chinese;
 use common::{run, sessions_dir};
 use serde_json::Value;
 
@@ -35,10 +36,6 @@ fn advisories(locale: &str) -> Vec<Value> {
         }
     }
     out
-}
-
-fn has_cjk(text: &str) -> bool {
-    text.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
 }
 
 #[test]
@@ -78,15 +75,15 @@ fn zh_cn_gives_every_family_a_chinese_summary_and_brief_and_an_english_detail() 
         let family = a["family"].as_str().unwrap();
         seen.insert(family.to_owned());
         assert!(
-            has_cjk(a["summary"].as_str().unwrap()),
+            has_chinese(a["summary"].as_str().unwrap()),
             "{family}: summary not in Chinese"
         );
         assert!(
-            has_cjk(a["text"].as_str().unwrap()),
+            has_chinese(a["text"].as_str().unwrap()),
             "{family}: brief not in Chinese"
         );
         assert!(
-            !has_cjk(a["detail"].as_str().unwrap()) || family == "cim-wmi-denial",
+            !has_chinese(a["detail"].as_str().unwrap()) || family == "cim-wmi-denial",
             "{family}: detail is English (except quoted 拒绝访问 evidence)"
         );
     }
@@ -101,7 +98,7 @@ fn zh_cn_gives_every_family_a_chinese_summary_and_brief_and_an_english_detail() 
     );
     for a in &english {
         assert!(
-            !has_cjk(a["summary"].as_str().unwrap()),
+            !has_chinese(a["summary"].as_str().unwrap()),
             "{}: English summary",
             a["family"]
         );
