@@ -119,3 +119,32 @@ macro_rules! family {
         }
     };
 }
+
+/// A [`Diagnosis`](crate::Diagnosis) constant from its variant names, in field order:
+///
+/// ```
+/// const D: advisor_core::Diagnosis = advisor_core::diagnosis!(
+///     category: RunnerSetupFailed, phase: Setup, confidence: Confirmed, source: Runner,
+///     command_started: No, effects: None, retry: AfterRemedy, remedy_owner: User
+/// );
+/// assert_eq!(D.phase, advisor_core::diagnosis::Phase::Setup);
+/// ```
+#[macro_export]
+macro_rules! diagnosis {
+    (
+        category: $category:ident, phase: $phase:ident, confidence: $confidence:ident,
+        source: $source:ident, command_started: $started:ident, effects: $effects:ident,
+        retry: $retry:ident, remedy_owner: $owner:ident $(,)?
+    ) => {
+        $crate::Diagnosis {
+            category: $crate::diagnosis::Category::$category,
+            phase: $crate::diagnosis::Phase::$phase,
+            confidence: $crate::diagnosis::Confidence::$confidence,
+            source: $crate::diagnosis::Source::$source,
+            command_started: $crate::diagnosis::CommandStarted::$started,
+            effects: $crate::diagnosis::Effects::$effects,
+            retry: $crate::diagnosis::Retry::$retry,
+            remedy_owner: $crate::diagnosis::RemedyOwner::$owner,
+        }
+    };
+}

@@ -15,16 +15,10 @@ pub use recognize::{AggregateFailure, Half, TEMP_SENTENCE, WORKSPACE_SENTENCE};
 pub const ID: FamilyId = FamilyId::new("acl-aggregate-failure");
 
 /// The family's structured diagnosis: the grant's setup failed and undoing it failed too, so a grant may be left behind; the message does not say which candidate cause it was.
-pub const DIAGNOSIS: advisor_core::Diagnosis = advisor_core::Diagnosis {
-    category: advisor_core::diagnosis::Category::RunnerSetupFailed,
-    phase: advisor_core::diagnosis::Phase::Setup,
-    confidence: advisor_core::diagnosis::Confidence::Suspected,
-    source: advisor_core::diagnosis::Source::Runner,
-    command_started: advisor_core::diagnosis::CommandStarted::No,
-    effects: advisor_core::diagnosis::Effects::Possible,
-    retry: advisor_core::diagnosis::Retry::AfterRemedy,
-    remedy_owner: advisor_core::diagnosis::RemedyOwner::User,
-};
+pub const DIAGNOSIS: advisor_core::Diagnosis = advisor_core::diagnosis!(
+    category: RunnerSetupFailed, phase: Setup, confidence: Suspected, source: Runner,
+    command_started: No, effects: Possible, retry: AfterRemedy, remedy_owner: User
+);
 
 advisor_core::family! {
     /// A Windows ACL grant and its cleanup both failed, and the line hides why.

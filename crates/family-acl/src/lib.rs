@@ -16,16 +16,10 @@ pub use finding::{AclClass, AclFinding, Api, Carrier, Field, Label};
 pub const ID: FamilyId = FamilyId::new("acl-provisioning");
 
 /// The family's structured diagnosis: the runner could not grant the restricted token its access: the provider's setup failed before the command started; the user fixes the ownership or the grant, then the call can run.
-pub const DIAGNOSIS: advisor_core::Diagnosis = advisor_core::Diagnosis {
-    category: advisor_core::diagnosis::Category::RunnerSetupFailed,
-    phase: advisor_core::diagnosis::Phase::Setup,
-    confidence: advisor_core::diagnosis::Confidence::Confirmed,
-    source: advisor_core::diagnosis::Source::Runner,
-    command_started: advisor_core::diagnosis::CommandStarted::No,
-    effects: advisor_core::diagnosis::Effects::None,
-    retry: advisor_core::diagnosis::Retry::AfterRemedy,
-    remedy_owner: advisor_core::diagnosis::RemedyOwner::User,
-};
+pub const DIAGNOSIS: advisor_core::Diagnosis = advisor_core::diagnosis!(
+    category: RunnerSetupFailed, phase: Setup, confidence: Confirmed, source: Runner,
+    command_started: No, effects: None, retry: AfterRemedy, remedy_owner: User
+);
 
 advisor_core::family! {
     /// The Windows ACL provisioning failure family.

@@ -16,16 +16,10 @@ pub use recognize::{CODE, CODE_UPPER_X, CimRefusal, PRODUCT_NAMES};
 pub const ID: FamilyId = FamilyId::new("cim-wmi-denial");
 
 /// The family's structured diagnosis: the cmdlet ran and WMI refused the restricted token; the same query fails the same way under this mode.
-pub const DIAGNOSIS: advisor_core::Diagnosis = advisor_core::Diagnosis {
-    category: advisor_core::diagnosis::Category::FileAccessDenied,
-    phase: advisor_core::diagnosis::Phase::Execute,
-    confidence: advisor_core::diagnosis::Confidence::Confirmed,
-    source: advisor_core::diagnosis::Source::ShellErrorRecord,
-    command_started: advisor_core::diagnosis::CommandStarted::Yes,
-    effects: advisor_core::diagnosis::Effects::None,
-    retry: advisor_core::diagnosis::Retry::Never,
-    remedy_owner: advisor_core::diagnosis::RemedyOwner::User,
-};
+pub const DIAGNOSIS: advisor_core::Diagnosis = advisor_core::diagnosis!(
+    category: FileAccessDenied, phase: Execute, confidence: Confirmed, source: ShellErrorRecord,
+    command_started: Yes, effects: None, retry: Never, remedy_owner: User
+);
 
 advisor_core::family! {
     /// CIM/WMI refused to the Windows sandbox's restricted token (`0x80041003`).

@@ -19,16 +19,10 @@ pub use recognize::{
 pub const ID: FamilyId = FamilyId::new("native-init");
 
 /// The family's structured diagnosis: the process was created but died in the loader before its entry point; one of several producers fits, so the check decides.
-pub const DIAGNOSIS: advisor_core::Diagnosis = advisor_core::Diagnosis {
-    category: advisor_core::diagnosis::Category::CommandFailed,
-    phase: advisor_core::diagnosis::Phase::Spawn,
-    confidence: advisor_core::diagnosis::Confidence::Suspected,
-    source: advisor_core::diagnosis::Source::Runner,
-    command_started: advisor_core::diagnosis::CommandStarted::No,
-    effects: advisor_core::diagnosis::Effects::None,
-    retry: advisor_core::diagnosis::Retry::AfterRemedy,
-    remedy_owner: advisor_core::diagnosis::RemedyOwner::User,
-};
+pub const DIAGNOSIS: advisor_core::Diagnosis = advisor_core::diagnosis!(
+    category: CommandFailed, phase: Spawn, confidence: Suspected, source: Runner,
+    command_started: No, effects: None, retry: AfterRemedy, remedy_owner: User
+);
 
 advisor_core::family! {
     /// A confined child that died with `STATUS_DLL_INIT_FAILED` before its entry point.

@@ -15,16 +15,10 @@ pub use recognize::{Carrier, Finding, SENTENCE, STACK_FRAME};
 pub const ID: FamilyId = FamilyId::new("pty-startup");
 
 /// The family's structured diagnosis: the pseudo-console shell died before its first prompt; the remedy is a preset or host change the user makes, after which a new session works.
-pub const DIAGNOSIS: advisor_core::Diagnosis = advisor_core::Diagnosis {
-    category: advisor_core::diagnosis::Category::ConsoleHostError,
-    phase: advisor_core::diagnosis::Phase::Spawn,
-    confidence: advisor_core::diagnosis::Confidence::Confirmed,
-    source: advisor_core::diagnosis::Source::Runner,
-    command_started: advisor_core::diagnosis::CommandStarted::No,
-    effects: advisor_core::diagnosis::Effects::None,
-    retry: advisor_core::diagnosis::Retry::AfterRemedy,
-    remedy_owner: advisor_core::diagnosis::RemedyOwner::User,
-};
+pub const DIAGNOSIS: advisor_core::Diagnosis = advisor_core::diagnosis!(
+    category: ConsoleHostError, phase: Spawn, confidence: Confirmed, source: Runner,
+    command_started: No, effects: None, retry: AfterRemedy, remedy_owner: User
+);
 
 advisor_core::family! {
     /// The persistent-shell startup family.

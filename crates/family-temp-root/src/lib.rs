@@ -23,16 +23,10 @@ fn wants_preflight(host: &HostFacts) -> bool {
 }
 
 /// The family's structured diagnosis: the provider refuses to set up a temp root inside the workspace; nothing ran, and the user moves TMP/TEMP.
-pub const DIAGNOSIS: advisor_core::Diagnosis = advisor_core::Diagnosis {
-    category: advisor_core::diagnosis::Category::RunnerSetupFailed,
-    phase: advisor_core::diagnosis::Phase::Setup,
-    confidence: advisor_core::diagnosis::Confidence::Confirmed,
-    source: advisor_core::diagnosis::Source::Runner,
-    command_started: advisor_core::diagnosis::CommandStarted::No,
-    effects: advisor_core::diagnosis::Effects::None,
-    retry: advisor_core::diagnosis::Retry::AfterRemedy,
-    remedy_owner: advisor_core::diagnosis::RemedyOwner::User,
-};
+pub const DIAGNOSIS: advisor_core::Diagnosis = advisor_core::diagnosis!(
+    category: RunnerSetupFailed, phase: Setup, confidence: Confirmed, source: Runner,
+    command_started: No, effects: None, retry: AfterRemedy, remedy_owner: User
+);
 
 advisor_core::family! {
     /// The `temp-root-inside-workspace` family (failure half and pre-flight seat).

@@ -29,16 +29,10 @@ const ANCHORS: Anchors = Anchors::ForegroundRun {
 };
 
 /// The family's structured diagnosis: the command ran and a write inside the workspace was refused; it may have written part of its output before the refusal.
-pub const DIAGNOSIS: advisor_core::Diagnosis = advisor_core::Diagnosis {
-    category: advisor_core::diagnosis::Category::FileAccessDenied,
-    phase: advisor_core::diagnosis::Phase::Execute,
-    confidence: advisor_core::diagnosis::Confidence::Confirmed,
-    source: advisor_core::diagnosis::Source::Policy,
-    command_started: advisor_core::diagnosis::CommandStarted::Yes,
-    effects: advisor_core::diagnosis::Effects::Possible,
-    retry: advisor_core::diagnosis::Retry::AfterRemedy,
-    remedy_owner: advisor_core::diagnosis::RemedyOwner::User,
-};
+pub const DIAGNOSIS: advisor_core::Diagnosis = advisor_core::diagnosis!(
+    category: FileAccessDenied, phase: Execute, confidence: Confirmed, source: Policy,
+    command_started: Yes, effects: Possible, retry: AfterRemedy, remedy_owner: User
+);
 
 advisor_core::family! {
     /// Denied inside the workspace: a `workspace-write` denial, on Windows, of paths
