@@ -16,7 +16,7 @@ use crate::environment::{
 };
 use crate::family::{Gate, PreflightVerdict, Seat, WithholdReason};
 use crate::ids::{AgentId, CallId, FamilyId, SessionId, ToolName};
-use crate::ledger::{Claim, Ledger};
+use crate::ledger::{Books, Claim, Ledger, LedgerStore, Slot};
 use crate::observation::{Observation, Outcome};
 use crate::registry::Registry;
 
@@ -109,7 +109,7 @@ type Remembered = (Option<u64>, Verdicts);
 /// The advisor: a registry, a ledger and a configuration.
 pub struct Advisor {
     registry: Registry,
-    ledger: Ledger,
+    books: Books,
     config: Config,
     /// The pre-flight memo: each session's verdicts, bounded by `sessionCapacity`.
     sessions: BoundedMap<SessionId, Remembered>,
@@ -128,11 +128,22 @@ fn guarded<T>(family: FamilyId, stage: &'static str, f: impl FnOnce() -> T) -> O
 impl Advisor {
     /// Builds an advisor over a registry with a validated configuration.
     pub fn new(registry: Registry, config: Config) -> Self {
-        let ledger = Ledger::new(config.ledger_capacity);
+        Self::with_stores(registry, config, Vec::new())
+    }
+
+    /// Builds an advisor whose once-per-agent facts and fail-fast budget are
+    /// shared through `stores` (tried in order; this process's own ledger is
+    /// the last resort). See [`LedgerStore`] for when they are consulted.
+    pub fn with_stores(
+        registry: Registry,
+        config: Config,
+        stores: Vec<Arc<dyn LedgerStore>>,
+    ) -> Self {
+        let books = Books::new(Ledger::new(config.ledger_capacity), stores);
         let sessions = BoundedMap::new(config.session_capacity);
         Self {
             registry,
-            ledger,
+            books,
             config,
             sessions,
         }
@@ -143,9 +154,9 @@ impl Advisor {
         &self.registry
     }
 
-    /// The ledger.
+    /// This process's own ledger.
     pub fn ledger(&self) -> &Ledger {
-        &self.ledger
+        self.books.local()
     }
 
     /// The configuration.
@@ -224,10 +235,11 @@ impl Advisor {
         };
         let (family, agent) = (owner.family, &observation.agent);
         if owner.finding.feeds_budget() && self.config.enforce_after > 0 {
-            self.ledger
+            self.books
                 .count_failure(agent, &BudgetCall::of(observation));
         }
-        if self.ledger.has_spoken(agent, family, Seat::Failure) {
+        let seat = Slot::advisory(family, Seat::Failure);
+        if self.books.has_claimed(agent, &seat) {
             return decision;
         }
         let Some(need) = guarded(family, "policy_need", || {
@@ -249,7 +261,7 @@ impl Advisor {
                 else {
                     return decision;
                 };
-                if self.ledger.claim(agent, family, Seat::Failure) == Claim::First {
+                if self.books.claim(agent, &seat) == Claim::First {
                     disclosure::spoken(agent, family, Seat::Failure, advisory.summary.as_str());
                     decision
                         .additional_contexts
@@ -284,8 +296,8 @@ impl Advisor {
         out: &mut Vec<Withheld>,
     ) {
         if self
-            .ledger
-            .claim_disclosure(agent, family, seat, reason.code())
+            .books
+            .claim(agent, &Slot::disclosure(family, seat, reason.code()))
             == Claim::First
         {
             disclosure::withheld(agent, family, seat, &reason);
@@ -299,7 +311,7 @@ impl Advisor {
     }
 
     fn take_refused(&self, observation: &Observation) -> bool {
-        self.ledger
+        self.books
             .take_refusal(&observation.agent, &BudgetCall::of(observation))
     }
 
@@ -307,7 +319,7 @@ impl Advisor {
         if self.config.enforce_after == 0 {
             return;
         }
-        self.ledger
+        self.books
             .record_success(&observation.agent, &BudgetCall::of(observation));
     }
 
@@ -321,7 +333,7 @@ impl Advisor {
             return PreDecision::default();
         };
         let limits = BudgetLimits::of(&self.config);
-        let verdict = self.ledger.admit(
+        let verdict = self.books.admit(
             &call.agent,
             &BudgetCall::new(&call.call, call.tool.as_str(), &call.arguments),
             limits,
@@ -342,7 +354,7 @@ impl Advisor {
 
     /// `agent_end`: forgets everything about the agent.
     pub fn agent_end(&self, agent: &AgentId) {
-        self.ledger.forget(agent);
+        self.books.forget(agent);
     }
 }
 

@@ -1,15 +1,21 @@
 //! Fixed-size digests of what the fail-fast budget remembers, and a bounded
 //! set of them.
 //!
-//! A [`Digest`] is 128 bits of SipHash-1-3 under a key drawn at random once per
+//! A [`Digest`] is 128 bits of SipHash-1-3 under one secret [`DigestKey`] per
 //! process: the hash of the byte stream and the hash of the same stream with one
-//! more byte. Equal streams give equal digests within a process; two different
+//! more byte. Equal streams give equal digests under one key; two different
 //! streams collide with probability about 2^-128, and an input author cannot aim
 //! for a collision without the key. Nothing but the 16 bytes is kept.
+//!
+//! The key is drawn at random on first use, unless a shared ledger store set it
+//! first ([`use_digest_key`]): processes that share a store must digest alike,
+//! so the store keeps one secret key for all of them.
 
 use std::collections::HashSet;
-use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher, Hash, Hasher, RandomState};
+use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher, RandomState};
 use std::sync::OnceLock;
+
+use siphasher::sip::SipHasher13;
 
 /// 128 bits identifying a byte stream within this process.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,6 +29,16 @@ impl Hash for Digest {
 }
 
 impl Digest {
+    /// The 128 bits.
+    pub(crate) fn bits(self) -> u128 {
+        self.0
+    }
+
+    /// A digest a store kept.
+    pub(crate) fn from_bits(bits: u128) -> Self {
+        Self(bits)
+    }
+
     /// The digest of one string, length-prefixed.
     pub(crate) fn of_str(text: &str) -> Self {
         let mut writer = DigestWriter::new();
@@ -31,12 +47,85 @@ impl Digest {
     }
 }
 
-static KEY: OnceLock<RandomState> = OnceLock::new();
+/// The secret key every [`Digest`] of this process is computed under.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct DigestKey([u8; 16]);
+
+impl std::fmt::Debug for DigestKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("DigestKey(..)")
+    }
+}
+
+impl DigestKey {
+    /// A fresh key from the operating system's randomness (through std's
+    /// randomly keyed hasher).
+    pub fn random() -> Self {
+        let state = RandomState::new();
+        let low = state.hash_one(0x5a5a_u16);
+        let high = state.hash_one(0xa5a5_u16);
+        Self(((u128::from(high) << 64) | u128::from(low)).to_le_bytes())
+    }
+
+    /// The key's 16 bytes, for a store that keeps it.
+    pub fn to_bytes(self) -> [u8; 16] {
+        self.0
+    }
+
+    /// A key a store kept.
+    pub fn from_bytes(bytes: [u8; 16]) -> Self {
+        Self(bytes)
+    }
+
+    /// The key as 32 lowercase hex digits.
+    pub fn to_hex(self) -> String {
+        self.0.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// Reads 32 hex digits; `None` for anything else.
+    pub fn from_hex(text: &str) -> Option<Self> {
+        let text = text.trim();
+        if text.len() != 32 || !text.is_ascii() {
+            return None;
+        }
+        let mut bytes = [0u8; 16];
+        for (i, byte) in bytes.iter_mut().enumerate() {
+            *byte = u8::from_str_radix(&text[2 * i..2 * i + 2], 16).ok()?;
+        }
+        Some(Self(bytes))
+    }
+
+    fn halves(self) -> (u64, u64) {
+        let n = u128::from_le_bytes(self.0);
+        (n as u64, (n >> 64) as u64)
+    }
+}
+
+static KEY: OnceLock<DigestKey> = OnceLock::new();
+
+/// The digest key was already in use (a digest was computed, or another key
+/// was set) when a store tried to set its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the digest key is already in use in this process; set the store's key before any event is decided"
+)]
+pub struct DigestKeyInUse;
+
+/// Makes `key` the key of every digest this process computes. A process that
+/// shares a ledger store with others calls it once, before it decides any
+/// event; setting the key a second time succeeds only when it is the same key.
+pub fn use_digest_key(key: DigestKey) -> Result<(), DigestKeyInUse> {
+    match KEY.set(key) {
+        Ok(()) => Ok(()),
+        Err(_) if KEY.get() == Some(&key) => Ok(()),
+        Err(_) => Err(DigestKeyInUse),
+    }
+}
 
 /// Streams bytes into a digest in fixed 64-byte blocks, so the result depends
 /// on the bytes alone, not on how a writer happened to split them.
 pub(crate) struct DigestWriter {
-    hasher: DefaultHasher,
+    hasher: SipHasher13,
     block: [u8; 64],
     filled: usize,
 }
@@ -44,7 +133,10 @@ pub(crate) struct DigestWriter {
 impl DigestWriter {
     pub(crate) fn new() -> Self {
         Self {
-            hasher: KEY.get_or_init(RandomState::new).build_hasher(),
+            hasher: {
+                let (k0, k1) = KEY.get_or_init(DigestKey::random).halves();
+                SipHasher13::new_with_keys(k0, k1)
+            },
             block: [0; 64],
             filled: 0,
         }
@@ -118,7 +210,7 @@ type Set = HashSet<Digest, BuildHasherDefault<PassThrough>>;
 /// digests it becomes the old one and the previous old one is dropped. So a
 /// digest is forgotten only after at least `GENERATION` other distinct digests
 /// were inserted since its own last insertion.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub(crate) struct DigestSet<const GENERATION: usize> {
     young: Set,
     old: Set,
@@ -145,6 +237,22 @@ impl<const GENERATION: usize> DigestSet<GENERATION> {
     /// Removes a digest; true when it was held.
     pub(crate) fn remove(&mut self, digest: &Digest) -> bool {
         self.young.remove(digest) | self.old.remove(digest)
+    }
+
+    /// The young generation, then the old one (for a store's encoding).
+    pub(crate) fn generations(&self) -> [impl ExactSizeIterator<Item = Digest> + '_; 2] {
+        [self.young.iter().copied(), self.old.iter().copied()]
+    }
+
+    /// A set rebuilt from its two generations; `None` when one holds more
+    /// than `GENERATION` digests (a record no process wrote).
+    pub(crate) fn from_generations(
+        young: impl IntoIterator<Item = Digest>,
+        old: impl IntoIterator<Item = Digest>,
+    ) -> Option<Self> {
+        let young: Set = young.into_iter().collect();
+        let old: Set = old.into_iter().collect();
+        (young.len() <= GENERATION && old.len() <= GENERATION).then_some(Self { young, old })
     }
 
     #[cfg(test)]

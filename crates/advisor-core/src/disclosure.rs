@@ -6,6 +6,7 @@
 //! | `sandbox_advisor::withheld` | warn | an advisory was withheld (once per agent, family, seat and reason) |
 //! | `sandbox_advisor::fail_fast` | warn | a call was refused before dispatch |
 //! | `sandbox_advisor::fault` | error | a family panicked; the call passes through untouched |
+//! | `sandbox_advisor::ledger` | warn / info | a shared ledger store went down (once per outage) / came back |
 
 //!
 //! Every value that did not come from the advisor (agent ids, tool names,
@@ -52,4 +53,24 @@ pub(crate) fn refused(agent: &AgentId, tool: &ToolName, family: FamilyId, left: 
 
 pub(crate) fn family_fault(family: FamilyId, stage: &'static str) {
     tracing::error!(target: FAULT_TARGET, family = %family, stage, "family panicked; the call passes through unchanged");
+}
+
+/// Target of the lines logged when a shared ledger store goes down or comes back.
+pub const LEDGER_TARGET: &str = "sandbox_advisor::ledger";
+
+pub(crate) fn store_down(
+    store: &'static str,
+    fault: &crate::StoreFault,
+    retry: std::time::Duration,
+) {
+    tracing::warn!(
+        target: LEDGER_TARGET,
+        store, retry_ms = retry.as_millis() as u64,
+        "shared ledger unavailable ({}); answering from this process's own ledger until it is back",
+        log_field(&fault.what)
+    );
+}
+
+pub(crate) fn store_up(store: &'static str) {
+    tracing::info!(target: LEDGER_TARGET, store, "shared ledger reachable again; answering from it");
 }

@@ -48,10 +48,12 @@ pub use advisory::{
 };
 pub use bounded::BoundedMap;
 pub use budget::CallKey;
+pub use budget::{BudgetRecord, RECORD_MAX_BYTES, RecordError};
 pub use config::{
     Config, ConfigError, DEFAULT_LEDGER_CAPACITY, DEFAULT_SESSION_CAPACITY, ToolPattern,
 };
 pub use diagnosis::Diagnosis;
+pub use digest::{DigestKey, DigestKeyInUse, use_digest_key};
 pub use environment::{
     Environment, HostBinary, HostFacts, NoPolicyService, Platform, PolicyNeed, PolicyQuery,
     PolicySource, PolicyState, ResolvedPolicy, SandboxMode, UnknownMode, Unresolved, WorkspaceRoot,
@@ -60,7 +62,9 @@ pub use family::{
     Anchors, FailFast, Family, FamilyDoc, Gate, PreflightVerdict, Seat, WithholdReason,
 };
 pub use ids::{AgentId, CallId, FamilyId, SessionId, ToolName};
-pub use ledger::Ledger;
+pub use ledger::{
+    AgentKey, BACKOFF_FIRST, BACKOFF_MAX, Claim, Edit, Ledger, LedgerStore, Slot, StoreFault,
+};
 pub use locale::{AdvisoryText, Locale};
 pub use observation::{Failure, Observation, Outcome, Success};
 pub use paths::{Containment, HostPath, PathStyle};

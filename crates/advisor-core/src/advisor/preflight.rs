@@ -11,7 +11,7 @@ use super::{Advisor, Context, PostDecision, Verdicts, guarded};
 use crate::disclosure;
 use crate::family::{PreflightVerdict, Seat};
 use crate::ids::{AgentId, FamilyId, SessionId};
-use crate::ledger::Claim;
+use crate::ledger::{Claim, Slot};
 use crate::observation::Observation;
 
 impl Advisor {
@@ -116,13 +116,13 @@ impl Advisor {
             // answer: check under the shared lock before taking the exclusive one.
             let settled = match verdict {
                 PreflightVerdict::Clear => true,
-                PreflightVerdict::Advise(_) => {
-                    self.ledger.has_spoken(agent, *family, Seat::Preflight)
-                }
-                PreflightVerdict::Withhold(reason) => {
-                    self.ledger
-                        .has_disclosed(agent, *family, Seat::Preflight, reason.code())
-                }
+                PreflightVerdict::Advise(_) => self
+                    .books
+                    .has_claimed(agent, &Slot::advisory(*family, Seat::Preflight)),
+                PreflightVerdict::Withhold(reason) => self.books.has_claimed(
+                    agent,
+                    &Slot::disclosure(*family, Seat::Preflight, reason.code()),
+                ),
             };
             if settled {
                 continue;
@@ -130,7 +130,8 @@ impl Advisor {
             match verdict {
                 PreflightVerdict::Clear => {}
                 PreflightVerdict::Advise(advisory) => {
-                    if self.ledger.claim(agent, *family, Seat::Preflight) == Claim::First {
+                    let seat = Slot::advisory(*family, Seat::Preflight);
+                    if self.books.claim(agent, &seat) == Claim::First {
                         disclosure::spoken(
                             agent,
                             *family,

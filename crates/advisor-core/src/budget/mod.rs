@@ -20,6 +20,9 @@ use crate::digest::{Digest, DigestSet, DigestWriter};
 use crate::ids::CallId;
 use crate::observation::Observation;
 
+mod codec;
+pub use codec::{RECORD_MAX_BYTES, RecordError};
+
 /// Watched calls per agent are kept in two generations of this many: at most
 /// 128, and a watched call is forgotten only after 64 other distinct calls of
 /// the same agent failed provisioning since it last did.
@@ -43,6 +46,10 @@ impl CallKey {
 
     pub(crate) fn digest(self) -> Digest {
         self.0
+    }
+
+    pub(crate) fn from_digest(digest: Digest) -> Self {
+        Self(digest)
     }
 }
 
@@ -139,7 +146,7 @@ fn scalar<T: serde::Serialize + ?Sized>(out: &mut DigestWriter, value: &T) {
 }
 
 /// One agent's budget.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 struct BudgetState {
     failures: u32,
     watched: DigestSet<WATCHED_GENERATION>,
@@ -154,9 +161,13 @@ pub(crate) const REFUSED_CALLS_KEPT: usize = 16;
 /// agent were counted since.
 pub(crate) const COUNTED_GENERATION: usize = 64;
 
-/// The fail-fast half of an agent's state, allocated only once it is used.
-#[derive(Debug, Default)]
-pub(crate) struct FailFastState {
+/// One agent's fail-fast budget: the failures counted, the calls watched, the
+/// refusals spent and awaited. In-process it is the fail-fast half of the
+/// agent's ledger entry, allocated only once used; a shared store keeps it as
+/// bytes ([`encode`](Self::encode), at most [`RECORD_MAX_BYTES`]) and edits it
+/// under its own lock.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct BudgetRecord {
     budget: BudgetState,
     /// Refused calls awaiting their materialized failure: (call id, call key).
     refused: Vec<(Digest, CallKey)>,
@@ -164,13 +175,15 @@ pub(crate) struct FailFastState {
     settled: DigestSet<COUNTED_GENERATION>,
 }
 
-impl FailFastState {
+impl BudgetRecord {
     /// Counts a provisioning failure of `call`, once per call id: the same
     /// `post` sent twice is one failure.
-    pub(crate) fn count_failure(&mut self, call: &CallId, key: CallKey) {
-        if self.settled.insert(Digest::of_str(call.as_str())) {
+    pub(crate) fn count_failure(&mut self, call: &CallId, key: CallKey) -> bool {
+        let counted = self.settled.insert(Digest::of_str(call.as_str()));
+        if counted {
             self.budget.record_failure(key);
         }
+        counted
     }
 
     /// Admits or refuses `call` before dispatch; a refusal spends one of the
@@ -196,15 +209,16 @@ impl FailFastState {
         !self.budget.is_idle()
     }
 
-    /// A success of `key`: a watched call stops being watched and re-arms the budget.
-    pub(crate) fn record_success(&mut self, key: &CallKey) {
-        self.budget.record_success(key);
+    /// A success of `key`: a watched call stops being watched and re-arms the
+    /// budget; true when it was watched.
+    pub(crate) fn record_success(&mut self, key: &CallKey) -> bool {
+        self.budget.record_success(key)
     }
 
     /// Remembers a refusal until its materialized failure is posted. A host
     /// that never posts it must not grow this list (or the scan over it)
     /// without bound: the oldest of [`REFUSED_CALLS_KEPT`] is dropped.
-    fn record_refusal(&mut self, call: &CallId, key: CallKey) {
+    pub(crate) fn record_refusal(&mut self, call: &CallId, key: CallKey) {
         if self.refused.len() >= REFUSED_CALLS_KEPT {
             self.refused.remove(0);
         }
@@ -251,10 +265,12 @@ impl BudgetState {
     }
 
     /// Records a success of `key`: a watched call stops being watched and re-arms the budget.
-    fn record_success(&mut self, key: &CallKey) {
-        if self.watched.remove(&key.digest()) {
+    fn record_success(&mut self, key: &CallKey) -> bool {
+        let watched = self.watched.remove(&key.digest());
+        if watched {
             self.denials = 0;
         }
+        watched
     }
 
     /// Decides whether `key` is refused, spending a refusal if so.
@@ -338,7 +354,7 @@ mod tests {
 
     #[test]
     fn remembered_call_ids_are_bounded_and_a_duplicate_counts_once() {
-        let mut ff = FailFastState::default();
+        let mut ff = BudgetRecord::default();
         let key = CallKey::new("bash", &json!({"command": "npm test"}));
         ff.count_failure(&CallId::new("c0"), key);
         ff.count_failure(&CallId::new("c0"), key);

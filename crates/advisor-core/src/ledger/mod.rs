@@ -11,19 +11,16 @@
 use smallvec::SmallVec;
 
 use crate::bounded::BoundedMap;
-use crate::budget::{BudgetCall, BudgetLimits, BudgetVerdict, FailFastState};
+use crate::budget::{BudgetCall, BudgetLimits, BudgetRecord, BudgetVerdict};
 use crate::family::Seat;
 use crate::ids::{AgentId, FamilyId};
 
-/// The answer to a claim on a once-per-agent slot (an advisory's seat, or
-/// the disclosure of one withhold reason).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Claim {
-    /// This claim took the slot: deliver (or disclose) now.
-    First,
-    /// An earlier claim took it: stay silent.
-    Again,
-}
+mod shared;
+mod store;
+
+pub(crate) use shared::Books;
+pub use shared::{BACKOFF_FIRST, BACKOFF_MAX};
+pub use store::{AgentKey, Claim, Edit, LedgerStore, Slot, StoreFault};
 
 /// What the ledger remembers about one agent. Kept small: an agent usually
 /// hears one or two families, so the seats sit inline, and the fail-fast
@@ -32,7 +29,7 @@ pub(crate) enum Claim {
 struct AgentState {
     spoken: SmallVec<[(FamilyId, Seat); 2]>,
     disclosed: Vec<(FamilyId, Seat, &'static str)>,
-    fail_fast: Option<Box<FailFastState>>,
+    fail_fast: Option<Box<BudgetRecord>>,
 }
 
 impl AgentState {
@@ -65,7 +62,7 @@ impl AgentState {
     }
 
     /// The fail-fast state, created on first use.
-    fn fail_fast(&mut self) -> &mut FailFastState {
+    fn fail_fast(&mut self) -> &mut BudgetRecord {
         self.fail_fast.get_or_insert_with(Box::default)
     }
 }
@@ -159,14 +156,14 @@ impl Ledger {
             .update(agent, |s| {
                 s.fail_fast
                     .as_deref()
-                    .is_some_and(FailFastState::is_watching)
+                    .is_some_and(BudgetRecord::is_watching)
             })
             .unwrap_or(false);
         if watching {
             let key = call.key();
             self.agents.update(agent, |s| {
                 if let Some(ff) = s.fail_fast.as_deref_mut() {
-                    ff.record_success(&key)
+                    ff.record_success(&key);
                 }
             });
         }
@@ -188,6 +185,15 @@ impl Ledger {
                 None => BudgetVerdict::Allow,
             })
             .unwrap_or(BudgetVerdict::Allow)
+    }
+
+    /// Records a refusal a shared store made, so that its materialized
+    /// failure is recognized here without asking the store.
+    pub(crate) fn mirror_refusal(&self, agent: &AgentId, call: &BudgetCall<'_>) {
+        let key = call.key();
+        self.agents.upsert(agent, AgentState::default, |s| {
+            s.fail_fast().record_refusal(call.id, key)
+        });
     }
 
     /// Forgets an agent (`agent_end`).
@@ -213,5 +219,57 @@ impl Ledger {
     /// The most agents held at once (`capacity + max(1, capacity / 8)`).
     pub fn limit(&self) -> usize {
         self.agents.limit()
+    }
+}
+
+/// The in-process ledger is a store too: the default one, and the fallback
+/// of a shared store that fails.
+impl LedgerStore for Ledger {
+    fn name(&self) -> &'static str {
+        "memory"
+    }
+
+    fn claim(&self, agent: &AgentId, slot: &Slot) -> Result<Claim, StoreFault> {
+        Ok(match slot.disclosure {
+            None => Ledger::claim(self, agent, slot.family, slot.seat),
+            Some(code) => self.claim_disclosure(agent, slot.family, slot.seat, code),
+        })
+    }
+
+    fn forget(&self, agent: &AgentId) -> Result<(), StoreFault> {
+        Ledger::forget(self, agent);
+        Ok(())
+    }
+
+    fn edit_budget(
+        &self,
+        agent: &AgentId,
+        edit: &mut dyn FnMut(&mut BudgetRecord) -> Edit,
+    ) -> Result<(), StoreFault> {
+        let held = self
+            .agents
+            .update(agent, |s| match s.fail_fast.as_deref_mut() {
+                Some(record) => {
+                    edit(record);
+                    true
+                }
+                None => false,
+            });
+        if held != Some(true) {
+            // Nothing held: an edit that changes nothing creates nothing.
+            let mut record = BudgetRecord::default();
+            if edit(&mut record) == Edit::Changed {
+                self.agents.upsert(agent, AgentState::default, |s| {
+                    match s.fail_fast.as_deref_mut() {
+                        // Another thread created it meanwhile: edit that one.
+                        Some(existing) => {
+                            edit(existing);
+                        }
+                        None => s.fail_fast = Some(Box::new(record)),
+                    }
+                });
+            }
+        }
+        Ok(())
     }
 }

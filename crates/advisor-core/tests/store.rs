@@ -1,0 +1,230 @@
+//! The `LedgerStore` seam: when the advisor consults a shared store, what it
+//! does with the answers, and what it does when the store fails. Two advisors
+//! over one store stand for two processes sharing it.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod support;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::SeqCst};
+
+use advisor_core::{
+    Advisor, AgentId, BudgetRecord, CallId, Claim, Config, Edit, Ledger, LedgerStore,
+    NoPolicyService, Observation, PendingCall, Registry, SessionId, Slot, StoreFault,
+};
+use serde_json::{Value, json};
+use support::*;
+
+/// A store (an in-memory ledger inside) that counts every consultation and
+/// can be switched to fail.
+struct Watched {
+    inner: Ledger,
+    calls: AtomicUsize,
+    failing: AtomicBool,
+}
+
+impl Watched {
+    fn new() -> Arc<Self> {
+        Arc::new(Self {
+            inner: Ledger::new(1000),
+            calls: AtomicUsize::new(0),
+            failing: AtomicBool::new(false),
+        })
+    }
+
+    fn touch(&self) -> Result<(), StoreFault> {
+        self.calls.fetch_add(1, SeqCst);
+        match self.failing.load(SeqCst) {
+            true => Err(StoreFault::new("watched", "connection refused")),
+            false => Ok(()),
+        }
+    }
+
+    fn calls(&self) -> usize {
+        self.calls.load(SeqCst)
+    }
+}
+
+impl LedgerStore for Watched {
+    fn name(&self) -> &'static str {
+        "watched"
+    }
+    fn claim(&self, agent: &AgentId, slot: &Slot) -> Result<Claim, StoreFault> {
+        self.touch()?;
+        self.inner.claim(agent, slot)
+    }
+    fn forget(&self, agent: &AgentId) -> Result<(), StoreFault> {
+        self.touch()?;
+        LedgerStore::forget(&self.inner, agent)
+    }
+    fn edit_budget(
+        &self,
+        agent: &AgentId,
+        edit: &mut dyn FnMut(&mut BudgetRecord) -> Edit,
+    ) -> Result<(), StoreFault> {
+        self.touch()?;
+        self.inner.edit_budget(agent, edit)
+    }
+}
+
+fn process(store: &Arc<Watched>, config: Value) -> Advisor {
+    Advisor::with_stores(
+        Registry::builder()
+            .fail_fast_family(Provisioning)
+            .family(ALPHA)
+            .build()
+            .unwrap(),
+        Config::from_json(config).unwrap(),
+        vec![store.clone() as Arc<dyn LedgerStore>],
+    )
+}
+
+fn post(advisor: &Advisor, observation: Observation) -> usize {
+    let (host, policy) = (linux(), NoPolicyService);
+    run(async {
+        advisor
+            .post_execute(&observation, None, &ctx(&host, &policy))
+            .await
+            .additional_contexts
+            .len()
+    })
+}
+
+fn ok(agent: &str, call: &str) -> Observation {
+    let mut o = advisor_core::testing::success(json!({"kind": "foreground", "exitCode": 0}), "ok");
+    o.agent = agent.into();
+    o.call = call.into();
+    o
+}
+
+fn pre(advisor: &Advisor, agent: &str, call: &str) -> bool {
+    advisor
+        .pre_execute(&PendingCall {
+            agent: AgentId::new(agent),
+            session: Some(SessionId::new("s1")),
+            call: CallId::new(call),
+            tool: "bash".into(),
+            arguments: json!({"command": "echo hi"}),
+        })
+        .refusal
+        .is_some()
+}
+
+#[test]
+fn an_event_that_matches_nothing_never_reaches_the_store() {
+    for config in [json!({}), json!({"enforceAfter": 1})] {
+        let store = Watched::new();
+        let advisor = process(&store, config.clone());
+        for i in 0..200 {
+            let unrelated = fail(
+                &format!("a{i}"),
+                &format!("c{i}"),
+                "npm ERR! missing script: test",
+            );
+            assert_eq!(post(&advisor, unrelated), 0);
+        }
+        assert_eq!(store.calls(), 0, "unmatched failures, config {config}");
+        if config == json!({}) {
+            for i in 0..200 {
+                assert_eq!(post(&advisor, ok(&format!("a{i}"), &format!("s{i}"))), 0);
+                assert!(!pre(&advisor, &format!("a{i}"), &format!("p{i}")));
+            }
+            assert_eq!(store.calls(), 0, "successes and pre calls without a budget");
+        }
+    }
+}
+
+#[test]
+fn two_processes_sharing_a_store_advise_an_agent_once() {
+    let store = Watched::new();
+    let (one, two) = (process(&store, json!({})), process(&store, json!({})));
+    assert_eq!(post(&one, fail("a1", "c1", "ALPHA")), 1);
+    assert_eq!(
+        post(&two, fail("a1", "c2", "ALPHA")),
+        0,
+        "the store said again"
+    );
+    assert_eq!(post(&two, fail("a2", "c3", "ALPHA")), 1, "another agent");
+    let asked = store.calls();
+    assert_eq!(post(&two, fail("a1", "c4", "ALPHA")), 0);
+    assert_eq!(
+        store.calls(),
+        asked,
+        "a slot this process saw taken is not asked again"
+    );
+    two.agent_end(&AgentId::new("a1"));
+    assert_eq!(
+        post(&one, fail("a1", "c5", "ALPHA")),
+        0,
+        "one still remembers"
+    );
+    let three = process(&store, json!({}));
+    assert_eq!(
+        post(&three, fail("a1", "c6", "ALPHA")),
+        1,
+        "forgotten in the store"
+    );
+}
+
+#[test]
+fn a_failing_store_never_blocks_never_repeats_and_is_disclosed_once_per_outage() {
+    let store = Watched::new();
+    let advisor = process(&store, json!({}));
+    let log = LogCapture::default();
+    tracing::subscriber::with_default(log.subscriber(), || {
+        store.failing.store(true, SeqCst);
+        assert_eq!(
+            post(&advisor, fail("a1", "c1", "ALPHA")),
+            1,
+            "answered from its own ledger"
+        );
+        assert_eq!(
+            post(&advisor, fail("a1", "c2", "ALPHA")),
+            0,
+            "and never twice"
+        );
+        for i in 0..20 {
+            assert_eq!(post(&advisor, fail(&format!("b{i}"), "c", "ALPHA")), 1);
+        }
+        assert_eq!(store.calls(), 1, "skipped during the backoff");
+        assert_eq!(log.count("shared ledger unavailable"), 1, "{}", log.text());
+        store.failing.store(false, SeqCst);
+        std::thread::sleep(advisor_core::BACKOFF_FIRST * 2);
+        assert_eq!(
+            post(&advisor, fail("a1", "c3", "ALPHA")),
+            0,
+            "still once in this process"
+        );
+        assert_eq!(post(&advisor, fail("z1", "c4", "ALPHA")), 1);
+        assert_eq!(log.count("reachable again"), 1, "{}", log.text());
+        assert_eq!(log.count("shared ledger unavailable"), 1);
+    });
+    let other = process(&store, json!({}));
+    assert_eq!(
+        post(&other, fail("z1", "c5", "ALPHA")),
+        0,
+        "recorded after recovery"
+    );
+}
+
+#[test]
+fn the_budget_is_shared_between_processes() {
+    let store = Watched::new();
+    let config = json!({"enforceAfter": 1, "maxDenials": 2});
+    let (one, two) = (process(&store, config.clone()), process(&store, config));
+    let provisioning = fail("a1", "c1", "PROVISIONING");
+    post(&one, provisioning);
+    assert!(pre(&two, "a1", "p1"), "refused in the other process");
+    assert!(pre(&one, "a1", "p2"));
+    assert!(
+        !pre(&two, "a1", "p3"),
+        "two refusals per episode, fleet-wide"
+    );
+    assert!(!pre(&one, "a2", "p4"), "another agent");
+    post(&two, ok("a1", "s1"));
+    assert!(!pre(&one, "a1", "p5"), "a success stops watching the call");
+    post(&two, fail("a1", "c2", "PROVISIONING"));
+    assert!(pre(&one, "a1", "p6"), "and re-armed the episode's refusals");
+    assert!(pre(&two, "a1", "p7"));
+    assert!(!pre(&one, "a1", "p8"));
+}
