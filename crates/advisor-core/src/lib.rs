@@ -14,6 +14,9 @@
 //! - [`Config`]: `enforceAfter`, `maxDenials`, `include`, `exclude`, `href`,
 //!   `ledgerCapacity`, `sessionCapacity`.
 //! - [`BoundedMap`]: the one bounded map every per-agent and per-session map uses.
+//! - [`LedgerStore`]: where once-per-agent facts and the budget are shared
+//!   beyond one process ([`Advisor::with_stores`]); the crate README says when
+//!   a store is consulted and what happens when it fails.
 
 mod advisor;
 mod advisory;
