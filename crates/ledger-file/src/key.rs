@@ -1,0 +1,66 @@
+//! The digest key every process sharing the directory computes agent keys
+//! and budget digests under.
+//!
+//! The first process to need it draws one, writes it to a temporary file in
+//! the same directory (owner-only on Unix), flushes it to disk and moves it
+//! into place *without replacing* an existing file (`persist_noclobber`:
+//! `renameat2(RENAME_NOREPLACE)` or `link` on Unix, `MoveFileExW` without
+//! `MOVEFILE_REPLACE_EXISTING` on Windows). Of racing processes one wins;
+//! every one, winner or not, then reads the file, so all end with its key.
+//! The file appears whole or not at all, so a reader never sees half a key.
+
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::path::Path;
+
+use advisor_core::DigestKey;
+
+use crate::fault::{At, Fault, Replace, persist, retrying};
+use crate::layout::Layout;
+
+/// Reads the key, creating it first when there is none.
+pub(crate) fn load_or_create(layout: &Layout) -> Result<DigestKey, Fault> {
+    let path = layout.key();
+    if let Some(key) = read(&path)? {
+        return Ok(key);
+    }
+    create(layout.root(), &path)?;
+    read(&path)?.ok_or_else(|| Fault::Io {
+        op: "read the key just created",
+        path: path.clone(),
+        source: io::ErrorKind::NotFound.into(),
+    })
+}
+
+/// The key in `path`; `None` when there is no file.
+fn read(path: &Path) -> Result<Option<DigestKey>, Fault> {
+    let mut bytes = Vec::with_capacity(40);
+    match retrying(|| File::open(path)) {
+        Ok(file) => {
+            // 32 digits and a line end; anything longer is not a key.
+            file.take(64).read_to_end(&mut bytes).at("read", path)?;
+        }
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(error).at("open", path),
+    }
+    DigestKey::from_hex(&String::from_utf8_lossy(&bytes))
+        .map(Some)
+        .ok_or_else(|| Fault::BadKey {
+            path: path.to_owned(),
+        })
+}
+
+/// Writes a fresh key to `path` unless a file is already there.
+fn create(dir: &Path, path: &Path) -> Result<(), Fault> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".key");
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o600));
+    let mut file = builder.tempfile_in(dir).at("create a key in", dir)?;
+    writeln!(file, "{}", DigestKey::random().to_hex()).at("write", file.path())?;
+    file.as_file().sync_all().at("flush", file.path())?;
+    match persist(file, path, Replace::No) {
+        Err(error) if error.kind() != io::ErrorKind::AlreadyExists => Err(error).at("create", path),
+        _ => Ok(()),
+    }
+}

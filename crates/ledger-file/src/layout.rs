@@ -1,0 +1,85 @@
+//! Where everything lives under the state directory (layout version 1).
+//!
+//! ```text
+//! <dir>/v1/key                        the shared digest key: 32 hex digits (0600 on Unix)
+//! <dir>/v1/gc.lock, gc.stamp          who collects, and when it last did (the stamp's mtime)
+//! <dir>/v1/agents/<agent key>/        one directory per agent (AgentKey: 32 hex digits)
+//!     claim.<slot name>               a claimed slot (an empty marker)
+//!     budget, budget.lock             the fail-fast budget record, and its lock
+//!     budget.corrupt                  the last record that failed to decode
+//!     touched                         its mtime: the last claim or budget edit
+//! <dir>/v1/trash/                     collected directories on their way out
+//! ```
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use advisor_core::{AgentId, AgentKey, Slot};
+
+/// The layout version, a directory under the state directory.
+pub(crate) const VERSION_DIR: &str = "v1";
+/// A claim marker's name is this prefix and the slot's name, so no slot can
+/// ever name one of the agent's other files.
+pub(crate) const CLAIM_PREFIX: &str = "claim.";
+pub(crate) const BUDGET: &str = "budget";
+pub(crate) const BUDGET_LOCK: &str = "budget.lock";
+pub(crate) const BUDGET_CORRUPT: &str = "budget.corrupt";
+pub(crate) const TOUCHED: &str = "touched";
+
+/// The paths of one versioned state directory.
+#[derive(Debug, Clone)]
+pub(crate) struct Layout {
+    root: PathBuf,
+}
+
+impl Layout {
+    pub(crate) fn new(dir: &Path) -> Self {
+        Self {
+            root: dir.join(VERSION_DIR),
+        }
+    }
+
+    pub(crate) fn root(&self) -> &Path {
+        &self.root
+    }
+
+    pub(crate) fn key(&self) -> PathBuf {
+        self.root.join("key")
+    }
+
+    pub(crate) fn gc_lock(&self) -> PathBuf {
+        self.root.join("gc.lock")
+    }
+
+    pub(crate) fn gc_stamp(&self) -> PathBuf {
+        self.root.join("gc.stamp")
+    }
+
+    pub(crate) fn agents(&self) -> PathBuf {
+        self.root.join("agents")
+    }
+
+    pub(crate) fn trash(&self) -> PathBuf {
+        self.root.join("trash")
+    }
+
+    /// The agent's directory, named by its keyed digest, never its raw id.
+    pub(crate) fn agent(&self, agent: &AgentId) -> PathBuf {
+        self.agents().join(AgentKey::of(agent).as_str())
+    }
+}
+
+/// The marker of `slot` in an agent's directory.
+pub(crate) fn marker(agent_dir: &Path, slot: &Slot) -> PathBuf {
+    agent_dir.join(format!("{CLAIM_PREFIX}{}", slot.name()))
+}
+
+/// Creates `dir` and its missing parents, owner-only on Unix (0700).
+pub(crate) fn create_dir_all(dir: &Path) -> io::Result<()> {
+    let mut builder = fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)
+}

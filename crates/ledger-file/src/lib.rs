@@ -1,0 +1,166 @@
+#![doc = include_str!("../README.md")]
+
+mod budget;
+mod claim;
+mod fault;
+mod gc;
+mod key;
+mod layout;
+mod limits;
+mod lock;
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+use advisor_core::{
+    AgentId, BudgetRecord, Claim, DigestKey, Edit, LedgerStore, Slot, StoreFault, use_digest_key,
+};
+
+pub use gc::Collected;
+pub use limits::{
+    DEFAULT_GC_INTERVAL, DEFAULT_LOCK_WAIT, DEFAULT_MAX_AGE, DEFAULT_MAX_AGENTS, FileLimits,
+};
+
+use fault::{At, Fault};
+use layout::{Layout, create_dir_all};
+
+/// The name of the directory under the platform's per-user state directory.
+pub const APP_DIR: &str = "sandbox-advisor";
+
+/// The longest an agent's `touched` stamp may lag behind its last use.
+const TOUCH_EVERY: Duration = Duration::from_secs(60);
+
+/// Once-per-agent claims and fail-fast budgets in a directory, shared by
+/// every process (and thread) that opens the same directory. See the crate
+/// documentation for the layout, the bounds and the Windows notes.
+#[derive(Debug)]
+pub struct FileStore {
+    layout: Layout,
+    limits: FileLimits,
+    epoch: Instant,
+    /// Milliseconds since `epoch` before which this process does not look
+    /// at the collection stamp again.
+    next_gc_look: AtomicU64,
+}
+
+impl FileStore {
+    /// Opens (creating when missing) the store in `dir`; its files go under
+    /// `dir/v1/`. Directories are created owner-only (0700) on Unix.
+    pub fn open(dir: impl AsRef<Path>, limits: FileLimits) -> Result<Self, StoreFault> {
+        if let Some(problem) = limits.problem() {
+            return Err(Fault::Limits(problem).into());
+        }
+        let layout = Layout::new(dir.as_ref());
+        for path in [layout.agents(), layout.trash()] {
+            create_dir_all(&path).at("create", &path)?;
+        }
+        Ok(Self {
+            layout,
+            limits,
+            epoch: Instant::now(),
+            next_gc_look: AtomicU64::new(0),
+        })
+    }
+
+    /// The platform's per-user state directory for sandbox-advisor: on Linux
+    /// `$XDG_STATE_HOME/sandbox-advisor` or `~/.local/state/sandbox-advisor`;
+    /// on Windows `%LOCALAPPDATA%\sandbox-advisor`; on macOS
+    /// `~/Library/Application Support/sandbox-advisor`. `None` when the
+    /// system names no home directory.
+    pub fn default_dir() -> Option<PathBuf> {
+        let base = directories::BaseDirs::new()?;
+        let dir = base.state_dir().unwrap_or(base.data_local_dir());
+        Some(dir.join(APP_DIR))
+    }
+
+    /// The versioned directory the store's files live in (`<dir>/v1`).
+    pub fn root(&self) -> &Path {
+        self.layout.root()
+    }
+
+    /// The bounds this store was opened with.
+    pub fn limits(&self) -> FileLimits {
+        self.limits
+    }
+
+    /// The directory of `agent` (named by [`advisor_core::AgentKey`] under this
+    /// process's digest key; it may not exist yet).
+    pub fn agent_dir(&self, agent: &AgentId) -> PathBuf {
+        self.layout.agent(agent)
+    }
+
+    /// The digest key shared by every process using this directory, created
+    /// on first use (`<dir>/v1/key`, owner-only on Unix). Racing processes
+    /// all end with the same key.
+    pub fn digest_key(&self) -> Result<DigestKey, StoreFault> {
+        Ok(key::load_or_create(&self.layout)?)
+    }
+
+    /// [`digest_key`](Self::digest_key), made this process's key with
+    /// [`use_digest_key`]. Call it before the advisor decides any event:
+    /// processes that digest under different keys name the same agent
+    /// differently and share nothing.
+    pub fn adopt_digest_key(&self) -> Result<DigestKey, StoreFault> {
+        let key = self.digest_key()?;
+        use_digest_key(key).map_err(Fault::from)?;
+        Ok(key)
+    }
+
+    /// Collects now, even when the interval has not passed; `Ok(None)` when
+    /// another process is collecting. Every operation already collects when
+    /// one is due; this is for tools and tests.
+    pub fn collect_garbage(&self) -> Result<Option<Collected>, StoreFault> {
+        Ok(gc::collect(&self.layout, &self.limits, true)?)
+    }
+
+    /// How long a touched stamp may lag: short against the age bound.
+    fn touch_every(&self) -> Duration {
+        TOUCH_EVERY.min(self.limits.max_age / 8)
+    }
+
+    /// Collects when one is due. Looks at the shared stamp at most once per
+    /// interval per process; a failed collection is retried next interval
+    /// and never fails the operation that triggered it.
+    fn collect_if_due(&self) {
+        let now = self.epoch.elapsed().as_millis() as u64;
+        if self.next_gc_look.load(Relaxed) > now {
+            return;
+        }
+        let interval = self.limits.gc_interval.as_millis() as u64;
+        self.next_gc_look
+            .store(now.saturating_add(interval.max(1)), Relaxed);
+        if gc::due(&self.layout, self.limits.gc_interval) {
+            let _ = gc::collect(&self.layout, &self.limits, false);
+        }
+    }
+}
+
+impl LedgerStore for FileStore {
+    fn name(&self) -> &'static str {
+        fault::STORE
+    }
+
+    fn claim(&self, agent: &AgentId, slot: &Slot) -> Result<Claim, StoreFault> {
+        let claim = claim::claim(&self.layout, agent, slot, self.touch_every())?;
+        self.collect_if_due();
+        Ok(claim)
+    }
+
+    fn forget(&self, agent: &AgentId) -> Result<(), StoreFault> {
+        claim::forget(&self.layout, agent, self.limits.lock_wait)?;
+        self.collect_if_due();
+        Ok(())
+    }
+
+    fn edit_budget(
+        &self,
+        agent: &AgentId,
+        edit: &mut dyn FnMut(&mut BudgetRecord) -> Edit,
+    ) -> Result<(), StoreFault> {
+        let wait = self.limits.lock_wait;
+        budget::edit_budget(&self.layout, agent, edit, wait, self.touch_every())?;
+        self.collect_if_due();
+        Ok(())
+    }
+}

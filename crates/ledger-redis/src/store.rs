@@ -1,0 +1,351 @@
+//! [`RedisStore`]: the [`LedgerStore`] operations, each one or two round trips.
+
+use std::time::Duration;
+
+use advisor_core::{
+    AgentId, AgentKey, BudgetRecord, Claim, DigestKey, Edit, LedgerStore, Slot, StoreFault,
+};
+use redis::io::tcp::TcpSettings;
+use redis::{Client, IntoConnectionInfo};
+
+use crate::keys::{Keys, check_prefix};
+use crate::link::{Failure, Link, Session};
+use crate::scripts::{self, eval};
+
+/// The store's name on the host log and in its faults.
+const NAME: &str = "redis";
+
+/// Redis refuses an expiry past `i64::MAX` ms from now.
+const MAX_TTL_MS: u64 = 1 << 62;
+
+/// Attempts at one budget edit before optimistic locking gives up.
+pub const EDIT_ATTEMPTS: u32 = 16;
+
+/// How a [`RedisStore`] talks to Redis and how long its keys live.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RedisOptions {
+    /// The bound on connecting and on each request, which has one reply
+    /// (default 200 ms): the advisor sits on the tool pipeline.
+    pub timeout: Duration,
+    /// How long every key lives (default 7 days), counted from the claim or
+    /// the last budget write.
+    pub ttl: Duration,
+    /// The start of every key (default `sandbox-advisor:v1`); no braces,
+    /// spaces or control characters.
+    pub prefix: String,
+}
+
+impl Default for RedisOptions {
+    fn default() -> Self {
+        Self {
+            timeout: Duration::from_millis(200),
+            ttl: Duration::from_secs(7 * 24 * 3600),
+            prefix: "sandbox-advisor:v1".to_owned(),
+        }
+    }
+}
+
+/// A [`LedgerStore`] on one Redis server (or one cluster slot per agent).
+pub struct RedisStore {
+    link: Link,
+    keys: Keys,
+    ttl_ms: u64,
+    /// The URL without its password, for faults.
+    url: String,
+}
+
+impl std::fmt::Debug for RedisStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RedisStore")
+            .field("url", &self.url)
+            .finish()
+    }
+}
+
+impl RedisStore {
+    /// A store on `url` (`redis://host:port/db`). The URL and the options are
+    /// checked now; the connection is opened by the first operation, and
+    /// again by the next one after any failure.
+    pub fn connect(url: &str, options: RedisOptions) -> Result<Self, StoreFault> {
+        let shown = redact(url);
+        let refuse = |why: &dyn std::fmt::Display| StoreFault::new(NAME, why.to_string());
+        if options.timeout.is_zero() {
+            return Err(refuse(&"the timeout must be longer than zero"));
+        }
+        let ttl_ms = u64::try_from(options.ttl.as_millis()).unwrap_or(u64::MAX);
+        if ttl_ms == 0 || ttl_ms > MAX_TTL_MS {
+            return Err(refuse(&"the ttl must be at least 1 ms and at most 2^62 ms"));
+        }
+        if let Err(why) = check_prefix(&options.prefix) {
+            return Err(refuse(&format!(
+                "key prefix {:?} refused: {why}",
+                options.prefix
+            )));
+        }
+        let invalid = |e: redis::RedisError| refuse(&format!("invalid Redis URL {shown:?}: {e}"));
+        let info = url.into_connection_info().map_err(invalid)?;
+        // No `CLIENT SETINFO` on connect: a frozen server would hold the
+        // connect for one timeout per setup reply.
+        let redis = info.redis_settings().clone().set_skip_set_lib_name();
+        let info = info
+            .set_redis_settings(redis)
+            .set_tcp_settings(TcpSettings::default().set_nodelay(true));
+        let client = Client::open(info).map_err(invalid)?;
+        Ok(Self {
+            link: Link::new(client, options.timeout),
+            keys: Keys::new(&options.prefix),
+            ttl_ms,
+            url: shown,
+        })
+    }
+
+    /// Requests sent to Redis so far, each one round trip (with the digest
+    /// key check of [`checking_digest_key`](Self::checking_digest_key)).
+    /// Opening a connection (a TCP handshake, plus `SELECT` and `AUTH` when
+    /// the URL asks for them) is counted by [`connects`](Self::connects).
+    pub fn round_trips(&self) -> u64 {
+        self.link.round_trips()
+    }
+
+    /// Connections opened so far (the first, and one after each failure).
+    pub fn connects(&self) -> u64 {
+        self.link.connects()
+    }
+
+    /// The fleet's digest key: the first process to ask stores a random one
+    /// (`SET … NX`, no expiry), and every process gets the stored one. Hand it
+    /// to [`advisor_core::use_digest_key`] before deciding any event, so every
+    /// process names agents and calls alike. One round trip.
+    pub fn digest_key(&self) -> Result<DigestKey, StoreFault> {
+        self.digest_key_proposing(Some(DigestKey::random()))?
+            .ok_or_else(|| self.fault("digest key", "not stored"))
+    }
+
+    /// The fleet's digest key after proposing `proposal` (stored only if
+    /// there is none); with no proposal, only reads it: `None` when Redis
+    /// holds none (say, restarted without persistence). A process that knows
+    /// the fleet's key can put it back that way, and one that does not can
+    /// check without seeding. One round trip.
+    pub fn digest_key_proposing(
+        &self,
+        proposal: Option<DigestKey>,
+    ) -> Result<Option<DigestKey>, StoreFault> {
+        let key = self.keys.digest_key();
+        let ask = match proposal {
+            Some(proposal) => eval(scripts::DIGEST_KEY, &[&key], proposal.to_hex()),
+            None => redis::cmd("GET").arg(&key).clone(),
+        };
+        self.run("digest key", |session| {
+            match session.send::<Option<String>>(&ask)? {
+                None => Ok(None),
+                Some(stored) => DigestKey::from_hex(&stored)
+                    .map(Some)
+                    .ok_or(Failure::BadDigestKey { key }),
+            }
+        })
+    }
+
+    /// Binds the store to this process's digest key: every new connection
+    /// first checks that Redis holds `key` as the fleet's (putting it back
+    /// when Redis holds none and `may_seed`, i.e. `key` came from the fleet,
+    /// as after a restart without persistence). Any other key, or none when
+    /// it may not seed, fails the operation and closes the connection, so a
+    /// process digesting under a key of its own never writes names the
+    /// fleet does not share. One more round trip per connection.
+    pub fn checking_digest_key(mut self, key: DigestKey, may_seed: bool) -> Self {
+        let name = self.keys.digest_key();
+        let ask = match may_seed {
+            true => eval(scripts::DIGEST_KEY, &[&name], key.to_hex()),
+            false => redis::cmd("GET").arg(&name).clone(),
+        };
+        self.link.set_on_connect(Box::new(move |session| {
+            let stored: Option<String> = session.send(&ask)?;
+            let key_name = || name.clone();
+            match stored.as_deref().map(DigestKey::from_hex) {
+                Some(Some(stored)) if stored == key => Ok(()),
+                Some(Some(_)) => Err(Failure::ForeignDigestKey { key: key_name() }),
+                Some(None) => Err(Failure::BadDigestKey { key: key_name() }),
+                None => Err(Failure::NoDigestKey { key: key_name() }),
+            }
+        }));
+        self
+    }
+
+    fn fault(&self, what: &str, failure: impl std::fmt::Display) -> StoreFault {
+        StoreFault::new(NAME, format!("{}: {what}: {failure}", self.url))
+    }
+
+    fn run<T>(
+        &self,
+        what: &str,
+        op: impl FnOnce(&mut Session<'_>) -> Result<T, Failure>,
+    ) -> Result<T, StoreFault> {
+        self.link
+            .with(op)
+            .map_err(|failure| self.fault(what, failure))
+    }
+
+    /// Reads, edits and (when changed) writes back one record, unless
+    /// someone wrote it in between: `Ok(false)` then.
+    fn edit_once(
+        &self,
+        session: &mut Session<'_>,
+        key: &str,
+        edit: &mut dyn FnMut(&mut BudgetRecord) -> Edit,
+    ) -> Result<bool, Failure> {
+        let stored: Option<Vec<u8>> = session.send(redis::cmd("GET").arg(key))?;
+        let decoded = match &stored {
+            None => Ok(BudgetRecord::default()),
+            Some(bytes) => BudgetRecord::decode(bytes),
+        };
+        let mut record = match decoded {
+            Ok(record) => record,
+            Err(error) => {
+                // Left alone, it would fail every edit of this agent until it
+                // expires, sending each process into backoff. Deleting it loses
+                // at most a few refusals: the budget fails open, never shut.
+                let bytes = stored.unwrap_or_default();
+                session.send::<i64>(&eval(scripts::COMPARE_AND_DELETE, &[key], bytes))?;
+                return Err(Failure::Corrupt {
+                    key: key.to_owned(),
+                    error,
+                });
+            }
+        };
+        if edit(&mut record) == Edit::Unchanged {
+            return Ok(true);
+        }
+        let (held, read) = match stored {
+            Some(bytes) => ("held", bytes),
+            None => ("absent", Vec::new()),
+        };
+        let write = (held, read, record.encode(), self.ttl_ms);
+        let written: i64 = session.send(&eval(scripts::COMPARE_AND_SET, &[key], write))?;
+        Ok(written == 1)
+    }
+}
+
+impl LedgerStore for RedisStore {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    /// `SET claim 1 NX PX ttl`, `SADD index claim` and `PEXPIRE index ttl`
+    /// in one script: one round trip.
+    fn claim(&self, agent: &AgentId, slot: &Slot) -> Result<Claim, StoreFault> {
+        let agent = AgentKey::of(agent);
+        let (claim, index) = (self.keys.claim(&agent, slot), self.keys.index(&agent));
+        self.run("claim", |session| {
+            let first: i64 = session.send(&eval(scripts::CLAIM, &[&claim, &index], self.ttl_ms))?;
+            Ok(match first {
+                1 => Claim::First,
+                _ => Claim::Again,
+            })
+        })
+    }
+
+    /// One `EVAL` of a short script: one round trip.
+    fn forget(&self, agent: &AgentId) -> Result<(), StoreFault> {
+        let agent = AgentKey::of(agent);
+        let (index, budget) = (self.keys.index(&agent), self.keys.budget(&agent));
+        let forget = eval(
+            scripts::FORGET,
+            &[&index, &budget],
+            self.keys.claims(&agent),
+        );
+        self.run("forget", |session| session.send::<i64>(&forget).map(drop))
+    }
+
+    /// `GET` (one round trip); an edit that changes nothing ends there. A
+    /// change is written by a compare-and-set script (a second one) that
+    /// writes only if the record still holds what was read; otherwise the
+    /// whole is retried, up to [`EDIT_ATTEMPTS`] times.
+    fn edit_budget(
+        &self,
+        agent: &AgentId,
+        edit: &mut dyn FnMut(&mut BudgetRecord) -> Edit,
+    ) -> Result<(), StoreFault> {
+        let key = self.keys.budget(&AgentKey::of(agent));
+        self.run("budget", |session| {
+            for _ in 0..EDIT_ATTEMPTS {
+                if self.edit_once(session, &key, edit)? {
+                    return Ok(());
+                }
+                std::thread::yield_now();
+            }
+            Err(Failure::Contended {
+                key: key.clone(),
+                attempts: EDIT_ATTEMPTS,
+            })
+        })
+    }
+}
+
+/// The URL with its user information shown as `***` and its query (which may
+/// carry a password for a Unix socket) as `?…`.
+fn redact(url: &str) -> String {
+    let (url, query) = match url.split_once('?') {
+        Some((url, _)) => (url, "?…"),
+        None => (url, ""),
+    };
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return format!("{url}{query}");
+    };
+    let authority_end = rest.find('/').unwrap_or(rest.len());
+    match rest[..authority_end].rfind('@') {
+        Some(at) => format!("{scheme}://***@{}{query}", &rest[at + 1..]),
+        None => format!("{url}{query}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bad_url_or_option_is_refused_up_front_and_a_password_is_never_shown() {
+        let refused = |url: &str, options: RedisOptions| match RedisStore::connect(url, options) {
+            Err(fault) => fault.to_string(),
+            Ok(store) => format!("accepted: {store:?}"),
+        };
+        let fault = refused("http://127.0.0.1:6379", RedisOptions::default());
+        assert!(
+            fault.contains("invalid Redis URL \"http://127.0.0.1:6379\""),
+            "{fault}"
+        );
+        let fault = refused("redis://user:hunter2@", RedisOptions::default());
+        assert!(
+            !fault.contains("hunter2") && fault.contains("***@"),
+            "{fault}"
+        );
+        let fault = refused("rediss://127.0.0.1:6379/0", RedisOptions::default());
+        assert!(fault.contains("TLS"), "{fault}");
+        let fault = refused(
+            "redis://127.0.0.1:6379/0",
+            RedisOptions {
+                prefix: "a{b}".into(),
+                ..RedisOptions::default()
+            },
+        );
+        assert!(fault.contains("prefix \"a{b}\""), "{fault}");
+        for (timeout, ttl) in [
+            (Duration::ZERO, Duration::from_secs(1)),
+            (Duration::from_secs(1), Duration::ZERO),
+            (Duration::from_secs(1), Duration::MAX),
+        ] {
+            let options = RedisOptions {
+                timeout,
+                ttl,
+                ..RedisOptions::default()
+            };
+            assert!(refused("redis://127.0.0.1:6379/0", options).starts_with("redis ledger:"));
+        }
+        assert!(
+            RedisStore::connect("redis://127.0.0.1:1/3", RedisOptions::default()).is_ok(),
+            "lazy"
+        );
+        assert_eq!(redact("redis://:pw@h:1/0"), "redis://***@h:1/0");
+        assert_eq!(redact("redis://h:1/0?x=a@b"), "redis://h:1/0?…");
+        assert_eq!(redact("unix:///s.sock?pass=pw"), "unix:///s.sock?…");
+    }
+}

@@ -1,0 +1,191 @@
+//! A throwaway `redis-server` for tests and benches (feature `testing`).
+//!
+//! [`RedisServer::start`] holds the one policy for a machine without
+//! `redis-server`: the caller skips, saying so, unless
+//! [`REQUIRE_REDIS`] is set, in which case it fails. So a newcomer's
+//! `cargo test --workspace` passes without Redis, and CI, which installs it
+//! and sets the variable, cannot skip by accident.
+
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Set (to anything but `0`) to make a missing `redis-server` a failure.
+pub const REQUIRE_REDIS: &str = "SANDBOX_ADVISOR_REQUIRE_REDIS";
+
+/// How long a starting server may take to answer `PING`.
+const START_WITHIN: Duration = Duration::from_secs(10);
+
+/// A `redis-server` on a free loopback port, without persistence, in its own
+/// temporary directory; killed when dropped.
+#[derive(Debug)]
+pub struct RedisServer {
+    port: u16,
+    dir: tempfile::TempDir,
+    child: Option<Child>,
+}
+
+/// True when `redis-server` can be run.
+pub fn redis_available() -> bool {
+    Command::new("redis-server")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success())
+}
+
+fn required() -> bool {
+    std::env::var(REQUIRE_REDIS).is_ok_and(|v| !v.is_empty() && v != "0")
+}
+
+impl RedisServer {
+    /// A running server; `None` (after printing why) when `redis-server` is
+    /// not on `PATH` and [`REQUIRE_REDIS`] is unset.
+    ///
+    /// # Panics
+    /// When `redis-server` is missing and required, or present and fails to
+    /// start: the test must fail, not skip.
+    #[allow(
+        clippy::panic,
+        reason = "test support: a required server that is absent fails the test"
+    )]
+    pub fn start() -> Option<Self> {
+        if !redis_available() {
+            if required() {
+                panic!(
+                    "redis-server not found on PATH and {REQUIRE_REDIS} is set: install it (e.g. apt-get install redis-server)"
+                );
+            }
+            eprintln!("skipped: redis-server not found (set {REQUIRE_REDIS}=1 to require it)");
+            return None;
+        }
+        let mut last = String::new();
+        // A free port can be taken between finding and binding it: try a few.
+        for _ in 0..5 {
+            let dir = match tempfile::tempdir() {
+                Ok(dir) => dir,
+                Err(e) => panic!("a temporary directory for redis-server: {e}"),
+            };
+            let mut server = Self {
+                port: free_port(),
+                dir,
+                child: None,
+            };
+            match server.spawn() {
+                Ok(()) => return Some(server),
+                Err(why) => last = why,
+            }
+        }
+        panic!("redis-server did not start: {last}")
+    }
+
+    /// `redis://127.0.0.1:<port>/0`.
+    pub fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}/0", self.port)
+    }
+
+    /// The loopback port.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// A fresh connection, for a test to look at the keys.
+    pub fn connection(&self) -> redis::RedisResult<redis::Connection> {
+        redis::Client::open(self.url())?.get_connection_with_timeout(Duration::from_secs(2))
+    }
+
+    /// Stops the server at once (`SIGKILL`): clients see the connection reset.
+    pub fn kill(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    /// Starts it again on the same port (empty: nothing is persisted).
+    ///
+    /// # Panics
+    /// When it does not come back.
+    #[allow(clippy::panic, reason = "test support")]
+    pub fn restart(&mut self) {
+        self.kill();
+        if let Err(why) = self.spawn() {
+            panic!("redis-server did not restart on port {}: {why}", self.port);
+        }
+    }
+
+    /// Freezes the server (`SIGSTOP`): connections stay open, nothing answers.
+    #[cfg(unix)]
+    pub fn pause(&self) {
+        self.signal("-STOP");
+    }
+
+    /// Thaws a paused server (`SIGCONT`).
+    #[cfg(unix)]
+    pub fn resume(&self) {
+        self.signal("-CONT");
+    }
+
+    #[cfg(unix)]
+    fn signal(&self, signal: &str) {
+        if let Some(child) = &self.child {
+            let _ = Command::new("kill")
+                .arg(signal)
+                .arg(child.id().to_string())
+                .status();
+        }
+    }
+
+    fn log(&self) -> PathBuf {
+        self.dir.path().join("redis.log")
+    }
+
+    fn spawn(&mut self) -> Result<(), String> {
+        let child = Command::new("redis-server")
+            .args(["--port", &self.port.to_string(), "--bind", "127.0.0.1"])
+            .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
+            .arg("--dir")
+            .arg(self.dir.path())
+            .arg("--logfile")
+            .arg(self.log())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("spawn: {e}"))?;
+        self.child = Some(child);
+        let deadline = Instant::now() + START_WITHIN;
+        while Instant::now() < deadline {
+            if let Some(child) = self.child.as_mut() {
+                if let Ok(Some(status)) = child.try_wait() {
+                    self.child = None;
+                    let log = std::fs::read_to_string(self.log()).unwrap_or_default();
+                    return Err(format!("exited with {status}: {}", log.trim()));
+                }
+            }
+            let pong = self
+                .connection()
+                .and_then(|mut c| redis::cmd("PING").query::<String>(&mut c));
+            if pong.is_ok() {
+                return Ok(());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        self.kill();
+        Err(format!("no PONG within {START_WITHIN:?}"))
+    }
+}
+
+impl Drop for RedisServer {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .map_or(0, |addr| addr.port())
+}

@@ -1,0 +1,197 @@
+//! The fail-fast budget across processes, optimistic locking, and the round
+//! trips an advisory costs, against a real `redis-server`. Each advisor over
+//! its own store stands for one process of the fleet.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod support;
+
+use std::sync::{Arc, Barrier};
+
+use advisor_core::{AgentId, BudgetRecord, Edit, LedgerStore};
+use ledger_redis::{EDIT_ATTEMPTS, RedisStore};
+use serde_json::json;
+use support::*;
+
+#[test]
+fn the_budget_refuses_exactly_max_denials_fleet_wide_under_concurrent_calls() {
+    let Some(server) = server() else { return };
+    let config = json!({"enforceAfter": 1, "maxDenials": 2});
+    let processes = [
+        process(&store(&server), config.clone()),
+        process(&store(&server), config),
+    ];
+    const CALLS: usize = 32;
+    for round in 0..10 {
+        let agent = format!("a{round}");
+        assert_eq!(
+            post(&processes[round % 2], fail(&agent, "c1", "PROVISIONING")),
+            1
+        );
+        let barrier = Barrier::new(CALLS);
+        let refused = std::thread::scope(|scope| {
+            let calls: Vec<_> = (0..CALLS)
+                .map(|i| {
+                    let (advisor, agent, barrier) = (&processes[i % 2], &agent, &barrier);
+                    scope.spawn(move || {
+                        barrier.wait();
+                        pre(advisor, agent, &format!("p{i}"))
+                    })
+                })
+                .collect();
+            calls
+                .into_iter()
+                .map(|c| c.join().unwrap())
+                .filter(|&r| r)
+                .count()
+        });
+        assert_eq!(refused, 2, "round {round}");
+    }
+}
+
+#[test]
+fn concurrent_failures_with_distinct_call_ids_are_each_counted_once() {
+    let Some(server) = server() else { return };
+    const THREADS: usize = 16;
+    let config = json!({"enforceAfter": THREADS, "maxDenials": 1});
+    let processes: Vec<_> = (0..4)
+        .map(|_| process(&store(&server), config.clone()))
+        .collect();
+    for round in 0..5 {
+        let agent = format!("a{round}");
+        let barrier = Arc::new(Barrier::new(THREADS));
+        let advisories: usize = std::thread::scope(|scope| {
+            let posts: Vec<_> = (0..THREADS)
+                .map(|i| {
+                    let (advisor, agent, barrier) = (&processes[i % 4], &agent, barrier.clone());
+                    scope.spawn(move || {
+                        barrier.wait();
+                        post(advisor, fail(agent, &format!("c{i}"), "PROVISIONING"))
+                    })
+                })
+                .collect();
+            posts.into_iter().map(|p| p.join().unwrap()).sum()
+        });
+        assert_eq!(advisories, 1, "round {round}: once fleet-wide");
+        assert_eq!(failures_counted(&server, &agent), THREADS as u32);
+        assert!(
+            pre(&processes[round % 4], &agent, "p1"),
+            "{THREADS} counted"
+        );
+        post(&processes[1], fail(&agent, "c0", "PROVISIONING"));
+        assert_eq!(
+            failures_counted(&server, &agent),
+            THREADS as u32,
+            "the same call id again"
+        );
+    }
+}
+
+#[test]
+fn a_write_that_loses_every_race_gives_up_after_the_bound() {
+    let Some(server) = server() else { return };
+    let store = store(&server);
+    let mut rival = server.connection().unwrap();
+    let budget = key("a1", "budget");
+    let mut runs = 0u32;
+    let fault = store
+        .edit_budget(&AgentId::new("a1"), &mut |_| {
+            runs += 1;
+            // Another process writes between our read and our write (a
+            // record this one did not read: another failure count).
+            let mut other = BudgetRecord::default().encode();
+            other[1..5].copy_from_slice(&runs.to_le_bytes());
+            redis::cmd("SET")
+                .arg(&budget)
+                .arg(other)
+                .exec(&mut rival)
+                .unwrap();
+            Edit::Changed
+        })
+        .unwrap_err()
+        .to_string();
+    assert_eq!(runs, EDIT_ATTEMPTS);
+    assert!(
+        fault.contains(&format!(
+            "{budget}: changed by others during each of 16 attempts"
+        )),
+        "{fault}"
+    );
+    assert_eq!(store.round_trips(), 2 * u64::from(EDIT_ATTEMPTS));
+    let mut runs = 0;
+    store
+        .edit_budget(&AgentId::new("a1"), &mut |_| {
+            runs += 1;
+            Edit::Changed
+        })
+        .unwrap();
+    assert_eq!((runs, store.connects()), (1, 1), "the link was kept");
+}
+
+/// Runs `op` and checks it cost `expected` round trips; returns its answer.
+fn costs<T>(store: &RedisStore, expected: u64, what: &str, op: impl FnOnce() -> T) -> T {
+    let before = store.round_trips();
+    let answer = op();
+    assert_eq!(store.round_trips() - before, expected, "{what}");
+    answer
+}
+
+/// The figures the README's "Requests and round trips" tables state.
+#[test]
+fn round_trips_per_operation_and_per_advisory() {
+    let Some(server) = server() else { return };
+    let store = store(&server);
+    let a1 = AgentId::new("a1");
+    costs(&store, 1, "digest key", || store.digest_key()).unwrap();
+    costs(&store, 1, "edit, unchanged", || {
+        store.edit_budget(&a1, &mut |_| Edit::Unchanged)
+    })
+    .unwrap();
+    costs(&store, 2, "edit, changed", || {
+        store.edit_budget(&a1, &mut |_| Edit::Changed)
+    })
+    .unwrap();
+    costs(&store, 1, "forget", || store.forget(&a1)).unwrap();
+
+    let quiet = process(&store, json!({}));
+    let one = process(&store, json!({}));
+    let advised = |advisor, call, message| post(advisor, fail("q1", call, message));
+    assert_eq!(
+        costs(&store, 1, "an advisory", || advised(&quiet, "c1", "ALPHA")),
+        1
+    );
+    assert_eq!(
+        costs(&store, 0, "again, same process", || advised(
+            &quiet, "c2", "ALPHA"
+        )),
+        0
+    );
+    assert_eq!(
+        costs(&store, 1, "again, another process", || advised(
+            &one, "c3", "ALPHA"
+        )),
+        0
+    );
+    assert_eq!(
+        costs(&store, 0, "unrecognized", || advised(&quiet, "c4", "other")),
+        0
+    );
+    costs(&store, 0, "a success, budget off", || {
+        post(&quiet, ok("q1", "s1"))
+    });
+
+    let budgeted = process(&store, json!({"enforceAfter": 1, "maxDenials": 1}));
+    let failed = || post(&budgeted, fail("b1", "c1", "PROVISIONING"));
+    assert_eq!(costs(&store, 3, "a fail-fast advisory", failed), 1);
+    assert!(costs(&store, 2, "a refusal", || pre(&budgeted, "b1", "p1")));
+    assert!(!costs(&store, 1, "an admission", || pre(
+        &budgeted, "b1", "p2"
+    )));
+    costs(&store, 2, "a success that re-arms", || {
+        post(&budgeted, ok("b1", "s1"))
+    });
+    costs(&store, 1, "a success", || post(&budgeted, ok("b1", "s2")));
+    costs(&store, 1, "agent_end", || {
+        budgeted.agent_end(&AgentId::new("b1"))
+    });
+    assert_eq!(store.connects(), 1);
+}
