@@ -4,9 +4,9 @@ use std::future::Future;
 use std::sync::Arc;
 
 use advisor_core::{
-    Advisor, AgentId, Config, Context, Explanation, FamilyId, HostFacts, NoPolicyService,
-    Observation, PendingCall, PolicySource, PostDecision, PreDecision, RegistryBuilder,
-    RegistryError, SandboxMode, SessionId,
+    Advisor, AgentId, Config, Context, Explanation, FamilyId, HostFacts, LedgerStore,
+    NoPolicyService, Observation, PendingCall, PolicySource, PostDecision, PreDecision,
+    RegistryBuilder, RegistryError, SandboxMode, SessionId,
 };
 
 use crate::registry::standard_registry;
@@ -34,6 +34,7 @@ pub struct HostAdapterBuilder {
     policy: Arc<dyn PolicySource>,
     config: Config,
     registry: Option<RegistryBuilder>,
+    stores: Vec<Arc<dyn LedgerStore>>,
 }
 
 impl HostAdapterBuilder {
@@ -61,11 +62,19 @@ impl HostAdapterBuilder {
         self
     }
 
+    /// Shares the once-per-agent facts and the fail-fast budget through these
+    /// stores, tried in order (default: none, this process's ledger only).
+    /// See [`advisor_core::LedgerStore`].
+    pub fn stores(mut self, stores: Vec<Arc<dyn LedgerStore>>) -> Self {
+        self.stores = stores;
+        self
+    }
+
     /// Builds the adapter.
     pub fn build(self) -> Result<HostAdapter, AdapterError> {
         let registry = self.registry.unwrap_or_else(standard_registry).build()?;
         Ok(HostAdapter {
-            advisor: Advisor::new(registry, self.config),
+            advisor: Advisor::with_stores(registry, self.config, self.stores),
             host: Arc::new(self.host),
             policy: self.policy,
         })
@@ -87,6 +96,7 @@ impl HostAdapter {
             policy: Arc::new(NoPolicyService),
             config: Config::default(),
             registry: None,
+            stores: Vec::new(),
         }
     }
 
