@@ -3,8 +3,8 @@
 use std::sync::Arc;
 
 use advisor_core::{
-    Advisory, AgentId, CallId, HostBinary, HostFacts, Observation, PendingCall, Refusal,
-    RegistryBuilder, SessionId, ToolName, Withheld,
+    Advisory, AgentId, CallId, HostBinary, HostFacts, LedgerStore, Observation, PendingCall,
+    Refusal, RegistryBuilder, SessionId, ToolName, Withheld,
 };
 use host_adapter::{AdapterError, HostAdapter, PolicyDefaults, PostExecute, SessionPolicy};
 
@@ -91,6 +91,16 @@ impl Engine {
     /// An engine with `registry`'s families, configured by `config`, on this
     /// process's host until a `host` line says otherwise.
     pub fn new(config: &FileConfig, registry: RegistryBuilder) -> Result<Self, AdapterError> {
+        Self::with_stores(config, registry, Vec::new())
+    }
+
+    /// The same, sharing its once-per-agent facts through `stores`
+    /// (`crate::ledger`).
+    pub fn with_stores(
+        config: &FileConfig,
+        registry: RegistryBuilder,
+        stores: Vec<Arc<dyn LedgerStore>>,
+    ) -> Result<Self, AdapterError> {
         let host = HostFacts::current();
         let policy = Arc::new(SessionPolicy::with_capacity(
             PolicyDefaults {
@@ -105,6 +115,7 @@ impl Engine {
             .policy(policy.clone())
             .config(config.core.clone())
             .registry(registry)
+            .stores(stores)
             .build()?;
         Ok(Self { adapter, policy })
     }

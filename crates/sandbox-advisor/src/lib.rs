@@ -11,6 +11,7 @@
 //! - [`withheld`]: withheld advisories in words, told once per session.
 //! - [`config`]: the configuration file (TOML or JSON).
 //! - [`explain`] and [`families`]: the two one-shot commands.
+//! - [`hook`]: one Claude Code or Codex hook event in, the dialect's answer out.
 //! - [`cli`]: the command line itself, over any registry, so a harness can
 //!   build its own sidecar with its own families (the binary is
 //!   `cli::run(host_adapter::standard_registry())`).
@@ -20,6 +21,8 @@ pub mod config;
 pub mod engine;
 pub mod explain;
 pub mod families;
+pub mod hook;
+pub mod ledger;
 pub mod lines;
 pub mod protocol;
 pub mod render;

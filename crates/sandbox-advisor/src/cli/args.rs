@@ -5,13 +5,15 @@ use std::path::PathBuf;
 use advisor_core::{Locale, Platform, SandboxMode};
 use clap::{Parser, Subcommand, ValueEnum};
 
+use crate::hook::Dialect;
+use crate::ledger::LedgerSpec;
 use crate::lines::DEFAULT_MAX_LINE_BYTES;
 
 /// Recognizes sandbox environment failures in a tool-call stream and says what to do about them.
 #[derive(Parser)]
 #[command(name = "sandbox-advisor", version)]
 pub(super) struct Cli {
-    /// Host-log level on stderr (default: warn for `serve`, off otherwise).
+    /// Host-log level on stderr (default: warn for `serve` and `hook`, off otherwise).
     #[arg(long, global = true, value_enum)]
     pub log: Option<LogLevel>,
     /// The language of summaries and briefs, `en` or `zh-CN` (overrides the config's `locale`).
@@ -41,6 +43,8 @@ pub(super) enum Command {
     Serve {
         #[command(flatten)]
         stream: StreamArgs,
+        #[command(flatten)]
+        ledger: LedgerArgs,
     },
     /// One failure message (or a success value) → the advisory, or why nothing spoke.
     #[command(group = clap::ArgGroup::new("subject").required(true).args(["text", "value"]))]
@@ -50,7 +54,68 @@ pub(super) enum Command {
         /// `text` or `json`.
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
+        /// Instead: which families work through this dialect's hook payload, which may carry only text.
+        #[arg(long, value_enum)]
+        dialect: Option<DialectArg>,
     },
+    /// One Claude Code or Codex hook event on stdin → the dialect's answer on stdout, or nothing.
+    ///
+    /// Never exits 2, which both dialects read as "block the tool call": a payload,
+    /// configuration or command line it cannot use is exit 1, with the reason on stderr.
+    Hook(HookArgs),
+}
+
+#[derive(clap::Args)]
+pub(super) struct HookArgs {
+    /// The payload's dialect.
+    #[arg(long, value_enum)]
+    pub dialect: DialectArg,
+    /// The host platform (default: this machine's).
+    #[arg(long, value_enum)]
+    pub platform: Option<PlatformArg>,
+    /// The session's sandbox mode (default: the config's `defaultMode`).
+    #[arg(long, value_parser = parse_mode)]
+    pub mode: Option<SandboxMode>,
+    /// Configuration file (TOML or JSON): the library keys plus defaultMode and fallbackRoot.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    #[command(flatten)]
+    pub ledger: LedgerArgs,
+}
+
+/// Where the once-per-agent facts live (`serve` and `hook`).
+#[derive(clap::Args)]
+pub(super) struct LedgerArgs {
+    /// `memory`, `file` or `redis://host:port/db` (overrides the config's `ledger`;
+    /// default: `memory` for serve, `file` for hook).
+    #[arg(long, value_parser = parse_ledger)]
+    pub ledger: Option<LedgerSpec>,
+    /// The on-disk store's directory (overrides `stateDir`; default: the
+    /// per-user state directory).
+    #[arg(long)]
+    pub state_dir: Option<PathBuf>,
+}
+
+fn parse_ledger(raw: &str) -> Result<LedgerSpec, String> {
+    raw.parse()
+        .map_err(|e: crate::ledger::UnknownLedger| e.to_string())
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(super) enum DialectArg {
+    /// Claude Code's hooks (and the harness's `@deepseek-ai/dsh-hooks-claude-code`).
+    ClaudeCode,
+    /// Codex's hooks (and the harness's `@deepseek-ai/dsh-hooks-codex`).
+    Codex,
+}
+
+impl From<DialectArg> for Dialect {
+    fn from(arg: DialectArg) -> Self {
+        match arg {
+            DialectArg::ClaudeCode => Dialect::ClaudeCode,
+            DialectArg::Codex => Dialect::Codex,
+        }
+    }
 }
 
 #[derive(clap::Args)]

@@ -1,4 +1,4 @@
-//! The four commands, each writing to the run's [`Io`].
+//! The five commands, each writing to the run's [`Io`].
 
 use std::fs::File;
 use std::io::{self, BufReader, Write};
@@ -7,12 +7,14 @@ use std::path::Path;
 use advisor_core::Locale;
 use advisor_core::RegistryBuilder;
 
-use super::args::{Command, ExplainArgs, Format, StreamArgs};
+use super::args::{Command, DialectArg, ExplainArgs, Format, HookArgs, LedgerArgs, StreamArgs};
 use super::{Exit, Io};
 use crate::config::{self, FileConfig, shown};
 use crate::engine::Engine;
 use crate::explain::{self, Request, Subject};
 use crate::families;
+use crate::hook::{self, Dialect, Settings, payload};
+use crate::ledger::{self, Opened, Role};
 use crate::render::{self, ConfigSource, JsonSink, Sink, TextSink};
 use crate::stream::{self, StreamError, WhenClosed};
 
@@ -40,9 +42,12 @@ pub(super) fn dispatch(
             (&stream, locale),
             io,
         ),
-        Command::Serve { stream } => serve(registry, &runtime, (&stream, locale), io),
+        Command::Serve { stream, ledger } => {
+            serve(registry, &runtime, (&stream, &ledger, locale), io)
+        }
         Command::Explain(args) => explain(registry, &runtime, (args, locale), io),
-        Command::Families { format } => families(registry, format, io),
+        Command::Families { format, dialect } => families(registry, (format, dialect), io),
+        Command::Hook(args) => run_hook(registry, &runtime, (args, locale), io),
     }
 }
 
@@ -96,20 +101,94 @@ fn explain(
     }
 }
 
-fn families(registry: RegistryBuilder, format: Format, io: &mut Io<'_>) -> Exit {
+fn families(
+    registry: RegistryBuilder,
+    (format, dialect): (Format, Option<DialectArg>),
+    io: &mut Io<'_>,
+) -> Exit {
     let registry = match registry.build() {
         Ok(r) => r,
         Err(e) => return usage(io, format!("registry: {e}")),
     };
-    let listed = families::list(&registry);
-    match format {
-        Format::Text => print(io, &families::render(&listed)),
-        Format::Json => match serde_json::to_string_pretty(&listed) {
-            Ok(json) => print(io, &format!("{json}\n")),
-            Err(e) => return usage(io, e.to_string()),
-        },
+    let json = match dialect.map(Dialect::from) {
+        None => {
+            let listed = families::list(&registry);
+            match format {
+                Format::Text => return text(io, &families::render(&listed)),
+                Format::Json => serde_json::to_string_pretty(&listed),
+            }
+        }
+        Some(dialect) => {
+            let listed = families::through_hook(&registry, dialect);
+            match format {
+                Format::Text => return text(io, &families::render_hook(&listed)),
+                Format::Json => serde_json::to_string_pretty(&listed),
+            }
+        }
+    };
+    match json {
+        Ok(json) => text(io, &format!("{json}\n")),
+        Err(e) => usage(io, e.to_string()),
     }
+}
+
+fn text(io: &mut Io<'_>, text: &str) -> Exit {
+    print(io, text);
     Exit::Success
+}
+
+/// `hook`: every error is exit 1 (non-blocking to both dialects), never 2.
+fn run_hook(
+    registry: RegistryBuilder,
+    runtime: &tokio::runtime::Runtime,
+    (args, locale): (HookArgs, Option<Locale>),
+    io: &mut Io<'_>,
+) -> Exit {
+    let dialect = Dialect::from(args.dialect);
+    let (config, _) = match load_config(args.config.as_deref(), locale) {
+        Ok(c) => c,
+        Err(message) => return not_blocking(io, message),
+    };
+    let payload = match payload::read(&mut io.stdin)
+        .and_then(|bytes| payload::parse(dialect.reference(), &bytes))
+    {
+        Ok(p) => p,
+        Err(e) => return not_blocking(io, format!("{} payload: {e}", dialect.as_str())),
+    };
+    let stores = match open_ledger(&args.ledger, &config, Role::Hook) {
+        Ok(opened) => opened.stores,
+        Err(e) => return not_blocking(io, e),
+    };
+    let mut engine = match hook::engine(&config, registry, stores) {
+        Ok(e) => e,
+        Err(e) => return not_blocking(io, e.to_string()),
+    };
+    let settings = Settings {
+        platform: args.platform.map(Into::into),
+        mode: args.mode,
+    };
+    match hook::answer(&mut engine, runtime, settings, payload) {
+        Ok(answer) => {
+            if let Some(out) = answer.stdout {
+                print(io, &format!("{out}\n"));
+            }
+            Exit::Success
+        }
+        Err(e) => not_blocking(io, e),
+    }
+}
+
+/// The ledger the flags (else the config) name, for `role`.
+fn open_ledger(args: &LedgerArgs, config: &FileConfig, role: Role) -> Result<Opened, String> {
+    let spec = args.ledger.as_ref().or(config.ledger.as_ref());
+    let state_dir = args.state_dir.as_deref().or(config.state_dir.as_deref());
+    ledger::open(spec, state_dir, role).map_err(|e| format!("ledger: {e}"))
+}
+
+/// Tells an error of `hook` on stderr, as exit 1: the tool call goes on.
+fn not_blocking(io: &mut Io<'_>, message: String) -> Exit {
+    let _ = writeln!(io.stderr, "sandbox-advisor: {message}").and_then(|()| io.stderr.flush());
+    Exit::NothingToReport
 }
 
 fn replay(
@@ -202,18 +281,22 @@ fn open(path: &Path) -> Result<File, String> {
 fn serve(
     registry: RegistryBuilder,
     runtime: &tokio::runtime::Runtime,
-    (args, locale): (&StreamArgs, Option<Locale>),
+    (args, ledger, locale): (&StreamArgs, &LedgerArgs, Option<Locale>),
     io: &mut Io<'_>,
 ) -> Exit {
     let (config, _) = match load_config(args.config.as_deref(), locale) {
         Ok(c) => c,
         Err(message) => return usage(io, message),
     };
-    let mut engine = match Engine::new(&config, registry) {
+    let opened = match open_ledger(ledger, &config, Role::Serve) {
+        Ok(opened) => opened,
+        Err(e) => return usage(io, e),
+    };
+    let mut engine = match Engine::with_stores(&config, registry, opened.stores) {
         Ok(e) => e,
         Err(e) => return usage(io, e.to_string()),
     };
-    tracing::info!(target: "sandbox_advisor::serve", config = %config.describe(), "serving protocol 1 on stdin/stdout");
+    tracing::info!(target: "sandbox_advisor::serve", config = %config.describe(), ledger = %opened.described, "serving protocol 1 on stdin/stdout");
     let mut sink = JsonSink(&mut io.stdout);
     let ran = stream::run(
         &mut engine,

@@ -10,7 +10,9 @@
 //! [`run`] reads the process's arguments and streams; [`run_with_args`] takes
 //! them, so a test or an embedding program can drive the same commands in
 //! process. Exit codes: 0 success, 1 "nothing to report" (explain) or invalid
-//! lines (replay), 2 usage, configuration or I/O errors. A closed stdout changes
+//! lines (replay), 2 usage, configuration or I/O errors. `hook` never exits 2,
+//! which both hook dialects read as "block the tool call": every error of its
+//! own, a usage error on its command line included, is 1. A closed stdout changes
 //! no exit code: `replay` reads the rest of its input and exits as a full run
 //! would, `serve` stops and exits 0.
 
@@ -32,7 +34,8 @@ use args::{Cli, Command, LogLevel};
 pub enum Exit {
     /// 0: done (also `--help` and `--version`).
     Success,
-    /// 1: `explain` recognized nothing, or `replay` read invalid lines.
+    /// 1: `explain` recognized nothing, `replay` read invalid lines, or `hook`
+    /// could not use its payload, configuration or arguments (non-blocking).
     NothingToReport,
     /// 2: a usage, configuration, registry or I/O error, told on stderr.
     Usage,
@@ -94,12 +97,18 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    let cli = match Cli::try_parse_from(args) {
+    let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
         Err(e) => {
             // `--help` and `--version` are answers on stdout; the rest are usage errors.
             let (out, exit) = if e.use_stderr() {
-                (&mut io.stderr, Exit::Usage)
+                let exit = if names_hook(&args) {
+                    Exit::NothingToReport
+                } else {
+                    Exit::Usage
+                };
+                (&mut io.stderr, exit)
             } else {
                 (&mut io.stdout, Exit::Success)
             };
@@ -108,10 +117,43 @@ where
         }
     };
     let default_log = match cli.command {
-        Command::Serve { .. } => LogLevel::Warn,
+        Command::Serve { .. } | Command::Hook(_) => LogLevel::Warn,
         _ => LogLevel::Off,
     };
     log::with_log(cli.log.unwrap_or(default_log), || {
         commands::dispatch(registry, cli.command, cli.locale, &mut io)
     })
+}
+
+/// Whether the command line's subcommand is `hook` (the first argument that
+/// is neither an option nor the value of a global one).
+fn names_hook(args: &[OsString]) -> bool {
+    let mut rest = args.iter().skip(1);
+    while let Some(arg) = rest.next() {
+        match arg.to_str() {
+            Some("--log" | "--locale") => {
+                rest.next();
+            }
+            Some("--") => return false,
+            Some(option) if option.starts_with('-') => {}
+            other => return other == Some("hook"),
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names_hook;
+
+    #[test]
+    fn the_subcommand_is_found_past_global_options() {
+        let names = |line: &str| names_hook(&line.split(' ').map(Into::into).collect::<Vec<_>>());
+        assert!(names("sandbox-advisor hook --dialect x"));
+        assert!(names("sandbox-advisor --log warn --locale=en hook"));
+        assert!(names("sandbox-advisor --locale zh-CN hook --platform nope"));
+        assert!(!names("sandbox-advisor explain hook"));
+        assert!(!names("sandbox-advisor --log hook explain"));
+        assert!(!names("sandbox-advisor"));
+    }
 }

@@ -16,6 +16,8 @@ use std::path::{Path, PathBuf};
 
 use advisor_core::quote::log_field;
 use advisor_core::{Config, ConfigError, SandboxMode};
+
+use crate::ledger::LedgerSpec;
 use serde_json::{Map, Value};
 
 /// The keys [`Config::from_json`] takes, in the order the documentation lists them.
@@ -34,6 +36,9 @@ pub const LIBRARY_KEYS: [&str; 9] = [
 /// The keys only the CLI takes: the deployment's policy defaults.
 pub const POLICY_KEYS: [&str; 2] = ["defaultMode", "fallbackRoot"];
 
+/// The keys that choose where the once-per-agent facts live (`crate::ledger`).
+pub const LEDGER_KEYS: [&str; 2] = ["ledger", "stateDir"];
+
 /// The validated file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FileConfig {
@@ -43,6 +48,10 @@ pub struct FileConfig {
     pub default_mode: SandboxMode,
     /// The root of a session without a `cwd`.
     pub fallback_root: Option<String>,
+    /// The `ledger` key, when set (`--ledger` overrides it).
+    pub ledger: Option<LedgerSpec>,
+    /// The `stateDir` key, when set (`--state-dir` overrides it).
+    pub state_dir: Option<PathBuf>,
 }
 
 impl Default for FileConfig {
@@ -51,6 +60,8 @@ impl Default for FileConfig {
             core: Config::default(),
             default_mode: SandboxMode::ReadOnly,
             fallback_root: None,
+            ledger: None,
+            state_dir: None,
         }
     }
 }
@@ -273,6 +284,7 @@ fn unknown_key(key: &str) -> KeyError {
     let known: Vec<String> = LIBRARY_KEYS
         .iter()
         .chain(&POLICY_KEYS)
+        .chain(&LEDGER_KEYS)
         .map(|k| format!("`{k}`"))
         .collect();
     key_error(
@@ -371,6 +383,7 @@ impl FileConfig {
         let mut library = Map::new();
         let mut default_mode = SandboxMode::ReadOnly;
         let mut fallback_root = None;
+        let (mut ledger, mut state_dir) = (None, None);
         for (key, value) in map {
             match key.as_str() {
                 "defaultMode" => {
@@ -398,6 +411,25 @@ impl FileConfig {
                         ));
                     }
                 },
+                "ledger" => {
+                    let spec = match &value {
+                        Value::String(raw) => raw.parse::<LedgerSpec>(),
+                        other => Err(crate::ledger::UnknownLedger(got(other))),
+                    };
+                    ledger = Some(spec.map_err(|e| key_error("ledger", e.to_string()))?);
+                }
+                "stateDir" => match value {
+                    Value::String(raw) if !raw.is_empty() => state_dir = Some(PathBuf::from(raw)),
+                    other => {
+                        return Err(key_error(
+                            "stateDir",
+                            format!(
+                                "must be a non-empty string (a directory), not {}",
+                                got(&other)
+                            ),
+                        ));
+                    }
+                },
                 k if LIBRARY_KEYS.contains(&k) => {
                     check_library_key(k, &value)?;
                     library.insert(key, value);
@@ -409,6 +441,8 @@ impl FileConfig {
             core: Config::from_json(Value::Object(library))?,
             default_mode,
             fallback_root,
+            ledger,
+            state_dir,
         })
     }
 

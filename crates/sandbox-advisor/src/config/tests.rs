@@ -84,3 +84,25 @@ fn format_by_name_then_by_content() {
     );
     assert_eq!(of("advisor", "enforceAfter = 1").syntax, Syntax::Toml);
 }
+
+#[test]
+fn the_ledger_keys_choose_the_store_and_name_a_bad_value() {
+    let c = json(r#"{"ledger":"redis://127.0.0.1:6379/0","stateDir":"/var/lib/sa"}"#).unwrap();
+    assert_eq!(
+        c.ledger,
+        Some(LedgerSpec::Redis("redis://127.0.0.1:6379/0".into()))
+    );
+    assert_eq!(c.state_dir.as_deref(), Some(Path::new("/var/lib/sa")));
+    let t = FileConfig::parse("ledger = 'file'", Syntax::Toml).unwrap();
+    assert_eq!(t.ledger, Some(LedgerSpec::File));
+    let e = |t: &str| json(t).unwrap_err().to_string();
+    assert!(
+        e(r#"{"ledger":"postgres://x"}"#)
+            .starts_with("config key `ledger`: must be `memory`, `file` or"),
+        "{}",
+        e(r#"{"ledger":"postgres://x"}"#)
+    );
+    assert!(e(r#"{"ledger":3}"#).contains("the number 3"));
+    assert!(e(r#"{"stateDir":""}"#).starts_with("config key `stateDir`:"));
+    assert!(e(r#"{"zz":1}"#).contains("`ledger`, `stateDir`"));
+}

@@ -33,7 +33,7 @@ pub const DIGEST_MEMBER: &str = "\u{0}sandbox-advisor:digest";
 
 /// Which field a value came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Role {
+pub(crate) enum Role {
     /// A call's `args`: its digest is its fail-fast identity.
     Args,
     /// A success's `result.value`.
@@ -42,7 +42,7 @@ pub(super) enum Role {
 
 /// The value recognition reads, from `raw`; an error is serde_json's (the
 /// recursion limit, a lone surrogate).
-pub(super) fn for_recognition(raw: &RawValue, role: Role) -> Result<Value, serde_json::Error> {
+pub(crate) fn for_recognition(raw: &RawValue, role: Role) -> Result<Value, serde_json::Error> {
     // Every value takes at least one character and a separator, so a text
     // this short cannot hold more values than the budget: no need to count.
     let short = raw.get().len() < 2 * VALUE_MAX_NODES;

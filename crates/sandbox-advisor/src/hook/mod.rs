@@ -1,0 +1,224 @@
+//! `sandbox-advisor hook --dialect claude-code|codex`: one hook event in,
+//! the dialect's answer out.
+//!
+//! Claude Code, Codex and the TypeScript harness's bridges
+//! (`@deepseek-ai/dsh-hooks-claude-code`, `@deepseek-ai/dsh-hooks-codex`,
+//! which run a Claude-Code- or Codex-style hook config on the harness's tool
+//! seams) start one process per hook event and hand it one JSON payload on
+//! stdin. This module reads it ([`payload`]), turns it into the protocol's
+//! events and runs them through the same [`Engine`] as `serve`, then writes
+//! the dialect's answer ([`output`]).
+//!
+//! # The payload
+//!
+//! The field sets are facts from the dialects' references ([`mod@reference`]).
+//! Read: `hook_event_name` (which event; one the dialect does not have is
+//! refused), `session_id`, `agent_id` (a subagent's call, in both dialects),
+//! `cwd`, `tool_name`, `tool_use_id`, `tool_input`, and `tool_response`
+//! (PostToolUse) or `error` (Claude Code's PostToolUseFailure). Any other
+//! field is skipped unread. At most [`payload::PAYLOAD_MAX_BYTES`] (8 MiB)
+//! are read; a longer payload is malformed.
+//!
+//! - **Agent**: the session id, or `<session_id>/<agent_id>` when the payload
+//!   names a subagent, so a subagent is an agent of its own, in its parent's
+//!   session. Ids longer than 256 bytes take the protocol's short form.
+//! - **Session and root**: `session_id`, opened with `cwd` as its workspace
+//!   root (a payload without `cwd` falls back to the config's `fallbackRoot`).
+//! - **Call**: `tool_use_id`. Both references carry it; a payload without it
+//!   gets an id of this invocation alone, so it is never mistaken for
+//!   another call (and cannot be paired with its `pre`).
+//!
+//! # What a response may say
+//!
+//! A hook payload is text the host wrote about the call, not the call's
+//! result object, and the bridges flatten `tool_response` to text. So:
+//!
+//! - Claude Code's PostToolUseFailure `error` is a failure whose message is
+//!   that text, rendered as the harness renders one (`Error: <message>`).
+//! - A `tool_response` string is read as a failure only in the harness's
+//!   rendering of a failed call: the whole text begins with `Error: `
+//!   ([`payload::FAILURE_ENVELOPE`]), which the bridges deliver on PostToolUse
+//!   (neither has a failure event). The rest of the text is the message,
+//!   and each family's own anchors still decide (a line start, an exact
+//!   sentence). A success whose output begins with those words reads the
+//!   same: a flattened payload cannot tell the two apart. Any other string
+//!   is a success whose rendered text is that string.
+//! - Nothing in a payload is taken for the producer's structured value. A
+//!   success's value is always `null`: a line of text must never pass for
+//!   a loader status, and a JSON `tool_response` is the host's own account
+//!   of its tool (Claude Code's and Codex's shapes, or an MCP server's),
+//!   with no proof that the harness's executor wrote an `exitCode` or a
+//!   `sandbox.denied` stamp inside it. So the families that read the shell
+//!   value (`Anchors::ForegroundRun`: native-init's exit code,
+//!   workspace-denial's stamp, cim's value stderr) stay silent on every hook
+//!   payload; `families --dialect` lists which families work through one.
+//!   A success still tells the fail-fast budget that the call succeeded.
+//!
+//! # Events, and what comes out
+//!
+//! Each invocation runs a `host` event (the OS's platform, or `--platform`;
+//! the OS's temp directory only when the platform is the OS's own), a
+//! `session` event with `cwd`, a `sandbox-mode` event when `--mode` is given
+//! (else the config's `defaultMode` applies), then `pre` or `post`.
+//!
+//! - An advisory: `hookSpecificOutput.additionalContext` holds its `text`
+//!   (several: joined by a blank line), with `hookEventName`.
+//! - A fail-fast refusal on PreToolUse: `permissionDecision: "deny"` with the
+//!   refusal's reason as `permissionDecisionReason`.
+//! - Silence: nothing on stdout, exit 0.
+//! - Withheld advisories go to the host log (stderr, `--log`), never to stdout.
+//! - A payload that cannot be used: exit 1, one line on stderr naming the
+//!   field. `hook` never exits 2: both dialects read exit 2 as "block the
+//!   tool call", and a broken advisor must let the call through.
+//!
+//! "Once per agent per family" and the fail-fast budget hold across
+//! invocations through a shared ledger store handed to [`engine`]: the
+//! on-disk store by default (`--state-dir`), or Redis (`--ledger`), see
+//! `crate::ledger`.
+
+pub mod output;
+pub mod payload;
+pub mod reference;
+
+use std::sync::Arc;
+
+use advisor_core::{HostFacts, LedgerStore, Platform, RegistryBuilder, SandboxMode};
+use host_adapter::AdapterError;
+
+use crate::config::FileConfig;
+use crate::engine::{Decision, Engine, Handled};
+use crate::protocol::{Call, Event, PostOutcome};
+use crate::withheld::{self, Told};
+use payload::Payload;
+use reference::Reference;
+
+/// The hook dialects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    /// Claude Code (and `@deepseek-ai/dsh-hooks-claude-code`).
+    ClaudeCode,
+    /// OpenAI Codex (and `@deepseek-ai/dsh-hooks-codex`).
+    Codex,
+}
+
+impl Dialect {
+    /// Its facts: events, input and output fields.
+    pub fn reference(self) -> &'static Reference {
+        match self {
+            Dialect::ClaudeCode => &reference::CLAUDE_CODE,
+            Dialect::Codex => &reference::CODEX,
+        }
+    }
+
+    /// Its name on the command line.
+    pub fn as_str(self) -> &'static str {
+        self.reference().dialect
+    }
+}
+
+/// What the command line says about the host and the session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Settings {
+    /// The host platform; `None`: this process's.
+    pub platform: Option<Platform>,
+    /// The session's sandbox mode; `None`: the config's `defaultMode`.
+    pub mode: Option<SandboxMode>,
+}
+
+/// The advisor's answer to one payload.
+#[derive(Debug)]
+pub struct Answer {
+    /// The object to write on stdout; `None` for silence.
+    pub stdout: Option<serde_json::Value>,
+    /// The decision it was made from.
+    pub decision: Decision,
+}
+
+/// The one place the hook's engine is built: over `stores` (`crate::ledger`,
+/// by default the on-disk store), so "once per agent" and the budget hold
+/// across the processes the host starts.
+pub fn engine(
+    config: &FileConfig,
+    registry: RegistryBuilder,
+    stores: Vec<Arc<dyn LedgerStore>>,
+) -> Result<Engine, AdapterError> {
+    Engine::with_stores(config, registry, stores)
+}
+
+/// Runs `payload` through `engine` and renders the answer; withheld
+/// advisories are told on the host log.
+pub fn answer(
+    engine: &mut Engine,
+    runtime: &tokio::runtime::Runtime,
+    settings: Settings,
+    payload: Payload,
+) -> Result<Answer, String> {
+    let event = payload.event;
+    let decision = runtime.block_on(decide(engine, settings, payload))?;
+    for w in &decision.withheld {
+        withheld::log(
+            decision.session.as_ref(),
+            decision.agent.as_ref(),
+            w,
+            Told::First,
+        );
+    }
+    Ok(Answer {
+        stdout: output::render(event, &decision),
+        decision,
+    })
+}
+
+async fn decide(
+    engine: &mut Engine,
+    settings: Settings,
+    payload: Payload,
+) -> Result<Decision, String> {
+    let os = HostFacts::current();
+    let platform = settings.platform.unwrap_or(os.platform);
+    let mut events = vec![
+        Event::Host {
+            platform,
+            electron: false,
+            // The OS's temp directory is a path of the OS's grammar.
+            tmpdir: os.temp_dir.filter(|_| platform == os.platform),
+        },
+        Event::Session {
+            session: payload.session.clone(),
+            cwd: payload.cwd,
+        },
+    ];
+    if let Some(mode) = settings.mode {
+        events.push(Event::SandboxMode {
+            session: payload.session.clone(),
+            mode,
+        });
+    }
+    let call = Call {
+        agent: Some(payload.agent),
+        session: Some(payload.session),
+        call: payload.call,
+        tool: payload.tool,
+        args: payload.args,
+    };
+    events.push(match payload.outcome {
+        None => Event::Pre(call),
+        Some(outcome) => Event::Post(
+            call,
+            PostOutcome {
+                mode: None,
+                outcome,
+            },
+        ),
+    });
+    let mut decision = None;
+    for event in events {
+        if let Handled::Decision(d) = engine.handle(event).await? {
+            decision = Some(d);
+        }
+    }
+    decision.ok_or_else(|| "the engine made no decision on the call".to_owned())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,201 @@
+//! Where the CLI keeps its once-per-agent facts: `--ledger` / the `ledger` key.
+//!
+//! | value | `serve` | `hook` |
+//! |---|---|---|
+//! | `memory` | the default: the sidecar's own process | one process per event: nothing is shared (for tests) |
+//! | `file` | an on-disk store shared with other processes on the machine | the default |
+//! | `redis://host:port/db` | Redis, shared by a fleet; this process's ledger behind it | Redis, then the on-disk store behind it |
+//!
+//! `--state-dir` (or `stateDir`) places the on-disk store; the default is the
+//! platform's per-user state directory (`ledger_file::FileStore::default_dir`).
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::sync::Arc;
+
+use advisor_core::{LedgerStore, use_digest_key};
+use ledger_file::{FileLimits, FileStore};
+use ledger_redis::{RedisOptions, RedisStore};
+
+mod fleet;
+
+/// The ledger a command runs with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LedgerSpec {
+    /// This process's own ledger only.
+    Memory,
+    /// The on-disk store.
+    File,
+    /// A Redis server, by URL (`redis://host:port/db`).
+    Redis(String),
+}
+
+/// A `--ledger` value or `ledger` key that names no ledger.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("must be `memory`, `file` or `redis://host:port/db`, not {0}")]
+pub struct UnknownLedger(pub(crate) String);
+
+impl FromStr for LedgerSpec {
+    type Err = UnknownLedger;
+
+    fn from_str(raw: &str) -> Result<Self, Self::Err> {
+        match raw {
+            "memory" => Ok(Self::Memory),
+            "file" => Ok(Self::File),
+            url if url.starts_with("redis://") && url.len() > "redis://".len() => {
+                Ok(Self::Redis(url.to_owned()))
+            }
+            other => {
+                let shown: String = other.chars().take(80).collect();
+                Err(UnknownLedger(format!(
+                    "{:?}",
+                    advisor_core::quote::log_field(&shown).to_string()
+                )))
+            }
+        }
+    }
+}
+
+impl fmt::Display for LedgerSpec {
+    /// The spec as given, except a Redis URL's password.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Memory => f.write_str("memory"),
+            Self::File => f.write_str("file"),
+            Self::Redis(url) => f.write_str(&without_password(url)),
+        }
+    }
+}
+
+/// Which command opens the ledger: it sets the default and what stands
+/// behind a Redis store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// `serve`: a long-running sidecar (default `memory`).
+    Serve,
+    /// `hook`: one process per event (default `file`).
+    Hook,
+}
+
+/// The stores a command runs with, and how to describe them on the host log.
+pub struct Opened {
+    /// Tried in order; the process's own ledger stands behind them.
+    pub stores: Vec<Arc<dyn LedgerStore>>,
+    /// One line for the host log.
+    pub described: String,
+}
+
+impl Opened {
+    fn memory() -> Self {
+        Self {
+            stores: Vec::new(),
+            described: "memory (this process only)".into(),
+        }
+    }
+}
+
+/// Opens the ledger `spec` names (else the role's default), and makes the
+/// store's digest key this process's, so every process sharing it names
+/// agents and calls alike. Call it before any event is decided.
+pub fn open(
+    spec: Option<&LedgerSpec>,
+    state_dir: Option<&Path>,
+    role: Role,
+) -> Result<Opened, String> {
+    let spec = spec.cloned().unwrap_or(match role {
+        Role::Serve => LedgerSpec::Memory,
+        Role::Hook => LedgerSpec::File,
+    });
+    match spec {
+        LedgerSpec::Memory => Ok(Opened::memory()),
+        LedgerSpec::File => {
+            let file = open_file(state_dir)?;
+            file.adopt_digest_key().map_err(|e| e.to_string())?;
+            let described = format!("file ({})", crate::config::shown(file.root()));
+            Ok(Opened {
+                stores: vec![Arc::new(file)],
+                described,
+            })
+        }
+        LedgerSpec::Redis(url) => {
+            let redis =
+                RedisStore::connect(&url, RedisOptions::default()).map_err(|e| e.to_string())?;
+            // A hook's process ends with its event: the on-disk store keeps
+            // the facts while Redis is down.
+            let file = match role {
+                Role::Hook => Some(open_file(state_dir)?),
+                Role::Serve => None,
+            };
+            let (redis, from_fleet) = fleet::bind(redis, file.as_ref())?;
+            let key = match from_fleet {
+                true => "digest key from the fleet",
+                false => {
+                    "Redis unreachable at start: this process digests under its own key and \
+                          shares nothing until restarted, unless Redis comes back holding it"
+                }
+            };
+            let described = format!("redis ({}), {key}", without_password(&url));
+            let mut stores: Vec<Arc<dyn LedgerStore>> = vec![Arc::new(redis)];
+            if let Some(file) = file {
+                stores.push(Arc::new(file));
+            }
+            Ok(Opened { stores, described })
+        }
+    }
+}
+
+fn open_file(state_dir: Option<&Path>) -> Result<FileStore, String> {
+    let dir: PathBuf = match state_dir {
+        Some(dir) => dir.to_owned(),
+        None => FileStore::default_dir()
+            .ok_or("no per-user state directory is known on this system; pass --state-dir")?,
+    };
+    FileStore::open(&dir, FileLimits::default()).map_err(|e| e.to_string())
+}
+
+/// Installs `key` as this process's digest key.
+fn adopt(key: advisor_core::DigestKey) -> Result<(), String> {
+    use_digest_key(key).map_err(|e| e.to_string())
+}
+
+/// `redis://user:secret@host/0` → `redis://user:***@host/0`, for logs and headers.
+fn without_password(url: &str) -> String {
+    let rest = &url["redis://".len()..];
+    match rest.split_once('@') {
+        Some((credentials, host)) => {
+            let user = credentials.split(':').next().unwrap_or("");
+            format!("redis://{user}:***@{host}")
+        }
+        None => url.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse_and_a_password_is_never_shown() {
+        let cases = [
+            ("memory", Some("memory")),
+            ("file", Some("file")),
+            ("redis://127.0.0.1:6379/0", Some("redis://127.0.0.1:6379/0")),
+            ("redis://u:hunter2@h:1/2", Some("redis://u:***@h:1/2")),
+            ("redis://", None),
+            ("rediss://h", None),
+            ("Memory", None),
+            ("", None),
+        ];
+        for (raw, shown) in cases {
+            let parsed = raw.parse::<LedgerSpec>();
+            assert_eq!(
+                parsed.as_ref().ok().map(ToString::to_string).as_deref(),
+                shown,
+                "{raw}"
+            );
+        }
+        let error = "redis\n".parse::<LedgerSpec>().unwrap_err().to_string();
+        assert!(!error.contains('\n'), "{error}");
+    }
+}
