@@ -1,0 +1,206 @@
+//! `hook` across processes: the hosts start one process per event, several at
+//! once, so "once per agent per family" and the fail-fast budget must hold in
+//! the ledger the processes share — the on-disk store by default, Redis with
+//! `--ledger`.
+
+// Helpers outside #[test] functions are test code too.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+// The ACL family is the shipped one.
+#![cfg(feature = "all-families")]
+
+mod common;
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use common::BIN;
+use ledger_redis::testing::RedisServer;
+use serde_json::{Value, json};
+
+const ACL: &str = r"SetNamedSecurityInfoW failed (Win32 5): grantWrite(D:\ws)";
+
+fn failure(session: &str, call: &str) -> Value {
+    json!({
+        "session_id": session, "cwd": "D:\\ws", "hook_event_name": "PostToolUseFailure",
+        "tool_name": "pwsh", "tool_input": {"command": "Get-Date"}, "tool_use_id": call,
+        "error": ACL, "is_interrupt": false,
+    })
+}
+
+fn success(session: &str, call: &str) -> Value {
+    json!({
+        "session_id": session, "cwd": "D:\\ws", "hook_event_name": "PostToolUse",
+        "tool_name": "pwsh", "tool_input": {"command": "Get-Date"}, "tool_use_id": call,
+        "tool_response": "Tuesday, 1 December 2026 20:00:00",
+    })
+}
+
+fn pre(session: &str, call: &str) -> Value {
+    json!({
+        "session_id": session, "cwd": "D:\\ws", "hook_event_name": "PreToolUse",
+        "tool_name": "pwsh", "tool_input": {"command": "Get-Date"}, "tool_use_id": call,
+    })
+}
+
+/// What one hook process printed.
+struct Out {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// Starts every payload's process before reading any answer, so they run at once.
+fn concurrently(extra: &[&str], payloads: Vec<Value>) -> Vec<Out> {
+    let mut args = vec![
+        "hook",
+        "--dialect",
+        "claude-code",
+        "--platform",
+        "win32",
+        "--mode",
+        "workspace-write",
+    ];
+    args.extend_from_slice(extra);
+    let children: Vec<_> = payloads
+        .iter()
+        .map(|payload| {
+            let mut child = Command::new(BIN)
+                .args(&args)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            let mut stdin = child.stdin.take().unwrap();
+            stdin.write_all(payload.to_string().as_bytes()).unwrap();
+            child
+        })
+        .collect();
+    children
+        .into_iter()
+        .map(|child| {
+            let out = child.wait_with_output().unwrap();
+            Out {
+                code: out.status.code().unwrap_or(-1),
+                stdout: String::from_utf8(out.stdout).unwrap(),
+                stderr: String::from_utf8(out.stderr).unwrap(),
+            }
+        })
+        .collect()
+}
+
+fn state(dir: &Path) -> Vec<String> {
+    let config = dir.join("advisor.json");
+    std::fs::write(&config, r#"{"enforceAfter": 1, "maxDenials": 2}"#).unwrap();
+    vec![
+        "--state-dir".into(),
+        dir.join("state").to_str().unwrap().into(),
+        "--config".into(),
+        config.to_str().unwrap().into(),
+    ]
+}
+
+fn advised(outs: &[Out]) -> usize {
+    outs.iter()
+        .filter(|o| o.stdout.contains("additionalContext"))
+        .count()
+}
+
+fn denied(outs: &[Out]) -> usize {
+    outs.iter()
+        .filter(|o| o.stdout.contains(r#""permissionDecision":"deny""#))
+        .count()
+}
+
+fn all_ok(outs: &[Out]) {
+    for o in outs {
+        assert_eq!(o.code, 0, "{}", o.stderr);
+    }
+}
+
+#[test]
+fn thirty_two_concurrent_hooks_one_advisory() {
+    for round in 0..8 {
+        let dir = tempfile::tempdir().unwrap();
+        let args = state(dir.path());
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let payloads = (0..32).map(|i| failure("s1", &format!("t{i}"))).collect();
+        let outs = concurrently(&args, payloads);
+        all_ok(&outs);
+        assert_eq!(advised(&outs), 1, "round {round}");
+        // A subagent of the same session is an agent of its own.
+        let mut sub = failure("s1", "t99");
+        sub["agent_id"] = json!("helper");
+        assert_eq!(advised(&concurrently(&args, vec![sub])), 1, "round {round}");
+    }
+}
+
+/// enforceAfter 1, maxDenials 2: after one recognized failure, identical calls
+/// are refused twice per episode — across every process — and a success of
+/// the call re-arms the episode once it fails again.
+#[test]
+fn the_budget_holds_across_concurrent_processes() {
+    for round in 0..3 {
+        let dir = tempfile::tempdir().unwrap();
+        let args = state(dir.path());
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let posts = (0..4).map(|i| failure("s1", &format!("f{i}"))).collect();
+        let outs = concurrently(&args, posts);
+        all_ok(&outs);
+        assert_eq!(advised(&outs), 1, "round {round}");
+        let pres = (0..8).map(|i| pre("s1", &format!("p{i}"))).collect();
+        let outs = concurrently(&args, pres);
+        all_ok(&outs);
+        assert_eq!(denied(&outs), 2, "round {round}");
+        let other = concurrently(&args, vec![pre("s2", "q1")]);
+        assert_eq!(denied(&other), 0, "another session is another agent");
+        // The call succeeds (the user fixed the grant), then fails again.
+        all_ok(&concurrently(&args, vec![success("s1", "ok1")]));
+        let pres = (0..4).map(|i| pre("s1", &format!("r{i}"))).collect();
+        assert_eq!(denied(&concurrently(&args, pres)), 0, "no longer watched");
+        all_ok(&concurrently(&args, vec![failure("s1", "f9")]));
+        let pres = (0..8).map(|i| pre("s1", &format!("u{i}"))).collect();
+        assert_eq!(
+            denied(&concurrently(&args, pres)),
+            2,
+            "re-armed, round {round}"
+        );
+    }
+}
+
+#[test]
+fn with_redis_the_hooks_share_it_and_fall_back_to_the_disk_when_it_is_gone() {
+    let Some(mut redis) = RedisServer::start() else {
+        return;
+    };
+    let url = redis.url();
+    let dir = tempfile::tempdir().unwrap();
+    let mut args = state(dir.path());
+    args.extend(["--ledger".to_owned(), url.clone()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let payloads = |session: &str| {
+        (0..32)
+            .map(|i| failure(session, &format!("t{i}")))
+            .collect()
+    };
+    let outs = concurrently(&args, payloads("s1"));
+    all_ok(&outs);
+    assert_eq!(advised(&outs), 1);
+    // Another machine's state directory, the same Redis: already told.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let mut other = state(elsewhere.path());
+    other.extend(["--ledger".to_owned(), url]);
+    let other: Vec<&str> = other.iter().map(String::as_str).collect();
+    assert_eq!(advised(&concurrently(&other, vec![failure("s1", "x1")])), 0);
+    redis.kill();
+    let outs = concurrently(&args, payloads("s2"));
+    all_ok(&outs);
+    assert_eq!(advised(&outs), 1, "the on-disk store stood in");
+    assert!(
+        outs.iter()
+            .all(|o| o.stderr.contains("shared ledger unavailable")),
+        "each process says so once: {}",
+        outs[0].stderr
+    );
+}
