@@ -31,12 +31,26 @@ struct Sidecar {
 }
 
 impl Sidecar {
+    /// A sidecar on `url`, named by `--ledger`.
     fn start(url: &str, config: &Value) -> Self {
+        Self::start_with(&["--ledger", url], config)
+    }
+
+    /// A sidecar on `url`, named by the config key `ledger`.
+    fn start_configured(url: &str, config: &Value) -> Self {
+        let mut config = config.clone();
+        config["ledger"] = json!(url);
+        Self::start_with(&[], &config)
+    }
+
+    fn start_with(ledger: &[&str], config: &Value) -> Self {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("advisor.json");
         std::fs::write(&path, config.to_string()).unwrap();
         let mut child = Command::new(BIN)
-            .args(["--log", "info", "serve", "--ledger", url, "--config"])
+            .args(["--log", "info", "serve"])
+            .args(ledger)
+            .arg("--config")
             .arg(&path)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -133,8 +147,12 @@ fn four_sidecars_fifty_agents_exactly_fifty_advisories() {
     let Some(redis) = RedisServer::start() else {
         return;
     };
+    // Two name Redis on the command line, two in their configuration.
     let mut fleet: Vec<Sidecar> = (0..4)
-        .map(|_| Sidecar::start(&redis.url(), &json!({})))
+        .map(|i| match i % 2 {
+            0 => Sidecar::start(&redis.url(), &json!({})),
+            _ => Sidecar::start_configured(&redis.url(), &json!({})),
+        })
         .collect();
     let mut per_agent = vec![0; 50];
     for (agent, heard) in per_agent.iter_mut().enumerate() {
