@@ -103,6 +103,41 @@ impl DigestKey {
 
 static KEY: OnceLock<DigestKey> = OnceLock::new();
 
+/// Where the key comes from when the first digest is computed.
+type KeySource = Box<dyn Fn() -> DigestKey + Send + Sync>;
+
+static SOURCE: OnceLock<KeySource> = OnceLock::new();
+
+/// The key every digest is computed under: on first use, from the source set
+/// by [`digest_key_from`], else a random one.
+fn key() -> DigestKey {
+    *KEY.get_or_init(|| {
+        SOURCE
+            .get()
+            .map_or_else(DigestKey::random, |source| source())
+    })
+}
+
+/// The key this process digests under, chosen now if no digest was
+/// computed yet (from the [`digest_key_from`] source, else at random).
+pub fn digest_key_in_use() -> DigestKey {
+    key()
+}
+
+/// Defers the choice of key to the first digest: `source` runs then, once.
+/// A process that shares a store whose key costs I/O to learn (a file, a
+/// server) sets it at start, so a process that never computes a digest —
+/// one whose events all match nothing — never pays for it. `source` must not
+/// compute a digest or set a key itself.
+pub fn digest_key_from(
+    source: impl Fn() -> DigestKey + Send + Sync + 'static,
+) -> Result<(), DigestKeyInUse> {
+    if KEY.get().is_some() || SOURCE.set(Box::new(source)).is_err() {
+        return Err(DigestKeyInUse);
+    }
+    Ok(())
+}
+
 /// The digest key was already in use (a digest was computed, or another key
 /// was set) when a store tried to set its own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -134,7 +169,7 @@ impl DigestWriter {
     pub(crate) fn new() -> Self {
         Self {
             hasher: {
-                let (k0, k1) = KEY.get_or_init(DigestKey::random).halves();
+                let (k0, k1) = key().halves();
                 SipHasher13::new_with_keys(k0, k1)
             },
             block: [0; 64],

@@ -56,7 +56,7 @@ pub use config::{
     Config, ConfigError, DEFAULT_LEDGER_CAPACITY, DEFAULT_SESSION_CAPACITY, ToolPattern,
 };
 pub use diagnosis::Diagnosis;
-pub use digest::{DigestKey, DigestKeyInUse, use_digest_key};
+pub use digest::{DigestKey, DigestKeyInUse, digest_key_from, digest_key_in_use, use_digest_key};
 pub use environment::{
     Environment, HostBinary, HostFacts, NoPolicyService, Platform, PolicyNeed, PolicyQuery,
     PolicySource, PolicyState, ResolvedPolicy, SandboxMode, UnknownMode, Unresolved, WorkspaceRoot,

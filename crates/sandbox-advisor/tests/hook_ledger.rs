@@ -50,14 +50,19 @@ struct Out {
     stderr: String,
 }
 
-/// Starts every payload's process before reading any answer, so they run at once.
+/// Starts every payload's process (on a Windows host) before reading any
+/// answer, so they run at once.
 fn concurrently(extra: &[&str], payloads: Vec<Value>) -> Vec<Out> {
+    on_platform("win32", extra, payloads)
+}
+
+fn on_platform(platform: &str, extra: &[&str], payloads: Vec<Value>) -> Vec<Out> {
     let mut args = vec![
         "hook",
         "--dialect",
         "claude-code",
         "--platform",
-        "win32",
+        platform,
         "--mode",
         "workspace-write",
     ];
@@ -203,4 +208,54 @@ fn with_redis_the_hooks_share_it_and_fall_back_to_the_disk_when_it_is_gone() {
         "each process says so once: {}",
         outs[0].stderr
     );
+}
+
+/// A hook whose event matches nothing opens no store: nothing is written
+/// under the state directory and no connection reaches Redis. A recognized
+/// failure does both. (With the budget on, a `pre` or a success asks the
+/// store too: the budget is in it. On a Windows host the temp-root pre-flight
+/// runs on a session's calls and, when it has something to say or withhold,
+/// claims its seat too: this runs on a Linux host, where it does not.)
+#[test]
+fn an_event_that_matches_nothing_touches_neither_disk_nor_network() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let url = format!("redis://{}/0", listener.local_addr().unwrap());
+    let accepted = || {
+        let mut n = 0;
+        while listener.accept().is_ok() {
+            n += 1;
+        }
+        n
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let state_dir = dir.path().join("state");
+    let on_disk = vec!["--state-dir", state_dir.to_str().unwrap()];
+    let mut with_redis = on_disk.clone();
+    with_redis.extend(["--ledger", &url]);
+    let unrelated = |call: &str| {
+        let mut p = failure("s1", call);
+        p["error"] = json!("npm ERR! missing script: test");
+        p
+    };
+    for args in [&on_disk, &with_redis] {
+        let outs = on_platform(
+            "linux",
+            args,
+            vec![unrelated("n1"), success("s1", "n2"), pre("s3", "n3")],
+        );
+        all_ok(&outs);
+        assert!(outs.iter().all(|o| o.stdout.is_empty()));
+    }
+    assert!(
+        !state_dir.exists(),
+        "the silent path created the state directory"
+    );
+    assert_eq!(accepted(), 0, "the silent path connected to Redis");
+    // The listener never answers, so Redis times out and the disk stands in.
+    let outs = concurrently(&with_redis, vec![failure("s1", "t1")]);
+    all_ok(&outs);
+    assert_eq!(advised(&outs), 1);
+    assert!(state_dir.exists());
+    assert!(accepted() >= 1, "the recognized failure asked Redis");
 }

@@ -14,11 +14,13 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Arc;
 
-use advisor_core::{LedgerStore, use_digest_key};
-use ledger_file::{FileLimits, FileStore};
+use advisor_core::LedgerStore;
+use ledger_file::FileStore;
 use ledger_redis::{RedisOptions, RedisStore};
 
-mod fleet;
+mod deferred;
+
+use deferred::Deferred;
 
 /// The ledger a command runs with.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,9 +97,11 @@ impl Opened {
     }
 }
 
-/// Opens the ledger `spec` names (else the role's default), and makes the
-/// store's digest key this process's, so every process sharing it names
-/// agents and calls alike. Call it before any event is decided.
+/// Opens the ledger `spec` names (else the role's default). Nothing is read
+/// or connected here: the store is opened, and its digest key learnt, when
+/// the first digest is computed — when a family recognized something — so an
+/// event that matches nothing touches neither the disk nor the network. Call
+/// it before any event is decided.
 pub fn open(
     spec: Option<&LedgerSpec>,
     state_dir: Option<&Path>,
@@ -107,56 +111,41 @@ pub fn open(
         Role::Serve => LedgerSpec::Memory,
         Role::Hook => LedgerSpec::File,
     });
-    match spec {
-        LedgerSpec::Memory => Ok(Opened::memory()),
+    let deferred = match &spec {
+        LedgerSpec::Memory => return Ok(Opened::memory()),
         LedgerSpec::File => {
-            let file = open_file(state_dir)?;
-            file.adopt_digest_key().map_err(|e| e.to_string())?;
-            let described = format!("file ({})", crate::config::shown(file.root()));
-            Ok(Opened {
-                stores: vec![Arc::new(file)],
-                described,
-            })
+            let dir = state_dir_or_default(state_dir)?;
+            Deferred::new(1, move || deferred::bind_file(&dir))
         }
         LedgerSpec::Redis(url) => {
+            // The URL is checked now; the connection waits for the first use.
             let redis =
-                RedisStore::connect(&url, RedisOptions::default()).map_err(|e| e.to_string())?;
+                RedisStore::connect(url, RedisOptions::default()).map_err(|e| e.to_string())?;
             // A hook's process ends with its event: the on-disk store keeps
             // the facts while Redis is down.
             let file = match role {
-                Role::Hook => Some(open_file(state_dir)?),
+                Role::Hook => Some(state_dir_or_default(state_dir)?),
                 Role::Serve => None,
             };
-            let (redis, from_fleet) = fleet::bind(redis, file.as_ref())?;
-            let key = match from_fleet {
-                true => "digest key from the fleet",
-                false => {
-                    "Redis unreachable at start: this process digests under its own key and \
-                          shares nothing until restarted, unless Redis comes back holding it"
-                }
-            };
-            let described = format!("redis ({}), {key}", without_password(&url));
-            let mut stores: Vec<Arc<dyn LedgerStore>> = vec![Arc::new(redis)];
-            if let Some(file) = file {
-                stores.push(Arc::new(file));
-            }
-            Ok(Opened { stores, described })
+            let tiers = 1 + usize::from(file.is_some());
+            let redis = std::sync::Mutex::new(Some(redis));
+            Deferred::new(tiers, move || deferred::bind_fleet(&redis, file.as_deref()))
         }
-    }
-}
-
-fn open_file(state_dir: Option<&Path>) -> Result<FileStore, String> {
-    let dir: PathBuf = match state_dir {
-        Some(dir) => dir.to_owned(),
-        None => FileStore::default_dir()
-            .ok_or("no per-user state directory is known on this system; pass --state-dir")?,
     };
-    FileStore::open(&dir, FileLimits::default()).map_err(|e| e.to_string())
+    let stores = deferred.install()?;
+    Ok(Opened {
+        stores,
+        described: spec.to_string(),
+    })
 }
 
-/// Installs `key` as this process's digest key.
-fn adopt(key: advisor_core::DigestKey) -> Result<(), String> {
-    use_digest_key(key).map_err(|e| e.to_string())
+fn state_dir_or_default(state_dir: Option<&Path>) -> Result<PathBuf, String> {
+    match state_dir {
+        Some(dir) => Ok(dir.to_owned()),
+        None => FileStore::default_dir().ok_or_else(|| {
+            "no per-user state directory is known on this system; pass --state-dir".to_owned()
+        }),
+    }
 }
 
 /// `redis://user:secret@host/0` → `redis://user:***@host/0`, for logs and headers.

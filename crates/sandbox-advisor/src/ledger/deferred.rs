@@ -1,0 +1,165 @@
+//! Stores opened on first use, and the digest key learnt then.
+//!
+//! Processes that share a store must digest alike (`advisor_core::DigestKey`).
+//! The key is learnt from the store, which costs a file read or a round trip,
+//! so it is learnt when the first digest is computed
+//! (`advisor_core::digest_key_from`), and the stores are opened at that moment
+//! too. An event that matches nothing computes no digest and so never opens
+//! a store.
+//!
+//! Redis: the fleet keeps one key in Redis. A process that read it may put it
+//! back when Redis comes back empty (a restart without persistence); one that
+//! could not reach Redis digests under a key of its own (the on-disk store's
+//! for a hook, else a random one) and only checks. Either way every new
+//! connection checks the key before it is used
+//! (`RedisStore::checking_digest_key`): if Redis holds another key, or none
+//! this process may seed, the store faults and the advisor answers from the
+//! next store or its own ledger (disclosed once per outage).
+
+use std::path::Path;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+
+use advisor_core::{
+    AgentId, BudgetRecord, Claim, DigestKey, Edit, LedgerStore, Slot, StoreFault, digest_key_from,
+    digest_key_in_use,
+};
+use ledger_file::{FileLimits, FileStore};
+use ledger_redis::RedisStore;
+
+/// What binding produced: the key, and each tier's store (or why it could not open).
+pub(super) struct Bound {
+    key: DigestKey,
+    stores: Vec<Result<Arc<dyn LedgerStore>, StoreFault>>,
+}
+
+type Bind = Box<dyn Fn() -> Bound + Send + Sync>;
+
+/// The stores of one ledger, opened on first use.
+pub(super) struct Deferred {
+    tiers: usize,
+    bind: Bind,
+    bound: OnceLock<Bound>,
+}
+
+impl Deferred {
+    /// `tiers` stores, opened by `bind` when first needed.
+    pub(super) fn new(tiers: usize, bind: impl Fn() -> Bound + Send + Sync + 'static) -> Arc<Self> {
+        Arc::new(Self {
+            tiers,
+            bind: Box::new(bind),
+            bound: OnceLock::new(),
+        })
+    }
+
+    /// Makes the first digest open the stores and take their key, and returns
+    /// the stores as the advisor sees them.
+    pub(super) fn install(self: Arc<Self>) -> Result<Vec<Arc<dyn LedgerStore>>, String> {
+        let source = self.clone();
+        digest_key_from(move || source.bound().key).map_err(|e| e.to_string())?;
+        Ok((0..self.tiers)
+            .map(|tier| {
+                Arc::new(Tier {
+                    deferred: self.clone(),
+                    tier,
+                }) as Arc<dyn LedgerStore>
+            })
+            .collect())
+    }
+
+    fn bound(&self) -> &Bound {
+        self.bound.get_or_init(|| (self.bind)())
+    }
+
+    /// The tier's store; the key is chosen first, which binds.
+    fn store(&self, tier: usize) -> Result<&Arc<dyn LedgerStore>, StoreFault> {
+        let _ = digest_key_in_use();
+        match self.bound().stores.get(tier) {
+            Some(Ok(store)) => Ok(store),
+            Some(Err(fault)) => Err(fault.clone()),
+            None => Err(StoreFault::new("ledger", "no such store")),
+        }
+    }
+}
+
+/// One tier of a deferred ledger, as the advisor sees it.
+struct Tier {
+    deferred: Arc<Deferred>,
+    tier: usize,
+}
+
+impl LedgerStore for Tier {
+    fn name(&self) -> &'static str {
+        match self.deferred.store(self.tier) {
+            Ok(store) => store.name(),
+            Err(fault) => fault.store,
+        }
+    }
+
+    fn claim(&self, agent: &AgentId, slot: &Slot) -> Result<Claim, StoreFault> {
+        self.deferred.store(self.tier)?.claim(agent, slot)
+    }
+
+    fn forget(&self, agent: &AgentId) -> Result<(), StoreFault> {
+        self.deferred.store(self.tier)?.forget(agent)
+    }
+
+    fn edit_budget(
+        &self,
+        agent: &AgentId,
+        edit: &mut dyn FnMut(&mut BudgetRecord) -> Edit,
+    ) -> Result<(), StoreFault> {
+        self.deferred.store(self.tier)?.edit_budget(agent, edit)
+    }
+}
+
+fn open_file(dir: &Path) -> Result<FileStore, StoreFault> {
+    FileStore::open(dir, FileLimits::default())
+}
+
+/// The on-disk store and its key; a store that cannot open leaves a random
+/// key and a fault for every operation.
+pub(super) fn bind_file(dir: &Path) -> Bound {
+    let opened = open_file(dir).and_then(|file| Ok((file.digest_key()?, file)));
+    match opened {
+        Ok((key, file)) => {
+            tracing::info!(target: "sandbox_advisor::ledger", dir = %crate::config::shown(file.root()), "on-disk ledger opened");
+            Bound {
+                key,
+                stores: vec![Ok(Arc::new(file))],
+            }
+        }
+        Err(fault) => Bound {
+            key: DigestKey::random(),
+            stores: vec![Err(fault)],
+        },
+    }
+}
+
+/// Redis bound to the fleet's key (or, unreachable, to the on-disk store's
+/// or a random one), then the on-disk store when `file` names its directory.
+pub(super) fn bind_fleet(redis: &Mutex<Option<RedisStore>>, file: Option<&Path>) -> Bound {
+    let file = file.map(|dir| open_file(dir).and_then(|f| Ok((f.digest_key()?, f))));
+    let Some(redis) = redis.lock().unwrap_or_else(PoisonError::into_inner).take() else {
+        // Bound once (OnceLock); never reached.
+        return Bound {
+            key: DigestKey::random(),
+            stores: Vec::new(),
+        };
+    };
+    let (key, redis) = match redis.digest_key_proposing(Some(DigestKey::random())) {
+        Ok(Some(key)) => (key, redis.checking_digest_key(key, true)),
+        _ => {
+            let key = match &file {
+                Some(Ok((key, _))) => *key,
+                _ => DigestKey::random(),
+            };
+            tracing::info!(target: "sandbox_advisor::ledger", "Redis unreachable when first needed: this process answers from its own ledger until it is restarted");
+            (key, redis.checking_digest_key(key, false))
+        }
+    };
+    let mut stores: Vec<Result<Arc<dyn LedgerStore>, StoreFault>> = vec![Ok(Arc::new(redis))];
+    if let Some(file) = file {
+        stores.push(file.map(|(_, f)| Arc::new(f) as Arc<dyn LedgerStore>));
+    }
+    Bound { key, stores }
+}
