@@ -10,7 +10,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::SeqCst};
 
 use advisor_core::{
     Advisor, AgentId, BudgetRecord, CallId, Claim, Config, Edit, Ledger, LedgerStore,
-    NoPolicyService, Observation, PendingCall, Registry, SessionId, Slot, StoreFault,
+    NoPolicyService, Observation, PendingCall, RECORD_MAX_BYTES, Registry, SessionId, Slot,
+    StoreFault,
 };
 use serde_json::{Value, json};
 use support::*;
@@ -188,8 +189,15 @@ fn a_failing_store_never_blocks_never_repeats_and_is_disclosed_once_per_outage()
         }
         assert_eq!(store.calls(), 1, "skipped during the backoff");
         assert_eq!(log.count("shared ledger unavailable"), 1, "{}", log.text());
-        store.failing.store(false, SeqCst);
+        // Still down when the backoff ends: asked again and failing again,
+        // in the same outage, which is not disclosed a second time.
         std::thread::sleep(advisor_core::BACKOFF_FIRST * 2);
+        assert_eq!(post(&advisor, fail("b20", "c", "ALPHA")), 1);
+        assert_eq!(store.calls(), 2, "asked again after the backoff");
+        assert_eq!(log.count("shared ledger unavailable"), 1, "{}", log.text());
+        store.failing.store(false, SeqCst);
+        // The second failure's backoff is twice the first.
+        std::thread::sleep(advisor_core::BACKOFF_FIRST * 3);
         assert_eq!(
             post(&advisor, fail("a1", "c3", "ALPHA")),
             0,
@@ -227,4 +235,55 @@ fn the_budget_is_shared_between_processes() {
     assert!(pre(&one, "a1", "p6"), "and re-armed the episode's refusals");
     assert!(pre(&two, "a1", "p7"));
     assert!(!pre(&one, "a1", "p8"));
+}
+
+/// A stored record's sets in the documented layout (src/budget/codec.rs):
+/// name, bound, bytes per entry, in the order they are stored.
+const RECORD_SETS: [(&str, usize, usize); 5] = [
+    ("watched calls, young", 64, 16),
+    ("watched calls, old", 64, 16),
+    ("refusals awaiting their failure", 16, 32),
+    ("settled call ids, young", 64, 16),
+    ("settled call ids, old", 64, 16),
+];
+
+/// A record with `lens[i]` distinct entries in set `i`, every byte present.
+fn record_bytes(lens: [usize; 5]) -> Vec<u8> {
+    let mut bytes = vec![1u8];
+    bytes.extend_from_slice(&3u32.to_le_bytes());
+    bytes.extend_from_slice(&0u32.to_le_bytes());
+    let mut next = 0u128;
+    for ((_, _, size), len) in RECORD_SETS.iter().zip(lens) {
+        bytes.extend_from_slice(&u16::try_from(len).unwrap().to_le_bytes());
+        for _ in 0..len * size / 16 {
+            next += 1;
+            bytes.extend_from_slice(&next.to_le_bytes());
+        }
+    }
+    bytes
+}
+
+/// A store hands back whatever bytes it holds: a record is read only within
+/// each set's bound, even when every byte of a longer set is there.
+#[test]
+fn a_stored_record_with_a_set_over_its_bound_is_refused() {
+    let full: usize = 9 + RECORD_SETS
+        .iter()
+        .map(|(_, n, size)| 2 + n * size)
+        .sum::<usize>();
+    assert_eq!(full, RECORD_MAX_BYTES, "the layout above is the codec's");
+    assert!(BudgetRecord::decode(&record_bytes([64, 64, 16, 64, 64])).is_ok());
+    for (i, (name, bound, _)) in RECORD_SETS.iter().enumerate() {
+        let mut lens = [0; 5];
+        lens[i] = *bound;
+        let at_bound = BudgetRecord::decode(&record_bytes(lens));
+        assert!(at_bound.is_ok(), "{name} at its bound: {at_bound:?}");
+        lens[i] = bound + 1;
+        let over = BudgetRecord::decode(&record_bytes(lens)).map(|_| ());
+        assert_eq!(
+            over.map_err(|e| e.to_string()),
+            Err("stored budget record: a set is larger than its bound".to_owned()),
+            "{name} one over its bound"
+        );
+    }
 }

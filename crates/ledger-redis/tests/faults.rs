@@ -16,6 +16,9 @@ use support::*;
 const TIMEOUT: Duration = Duration::from_millis(200);
 /// Scheduling noise allowed on top of the timeout.
 const SLACK: Duration = Duration::from_millis(150);
+/// How long a frozen server stays frozen if the store under test never gives up.
+#[cfg(unix)]
+const WATCHDOG: Duration = Duration::from_secs(5);
 
 fn slot() -> Slot {
     Slot::advisory(FamilyId::new("acl"), Seat::Failure)
@@ -82,13 +85,27 @@ fn a_frozen_server_is_a_fault_within_the_timeout() {
     let store = store_with(&server, options);
     let a1 = AgentId::new("a1");
     store.claim(&a1, &slot()).unwrap();
-    server.pause();
-    let (open, fault) = failing(|| store.edit_budget(&a1, &mut |_| Edit::Changed));
+    // A store that ignored its timeout would wait on the frozen server for
+    // ever: a watchdog thaws it after WATCHDOG, so such a store fails the
+    // assertions below instead of hanging the test.
+    let (thawed, watchdog) = std::sync::mpsc::channel::<()>();
+    let (open, fault, new, second) = std::thread::scope(|scope| {
+        let server = &server;
+        scope.spawn(move || {
+            if watchdog.recv_timeout(WATCHDOG).is_err() {
+                server.resume();
+            }
+        });
+        server.pause();
+        let (open, fault) = failing(|| store.edit_budget(&a1, &mut |_| Edit::Changed));
+        // The dropped connection is replaced: connecting to a frozen server
+        // succeeds (the kernel accepts), then its setup times out.
+        let (new, second) = failing(|| store.claim(&a1, &slot()));
+        server.resume();
+        let _ = thawed.send(());
+        (open, fault, new, second)
+    });
     assert!(fault.contains("no answer within 200 ms"), "{fault}");
-    // The dropped connection is replaced: connecting to a frozen server
-    // succeeds (the kernel accepts), then its setup times out.
-    let (new, second) = failing(|| store.claim(&a1, &slot()));
-    server.resume();
     eprintln!("frozen server: {open:?} on an open connection, {new:?} on a new one");
     for took in [open, new] {
         assert!(took >= TIMEOUT && took < TIMEOUT + SLACK, "{took:?}");

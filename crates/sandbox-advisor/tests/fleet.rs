@@ -250,4 +250,12 @@ fn a_redis_outage_is_answered_through_disclosed_once_and_recovered_from() {
     for sidecar in &fleet {
         assert_eq!(sidecar.log_count("shared ledger unavailable"), 1);
     }
+    // The restarted Redis came back empty; the sidecars put the fleet's
+    // digest key back when they reconnected, so one that joins now digests
+    // under it and shares their ledger: these agents were told already.
+    let mut late = [Sidecar::start(&redis.url(), &json!({}))];
+    for agent in 0..10 {
+        let answers = to_all(&mut late, |_| post(&format!("after{agent}"), "late"));
+        assert_eq!(heard(&answers), 0, "a sidecar joining after the restart");
+    }
 }

@@ -56,7 +56,17 @@ fn concurrently(extra: &[&str], payloads: Vec<Value>) -> Vec<Out> {
     on_platform("win32", extra, payloads)
 }
 
+/// Each call's processes get a per-user state directory of their own (as
+/// `common::run` gives each run), so a hook that ignored `--state-dir` would
+/// share nothing with the next call, and never writes into the home of
+/// whoever runs the tests.
 fn on_platform(platform: &str, extra: &[&str], payloads: Vec<Value>) -> Vec<Out> {
+    let home = tempfile::tempdir().unwrap();
+    in_home(home.path(), platform, extra, payloads)
+}
+
+/// [`on_platform`] with `home` as the per-user state directory (`XDG_STATE_HOME`).
+fn in_home(home: &Path, platform: &str, extra: &[&str], payloads: Vec<Value>) -> Vec<Out> {
     let mut args = vec![
         "hook",
         "--dialect",
@@ -72,6 +82,7 @@ fn on_platform(platform: &str, extra: &[&str], payloads: Vec<Value>) -> Vec<Out>
         .map(|payload| {
             let mut child = Command::new(BIN)
                 .args(&args)
+                .env("XDG_STATE_HOME", home)
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
@@ -258,4 +269,100 @@ fn an_event_that_matches_nothing_touches_neither_disk_nor_network() {
     assert_eq!(advised(&outs), 1);
     assert!(state_dir.exists());
     assert!(accepted() >= 1, "the recognized failure asked Redis");
+}
+
+/// Where a hook keeps its ledger: `--ledger` and `--state-dir`, else the
+/// config's `ledger` and `stateDir`, else the on-disk store in the per-user
+/// state directory. Each case runs the same failure in two processes, one
+/// after the other, and names the only directory that holds a store.
+#[test]
+fn the_flags_else_the_config_choose_where_a_hook_keeps_its_ledger() {
+    struct Case {
+        about: &'static str,
+        config: Value,
+        flags: &'static [&'static str],
+        /// Advisories from the second process: 0 when the first one's claim is shared.
+        second: usize,
+        /// `home` (the per-user default), `config`, `flag`, or none.
+        store_in: Option<&'static str>,
+    }
+    let cases = [
+        Case {
+            about: "nothing said: the on-disk store in the per-user directory",
+            config: json!({}),
+            flags: &[],
+            second: 0,
+            store_in: Some("home"),
+        },
+        Case {
+            about: "the config's stateDir",
+            config: json!({"stateDir": "{config}"}),
+            flags: &[],
+            second: 0,
+            store_in: Some("config"),
+        },
+        Case {
+            about: "--state-dir over the config's stateDir",
+            config: json!({"stateDir": "{config}"}),
+            flags: &["--state-dir", "{flag}"],
+            second: 0,
+            store_in: Some("flag"),
+        },
+        Case {
+            about: "the config's ledger: memory shares nothing",
+            config: json!({"ledger": "memory", "stateDir": "{config}"}),
+            flags: &[],
+            second: 1,
+            store_in: None,
+        },
+        Case {
+            about: "--ledger over the config's ledger",
+            config: json!({"ledger": "memory"}),
+            flags: &["--ledger", "file", "--state-dir", "{flag}"],
+            second: 0,
+            store_in: Some("flag"),
+        },
+        Case {
+            about: "--ledger memory over the default",
+            config: json!({"stateDir": "{config}"}),
+            flags: &["--ledger", "memory"],
+            second: 1,
+            store_in: None,
+        },
+    ];
+    for case in cases {
+        let tmp = tempfile::tempdir().unwrap();
+        let dirs = ["home", "config", "flag"].map(|name| (name, tmp.path().join(name)));
+        let fill = |text: &str| {
+            dirs.iter().fold(text.to_owned(), |text, (name, dir)| {
+                text.replace(&format!("{{{name}}}"), dir.to_str().unwrap())
+            })
+        };
+        let config = tmp.path().join("advisor.json");
+        std::fs::write(&config, fill(&case.config.to_string())).unwrap();
+        let mut args = vec!["--config".to_owned(), config.to_str().unwrap().to_owned()];
+        args.extend(case.flags.iter().map(|flag| fill(flag)));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let home = &dirs[0].1;
+        let mut heard = Vec::new();
+        for call in ["t1", "t2"] {
+            let outs = in_home(home, "win32", &args, vec![failure("s1", call)]);
+            all_ok(&outs);
+            heard.push(advised(&outs));
+        }
+        assert_eq!(heard, [1, case.second], "{}", case.about);
+        for (name, dir) in &dirs {
+            // The per-user directory holds the store in `sandbox-advisor/`.
+            let root = match *name {
+                "home" => dir.join("sandbox-advisor"),
+                _ => dir.clone(),
+            };
+            assert_eq!(
+                root.join("v1").exists(),
+                case.store_in == Some(*name),
+                "{}: {name}",
+                case.about
+            );
+        }
+    }
 }
