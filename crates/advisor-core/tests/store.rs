@@ -8,13 +8,15 @@ mod support;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::SeqCst};
 
+use advisor_core::testing::store::{
+    advised_once_across_processes, budget_shared_across_processes, fail, ok, post, pre, process,
+};
 use advisor_core::{
-    Advisor, AgentId, BudgetRecord, CallId, Claim, Config, Edit, Ledger, LedgerStore,
-    NoPolicyService, Observation, PendingCall, RECORD_MAX_BYTES, Registry, SessionId, Slot,
+    Advisor, AgentId, BudgetRecord, Claim, Edit, Ledger, LedgerStore, RECORD_MAX_BYTES, Slot,
     StoreFault,
 };
 use serde_json::{Value, json};
-use support::*;
+use support::LogCapture;
 
 /// A store (an in-memory ledger inside) that counts every consultation and
 /// can be switched to fail.
@@ -68,54 +70,15 @@ impl LedgerStore for Watched {
     }
 }
 
-fn process(store: &Arc<Watched>, config: Value) -> Advisor {
-    Advisor::with_stores(
-        Registry::builder()
-            .fail_fast_family(Provisioning)
-            .family(ALPHA)
-            .build()
-            .unwrap(),
-        Config::from_json(config).unwrap(),
-        vec![store.clone() as Arc<dyn LedgerStore>],
-    )
-}
-
-fn post(advisor: &Advisor, observation: Observation) -> usize {
-    let (host, policy) = (linux(), NoPolicyService);
-    run(async {
-        advisor
-            .post_execute(&observation, None, &ctx(&host, &policy))
-            .await
-            .additional_contexts
-            .len()
-    })
-}
-
-fn ok(agent: &str, call: &str) -> Observation {
-    let mut o = advisor_core::testing::success(json!({"kind": "foreground", "exitCode": 0}), "ok");
-    o.agent = agent.into();
-    o.call = call.into();
-    o
-}
-
-fn pre(advisor: &Advisor, agent: &str, call: &str) -> bool {
-    advisor
-        .pre_execute(&PendingCall {
-            agent: AgentId::new(agent),
-            session: Some(SessionId::new("s1")),
-            call: CallId::new(call),
-            tool: "bash".into(),
-            arguments: json!({"command": "echo hi"}),
-        })
-        .refusal
-        .is_some()
+fn watched(store: &Arc<Watched>, config: Value) -> Advisor {
+    process(store.clone(), config)
 }
 
 #[test]
 fn an_event_that_matches_nothing_never_reaches_the_store() {
     for config in [json!({}), json!({"enforceAfter": 1})] {
         let store = Watched::new();
-        let advisor = process(&store, config.clone());
+        let advisor = watched(&store, config.clone());
         for i in 0..200 {
             let unrelated = fail(
                 &format!("a{i}"),
@@ -138,39 +101,24 @@ fn an_event_that_matches_nothing_never_reaches_the_store() {
 #[test]
 fn two_processes_sharing_a_store_advise_an_agent_once() {
     let store = Watched::new();
-    let (one, two) = (process(&store, json!({})), process(&store, json!({})));
-    assert_eq!(post(&one, fail("a1", "c1", "ALPHA")), 1);
-    assert_eq!(
-        post(&two, fail("a1", "c2", "ALPHA")),
-        0,
-        "the store said again"
-    );
-    assert_eq!(post(&two, fail("a2", "c3", "ALPHA")), 1, "another agent");
+    advised_once_across_processes(|| store.clone());
+    let (one, two) = (watched(&store, json!({})), watched(&store, json!({})));
+    assert_eq!(post(&one, fail("b1", "c1", "ALPHA")), 1);
+    assert_eq!(post(&two, fail("b1", "c2", "ALPHA")), 0);
     let asked = store.calls();
-    assert_eq!(post(&two, fail("a1", "c4", "ALPHA")), 0);
+    assert_eq!(post(&two, fail("b1", "c3", "ALPHA")), 0);
+    assert_eq!(post(&one, fail("b1", "c4", "ALPHA")), 0);
     assert_eq!(
         store.calls(),
         asked,
         "a slot this process saw taken is not asked again"
-    );
-    two.agent_end(&AgentId::new("a1"));
-    assert_eq!(
-        post(&one, fail("a1", "c5", "ALPHA")),
-        0,
-        "one still remembers"
-    );
-    let three = process(&store, json!({}));
-    assert_eq!(
-        post(&three, fail("a1", "c6", "ALPHA")),
-        1,
-        "forgotten in the store"
     );
 }
 
 #[test]
 fn a_failing_store_never_blocks_never_repeats_and_is_disclosed_once_per_outage() {
     let store = Watched::new();
-    let advisor = process(&store, json!({}));
+    let advisor = watched(&store, json!({}));
     let log = LogCapture::default();
     tracing::subscriber::with_default(log.subscriber(), || {
         store.failing.store(true, SeqCst);
@@ -207,7 +155,7 @@ fn a_failing_store_never_blocks_never_repeats_and_is_disclosed_once_per_outage()
         assert_eq!(log.count("reachable again"), 1, "{}", log.text());
         assert_eq!(log.count("shared ledger unavailable"), 1);
     });
-    let other = process(&store, json!({}));
+    let other = watched(&store, json!({}));
     assert_eq!(
         post(&other, fail("z1", "c5", "ALPHA")),
         0,
@@ -218,23 +166,7 @@ fn a_failing_store_never_blocks_never_repeats_and_is_disclosed_once_per_outage()
 #[test]
 fn the_budget_is_shared_between_processes() {
     let store = Watched::new();
-    let config = json!({"enforceAfter": 1, "maxDenials": 2});
-    let (one, two) = (process(&store, config.clone()), process(&store, config));
-    let provisioning = fail("a1", "c1", "PROVISIONING");
-    post(&one, provisioning);
-    assert!(pre(&two, "a1", "p1"), "refused in the other process");
-    assert!(pre(&one, "a1", "p2"));
-    assert!(
-        !pre(&two, "a1", "p3"),
-        "two refusals per episode, fleet-wide"
-    );
-    assert!(!pre(&one, "a2", "p4"), "another agent");
-    post(&two, ok("a1", "s1"));
-    assert!(!pre(&one, "a1", "p5"), "a success stops watching the call");
-    post(&two, fail("a1", "c2", "PROVISIONING"));
-    assert!(pre(&one, "a1", "p6"), "and re-armed the episode's refusals");
-    assert!(pre(&two, "a1", "p7"));
-    assert!(!pre(&one, "a1", "p8"));
+    budget_shared_across_processes(|| store.clone());
 }
 
 /// A stored record's sets in the documented layout (src/budget/codec.rs):

@@ -10,11 +10,10 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, LazyLock, OnceLock};
 use std::time::{Duration, Instant};
 
+use advisor_core::testing::store as store_doubles;
 use advisor_core::testing::{failure, host};
 use advisor_core::{
-    Advisor, Advisory, AgentId, Anchors, Claim, Config, Context, Edit, Environment, Family,
-    FamilyDoc, FamilyId, Gate, HostFacts, LedgerStore, NoPolicyService, Observation, Platform,
-    PolicyNeed, Registry, Seat, Slot,
+    AgentId, Claim, Context, Edit, FamilyId, LedgerStore, NoPolicyService, Platform, Seat, Slot,
 };
 use divan::Bencher;
 use ledger_redis::testing::RedisServer;
@@ -89,50 +88,11 @@ fn forget(bencher: Bencher) {
         .bench_refs(|agent| store.forget(agent).unwrap());
 }
 
-/// A family that always speaks on `ALPHA`.
-struct Alpha;
-
-impl Family for Alpha {
-    type Finding = ();
-    fn id(&self) -> FamilyId {
-        FamilyId::new("alpha")
-    }
-    fn doc(&self) -> FamilyDoc {
-        FamilyDoc {
-            recognizes: "ALPHA",
-            refuses: "-",
-        }
-    }
-    fn anchors(&self) -> Anchors {
-        Anchors::Always
-    }
-    fn recognize(&self, observation: &Observation) -> Option<()> {
-        observation
-            .failure()?
-            .message
-            .contains("ALPHA")
-            .then_some(())
-    }
-    fn policy_need(&self, _: &(), _: &HostFacts) -> PolicyNeed {
-        PolicyNeed::NotNeeded
-    }
-    fn gate(&self, _: &(), _: &Environment) -> Gate {
-        Gate::Speak
-    }
-    fn advise(&self, _: &(), _: &Environment) -> Advisory {
-        Advisory::new(self.id(), "alpha", "alpha saw it".into())
-    }
-}
-
 /// One recognized failure of a new agent through an `Advisor` over the
 /// store: recognition, the claim, the advisory.
 #[divan::bench]
 fn advisory_through_an_advisor(bencher: Bencher) {
-    let advisor = Advisor::with_stores(
-        Registry::builder().family(Alpha).build().unwrap(),
-        Config::default(),
-        vec![STORE.clone() as Arc<dyn LedgerStore>],
-    );
+    let advisor = store_doubles::process(STORE.clone(), serde_json::json!({}));
     let (host, policy) = (host(Platform::Linux), NoPolicyService);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .build()

@@ -7,6 +7,7 @@ mod support;
 
 use std::sync::{Arc, Barrier};
 
+use advisor_core::testing::store::{fail, ok, post, pre};
 use advisor_core::{AgentId, BudgetRecord, Edit, LedgerStore};
 use ledger_redis::{EDIT_ATTEMPTS, RedisStore};
 use serde_json::json;
@@ -194,4 +195,14 @@ fn round_trips_per_operation_and_per_advisory() {
         budgeted.agent_end(&AgentId::new("b1"))
     });
     assert_eq!(store.connects(), 1);
+}
+
+/// The checks every store passes (advisor-core's `testing::store`), on Redis.
+#[test]
+fn the_store_passes_the_shared_checks() {
+    let Some(server) = server() else {
+        return;
+    };
+    advisor_core::testing::store::advised_once_across_processes(|| store(&server));
+    advisor_core::testing::store::budget_shared_across_processes(|| store(&server));
 }

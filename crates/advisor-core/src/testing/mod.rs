@@ -8,6 +8,7 @@ mod case;
 mod check;
 pub mod fixture;
 mod sample;
+pub mod store;
 
 pub use case::{Case, Subject};
 pub use check::{Outcome as Checked, Verdict, check, decide, fixture_files, verdict};

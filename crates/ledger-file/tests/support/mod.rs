@@ -2,8 +2,6 @@
 //! that counts, and child processes (this test binary run again in a role).
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-pub mod families;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
