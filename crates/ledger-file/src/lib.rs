@@ -19,7 +19,8 @@ use advisor_core::{
 
 pub use gc::Collected;
 pub use limits::{
-    DEFAULT_GC_INTERVAL, DEFAULT_LOCK_WAIT, DEFAULT_MAX_AGE, DEFAULT_MAX_AGENTS, FileLimits,
+    Collection, DEFAULT_GC_INTERVAL, DEFAULT_LOCK_WAIT, DEFAULT_MAX_AGE, DEFAULT_MAX_AGENTS,
+    FileLimits,
 };
 
 use fault::{At, Fault};
@@ -114,6 +115,18 @@ impl FileStore {
         Ok(gc::collect(&self.layout, &self.limits, true)?)
     }
 
+    /// True when a collection is due (the last one is older than the
+    /// interval, or none ran): one `stat` of the collection stamp.
+    pub fn collection_due(&self) -> bool {
+        gc::due(&self.layout, self.limits.gc_interval)
+    }
+
+    /// Collects if one is due and no other process is collecting; `Ok(None)`
+    /// otherwise. What [`Collection::Elsewhere`]'s owner runs.
+    pub fn collect_if_due(&self) -> Result<Option<Collected>, StoreFault> {
+        Ok(gc::collect(&self.layout, &self.limits, false)?)
+    }
+
     /// How long a touched stamp may lag: short against the age bound.
     fn touch_every(&self) -> Duration {
         TOUCH_EVERY.min(self.limits.max_age / 8)
@@ -122,7 +135,10 @@ impl FileStore {
     /// Collects when one is due. Looks at the shared stamp at most once per
     /// interval per process; a failed collection is retried next interval
     /// and never fails the operation that triggered it.
-    fn collect_if_due(&self) {
+    fn collect_inline(&self) {
+        if self.limits.collection == Collection::Elsewhere {
+            return;
+        }
         let now = self.epoch.elapsed().as_millis() as u64;
         if self.next_gc_look.load(Relaxed) > now {
             return;
@@ -143,13 +159,13 @@ impl LedgerStore for FileStore {
 
     fn claim(&self, agent: &AgentId, slot: &Slot) -> Result<Claim, StoreFault> {
         let claim = claim::claim(&self.layout, agent, slot, self.touch_every())?;
-        self.collect_if_due();
+        self.collect_inline();
         Ok(claim)
     }
 
     fn forget(&self, agent: &AgentId) -> Result<(), StoreFault> {
         claim::forget(&self.layout, agent, self.limits.lock_wait)?;
-        self.collect_if_due();
+        self.collect_inline();
         Ok(())
     }
 
@@ -160,7 +176,7 @@ impl LedgerStore for FileStore {
     ) -> Result<(), StoreFault> {
         let wait = self.limits.lock_wait;
         budget::edit_budget(&self.layout, agent, edit, wait, self.touch_every())?;
-        self.collect_if_due();
+        self.collect_inline();
         Ok(())
     }
 }

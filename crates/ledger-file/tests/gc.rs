@@ -8,7 +8,7 @@ use std::fs;
 use std::time::{Duration, SystemTime};
 
 use advisor_core::{Claim, LedgerStore};
-use ledger_file::{Collected, FileLimits, FileStore};
+use ledger_file::{Collected, Collection, FileLimits, FileStore};
 use support::*;
 
 const MIN: u64 = 60;
@@ -222,4 +222,31 @@ fn a_collection_runs_once_per_interval_and_in_one_process_at_a_time() {
         Claim::Again,
         "the newest stays"
     );
+}
+
+/// With `Collection::Elsewhere` no operation collects, however due; the
+/// owner asks `collection_due` and runs `collect_if_due` where nobody waits.
+#[test]
+fn a_store_that_collects_elsewhere_never_collects_in_an_operation() {
+    let tmp = tempfile::tempdir().unwrap();
+    let elsewhere = FileLimits {
+        max_agents: 1,
+        collection: Collection::Elsewhere,
+        ..FileLimits::default()
+    };
+    let store = store_at(tmp.path(), elsewhere);
+    assert!(store.collection_due(), "none ran yet");
+    for name in ["a", "b", "c"] {
+        store.claim(&agent(name), &slot()).unwrap();
+        age(&store, name, 10);
+    }
+    store.claim(&agent("d"), &slot()).unwrap();
+    let agents = || fs::read_dir(store.root().join("agents")).unwrap().count();
+    assert_eq!(agents(), 4, "no operation collected");
+    assert!(store.collection_due());
+    let collected = store.collect_if_due().unwrap().unwrap();
+    assert_eq!((collected.by_count, collected.kept), (3, 1));
+    assert_eq!(agents(), 1);
+    assert!(!store.collection_due(), "the stamp was renewed");
+    assert_eq!(store.collect_if_due().unwrap(), None, "not due again");
 }

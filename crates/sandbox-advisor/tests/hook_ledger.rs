@@ -366,3 +366,34 @@ fn the_flags_else_the_config_choose_where_a_hook_keeps_its_ledger() {
         }
     }
 }
+
+/// A hook never collects the on-disk store in its own time: after answering
+/// it starts a detached `sandbox-advisor collect`, which renews the
+/// collection stamp. `collect` itself collects only when one is due.
+#[test]
+fn the_collection_runs_after_the_answer_in_a_detached_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let state_dir = dir.path().join("state");
+    let args = vec!["--state-dir", state_dir.to_str().unwrap()];
+    let outs = concurrently(&args, vec![failure("s1", "t1")]);
+    all_ok(&outs);
+    assert_eq!(advised(&outs), 1);
+    let stamp = state_dir.join("v1").join("gc.stamp");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !stamp.exists() {
+        assert!(std::time::Instant::now() < deadline, "no collector ran");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let collect = |dir: &Path| {
+        let out = Command::new(BIN)
+            .args(["collect", "--state-dir"])
+            .arg(dir)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert!(collect(&state_dir).starts_with("not due"));
+    let fresh = dir.path().join("fresh");
+    assert!(collect(&fresh).starts_with("collected 0 agents by age and 0 by count; 0 kept"));
+}

@@ -63,6 +63,13 @@ pub(super) enum Command {
     /// Never exits 2, which both dialects read as "block the tool call": a payload,
     /// configuration or command line it cannot use is exit 1, with the reason on stderr.
     Hook(HookArgs),
+    /// Collect the on-disk ledger (agents past 7 days or beyond 10 000) if a
+    /// collection is due; `hook` starts this detached after answering.
+    Collect {
+        /// The on-disk store's directory (default: the per-user state directory).
+        #[arg(long)]
+        state_dir: Option<PathBuf>,
+    },
 }
 
 #[derive(clap::Args)]

@@ -48,6 +48,10 @@ pub(super) fn dispatch(
         Command::Explain(args) => explain(registry, &runtime, (args, locale), io),
         Command::Families { format, dialect } => families(registry, (format, dialect), io),
         Command::Hook(args) => run_hook(registry, &runtime, (args, locale), io),
+        Command::Collect { state_dir } => match ledger::collect(state_dir.as_deref()) {
+            Ok(done) => text(io, &format!("{done}\n")),
+            Err(e) => usage(io, format!("collect: {e}")),
+        },
     }
 }
 
@@ -155,11 +159,11 @@ fn run_hook(
         Ok(p) => p,
         Err(e) => return not_blocking(io, format!("{} payload: {e}", dialect.as_str())),
     };
-    let stores = match open_ledger(&args.ledger, &config, Role::Hook) {
-        Ok(opened) => opened.stores,
+    let opened = match open_ledger(&args.ledger, &config, Role::Hook) {
+        Ok(opened) => opened,
         Err(e) => return not_blocking(io, e),
     };
-    let mut engine = match hook::engine(&config, registry, stores) {
+    let mut engine = match hook::engine(&config, registry, opened.stores.clone()) {
         Ok(e) => e,
         Err(e) => return not_blocking(io, e.to_string()),
     };
@@ -167,7 +171,7 @@ fn run_hook(
         platform: args.platform.map(Into::into),
         mode: args.mode,
     };
-    match hook::answer(&mut engine, runtime, settings, payload) {
+    let exit = match hook::answer(&mut engine, runtime, settings, payload) {
         Ok(answer) => {
             if let Some(out) = answer.stdout {
                 print(io, &format!("{out}\n"));
@@ -175,6 +179,28 @@ fn run_hook(
             Exit::Success
         }
         Err(e) => not_blocking(io, e),
+    };
+    if let Some(dir) = opened.collection_due() {
+        start_collector(&dir);
+    }
+    exit
+}
+
+/// Starts `sandbox-advisor collect --state-dir DIR` detached, with no stdio,
+/// so the host that waits for this hook never waits for the collection.
+fn start_collector(dir: &Path) {
+    let started = std::env::current_exe().and_then(|exe| {
+        std::process::Command::new(exe)
+            .arg("collect")
+            .arg("--state-dir")
+            .arg(dir)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+    });
+    if let Err(e) = started {
+        tracing::debug!(target: "sandbox_advisor::ledger", error = %e, "could not start the collector; the next hook will try again");
     }
 }
 

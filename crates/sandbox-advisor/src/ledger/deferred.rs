@@ -16,20 +16,22 @@
 //! this process may seed, the store faults and the advisor answers from the
 //! next store or its own ledger (disclosed once per outage).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use advisor_core::{
     AgentId, BudgetRecord, Claim, DigestKey, Edit, LedgerStore, Slot, StoreFault, digest_key_from,
     digest_key_in_use,
 };
-use ledger_file::{FileLimits, FileStore};
+use ledger_file::{Collection, FileLimits, FileStore};
 use ledger_redis::RedisStore;
 
 /// What binding produced: the key, and each tier's store (or why it could not open).
 pub(super) struct Bound {
     key: DigestKey,
     stores: Vec<Result<Arc<dyn LedgerStore>, StoreFault>>,
+    /// The on-disk store and its directory, when one was opened.
+    file: Option<(Arc<FileStore>, PathBuf)>,
 }
 
 type Bind = Box<dyn Fn() -> Bound + Send + Sync>;
@@ -64,6 +66,13 @@ impl Deferred {
                 }) as Arc<dyn LedgerStore>
             })
             .collect())
+    }
+
+    /// The on-disk store's directory when the store was opened (by this
+    /// process's first digest) and a collection is due.
+    pub(super) fn collection_due(&self) -> Option<PathBuf> {
+        let (file, dir) = self.bound.get()?.file.as_ref()?;
+        file.collection_due().then(|| dir.clone())
     }
 
     fn bound(&self) -> &Bound {
@@ -112,38 +121,54 @@ impl LedgerStore for Tier {
     }
 }
 
-fn open_file(dir: &Path) -> Result<FileStore, StoreFault> {
-    FileStore::open(dir, FileLimits::default())
+/// The on-disk store in `dir` and its key.
+fn open_file(
+    dir: &Path,
+    collection: Collection,
+) -> Result<(DigestKey, Arc<FileStore>), StoreFault> {
+    let limits = FileLimits {
+        collection,
+        ..FileLimits::default()
+    };
+    let file = FileStore::open(dir, limits)?;
+    Ok((file.digest_key()?, Arc::new(file)))
 }
 
 /// The on-disk store and its key; a store that cannot open leaves a random
 /// key and a fault for every operation.
-pub(super) fn bind_file(dir: &Path) -> Bound {
-    let opened = open_file(dir).and_then(|file| Ok((file.digest_key()?, file)));
-    match opened {
+pub(super) fn bind_file(dir: &Path, collection: Collection) -> Bound {
+    match open_file(dir, collection) {
         Ok((key, file)) => {
             tracing::info!(target: "sandbox_advisor::ledger", dir = %crate::config::shown(file.root()), "on-disk ledger opened");
             Bound {
                 key,
-                stores: vec![Ok(Arc::new(file))],
+                stores: vec![Ok(file.clone())],
+                file: Some((file, dir.to_owned())),
             }
         }
         Err(fault) => Bound {
             key: DigestKey::random(),
             stores: vec![Err(fault)],
+            file: None,
         },
     }
 }
 
 /// Redis bound to the fleet's key (or, unreachable, to the on-disk store's
 /// or a random one), then the on-disk store when `file` names its directory.
-pub(super) fn bind_fleet(redis: &Mutex<Option<RedisStore>>, file: Option<&Path>) -> Bound {
-    let file = file.map(|dir| open_file(dir).and_then(|f| Ok((f.digest_key()?, f))));
+pub(super) fn bind_fleet(
+    redis: &Mutex<Option<RedisStore>>,
+    file: Option<&Path>,
+    collection: Collection,
+) -> Bound {
+    let dir = file.map(Path::to_owned);
+    let file = file.map(|dir| open_file(dir, collection));
     let Some(redis) = redis.lock().unwrap_or_else(PoisonError::into_inner).take() else {
         // Bound once (OnceLock); never reached.
         return Bound {
             key: DigestKey::random(),
             stores: Vec::new(),
+            file: None,
         };
     };
     let (key, redis) = match redis.digest_key_proposing(Some(DigestKey::random())) {
@@ -158,8 +183,16 @@ pub(super) fn bind_fleet(redis: &Mutex<Option<RedisStore>>, file: Option<&Path>)
         }
     };
     let mut stores: Vec<Result<Arc<dyn LedgerStore>, StoreFault>> = vec![Ok(Arc::new(redis))];
+    let mut kept = None;
     if let Some(file) = file {
-        stores.push(file.map(|(_, f)| Arc::new(f) as Arc<dyn LedgerStore>));
+        if let (Ok((_, store)), Some(dir)) = (&file, dir) {
+            kept = Some((store.clone(), dir));
+        }
+        stores.push(file.map(|(_, f)| f as Arc<dyn LedgerStore>));
     }
-    Bound { key, stores }
+    Bound {
+        key,
+        stores,
+        file: kept,
+    }
 }

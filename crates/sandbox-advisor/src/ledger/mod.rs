@@ -15,7 +15,7 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 use advisor_core::LedgerStore;
-use ledger_file::FileStore;
+use ledger_file::{Collection, FileStore};
 use ledger_redis::{RedisOptions, RedisStore};
 
 mod deferred;
@@ -86,6 +86,7 @@ pub struct Opened {
     pub stores: Vec<Arc<dyn LedgerStore>>,
     /// One line for the host log.
     pub described: String,
+    deferred: Option<Arc<Deferred>>,
 }
 
 impl Opened {
@@ -93,8 +94,42 @@ impl Opened {
         Self {
             stores: Vec::new(),
             described: "memory (this process only)".into(),
+            deferred: None,
         }
     }
+
+    /// The on-disk store's directory, when this process opened it and its
+    /// collection is due. A hook's store never collects in an operation (over
+    /// 10 000 agents that takes tens of milliseconds): the hook starts a
+    /// detached `sandbox-advisor collect` for it after answering.
+    pub fn collection_due(&self) -> Option<PathBuf> {
+        self.deferred.as_ref()?.collection_due()
+    }
+}
+
+impl Role {
+    /// Who collects the on-disk store: a hook's answer must not wait for it.
+    fn collection(self) -> Collection {
+        match self {
+            Role::Serve => Collection::Inline,
+            Role::Hook => Collection::Elsewhere,
+        }
+    }
+}
+
+/// `collect`: one collection of the on-disk store in `state_dir` (else the
+/// per-user default) if one is due; what it did, in one line.
+pub fn collect(state_dir: Option<&Path>) -> Result<String, String> {
+    let dir = state_dir_or_default(state_dir)?;
+    let store =
+        FileStore::open(&dir, ledger_file::FileLimits::default()).map_err(|e| e.to_string())?;
+    Ok(match store.collect_if_due().map_err(|e| e.to_string())? {
+        None => "not due, or another process is collecting".to_owned(),
+        Some(done) => format!(
+            "collected {} agents by age and {} by count; {} kept, {} in use left for later",
+            done.by_age, done.by_count, done.kept, done.skipped
+        ),
+    })
 }
 
 /// Opens the ledger `spec` names (else the role's default). Nothing is read
@@ -115,7 +150,7 @@ pub fn open(
         LedgerSpec::Memory => return Ok(Opened::memory()),
         LedgerSpec::File => {
             let dir = state_dir_or_default(state_dir)?;
-            Deferred::new(1, move || deferred::bind_file(&dir))
+            Deferred::new(1, move || deferred::bind_file(&dir, role.collection()))
         }
         LedgerSpec::Redis(url) => {
             // The URL is checked now; the connection waits for the first use.
@@ -129,13 +164,16 @@ pub fn open(
             };
             let tiers = 1 + usize::from(file.is_some());
             let redis = std::sync::Mutex::new(Some(redis));
-            Deferred::new(tiers, move || deferred::bind_fleet(&redis, file.as_deref()))
+            Deferred::new(tiers, move || {
+                deferred::bind_fleet(&redis, file.as_deref(), role.collection())
+            })
         }
     };
-    let stores = deferred.install()?;
+    let stores = deferred.clone().install()?;
     Ok(Opened {
         stores,
         described: spec.to_string(),
+        deferred: Some(deferred),
     })
 }
 
