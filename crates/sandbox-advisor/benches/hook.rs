@@ -187,6 +187,33 @@ fn state_dir() -> tempfile::TempDir {
     tempfile::tempdir().expect("a temporary state directory")
 }
 
+/// The ACL failure again: delivered once outside the timing, then timed
+/// while the claim says again and the hook is silent.
+fn bench_again(bencher: Bencher, extra: &[&str], state_dir: &Path) {
+    check(
+        &hook(extra, state_dir, &acl_failure("s1")),
+        Expect::Advisory,
+    );
+    bench_hook(
+        bencher,
+        extra,
+        state_dir,
+        || acl_failure("s1"),
+        Expect::Silence,
+    );
+}
+
+/// The first advisory for a fresh session each iteration: the claim is first.
+fn bench_first(bencher: Bencher, extra: &[&str], state_dir: &Path) {
+    bench_hook(
+        bencher,
+        extra,
+        state_dir,
+        || acl_failure(&fresh_session()),
+        Expect::Advisory,
+    );
+}
+
 mod floor {
     use super::*;
 
@@ -267,28 +294,13 @@ mod file {
     /// on the on-disk store says again, and the hook is silent.
     #[divan::bench(sample_count = 200, sample_size = 1)]
     fn acl_again(bencher: Bencher) {
-        let dir = state_dir();
-        check(&hook(&[], dir.path(), &acl_failure("s1")), Expect::Advisory);
-        bench_hook(
-            bencher,
-            &[],
-            dir.path(),
-            || acl_failure("s1"),
-            Expect::Silence,
-        );
+        bench_again(bencher, &[], state_dir().path());
     }
 
     /// (d) The first advisory for a fresh session: the claim is first.
     #[divan::bench(sample_count = 200, sample_size = 1)]
     fn acl_first(bencher: Bencher) {
-        let dir = state_dir();
-        bench_hook(
-            bencher,
-            &[],
-            dir.path(),
-            || acl_failure(&fresh_session()),
-            Expect::Advisory,
-        );
+        bench_first(bencher, &[], state_dir().path());
     }
 }
 
@@ -336,29 +348,14 @@ mod file_10k {
     /// (f) The ACL failure again with 10,000 agents on disk.
     #[divan::bench(sample_count = 200, sample_size = 1)]
     fn acl_again(bencher: Bencher) {
-        let dir = populated();
-        check(&hook(&[], dir.path(), &acl_failure("s1")), Expect::Advisory);
-        bench_hook(
-            bencher,
-            &[],
-            dir.path(),
-            || acl_failure("s1"),
-            Expect::Silence,
-        );
+        bench_again(bencher, &[], populated().path());
     }
 
     /// (f) The first advisory for a fresh session with 10,000 agents on disk
     /// (the collection not due: it ran when the directory was filled).
     #[divan::bench(sample_count = 200, sample_size = 1)]
     fn acl_first(bencher: Bencher) {
-        let dir = populated();
-        bench_hook(
-            bencher,
-            &[],
-            dir.path(),
-            || acl_failure(&fresh_session()),
-            Expect::Advisory,
-        );
+        bench_first(bencher, &[], populated().path());
     }
 
     /// (f) The same when the collection is due (the stamp is removed before
@@ -419,33 +416,14 @@ mod redis {
     #[divan::bench(sample_count = 200, sample_size = 1)]
     fn acl_again(bencher: Bencher) {
         let Some(url) = url() else { return };
-        let dir = state_dir();
-        let extra = ["--ledger", url];
-        check(
-            &hook(&extra, dir.path(), &acl_failure("s1")),
-            Expect::Advisory,
-        );
-        bench_hook(
-            bencher,
-            &extra,
-            dir.path(),
-            || acl_failure("s1"),
-            Expect::Silence,
-        );
+        bench_again(bencher, &["--ledger", url], state_dir().path());
     }
 
     /// (e) The first advisory for a fresh session with `--ledger redis://…`.
     #[divan::bench(sample_count = 200, sample_size = 1)]
     fn acl_first(bencher: Bencher) {
         let Some(url) = url() else { return };
-        let dir = state_dir();
-        bench_hook(
-            bencher,
-            &["--ledger", url],
-            dir.path(),
-            || acl_failure(&fresh_session()),
-            Expect::Advisory,
-        );
+        bench_first(bencher, &["--ledger", url], state_dir().path());
     }
 
     /// A PostToolUse that matches nothing with `--ledger redis://…`: what
