@@ -5,8 +5,9 @@
 
 mod support;
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::SeqCst};
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::Duration;
 
 use advisor_core::testing::store::{
     advised_once_across_processes, budget_shared_across_processes, fail, ok, post, pre, process,
@@ -112,6 +113,71 @@ fn two_processes_sharing_a_store_advise_an_agent_once() {
         store.calls(),
         asked,
         "a slot this process saw taken is not asked again"
+    );
+}
+
+/// A store that holds its first claim until the test lets it go, then
+/// answers first; every later claim is again at once.
+struct HeldFirst {
+    claims: AtomicUsize,
+    entered: Mutex<mpsc::Sender<()>>,
+    release: Mutex<mpsc::Receiver<()>>,
+}
+
+impl LedgerStore for HeldFirst {
+    fn name(&self) -> &'static str {
+        "held-first"
+    }
+    fn claim(&self, _: &AgentId, _: &Slot) -> Result<Claim, StoreFault> {
+        if self.claims.fetch_add(1, SeqCst) > 0 {
+            return Ok(Claim::Again);
+        }
+        self.entered.lock().unwrap().send(()).unwrap();
+        let released = self.release.lock().unwrap().recv_timeout(WAIT);
+        released.map_err(|_| StoreFault::new("held-first", "never released"))?;
+        Ok(Claim::First)
+    }
+    fn forget(&self, _: &AgentId) -> Result<(), StoreFault> {
+        Ok(())
+    }
+    fn edit_budget(
+        &self,
+        _: &AgentId,
+        _: &mut dyn FnMut(&mut BudgetRecord) -> Edit,
+    ) -> Result<(), StoreFault> {
+        Ok(())
+    }
+}
+
+const WAIT: Duration = Duration::from_secs(10);
+
+/// Two threads of one process post the same failure; the store makes the
+/// first one first but answers it only after the second thread is done.
+/// The thread the store made first must still speak: one advisory, not none.
+#[test]
+fn of_one_process_s_racing_threads_the_one_the_store_made_first_speaks() {
+    let (entered, reached) = mpsc::channel();
+    let (release, held) = mpsc::channel();
+    let store = Arc::new(HeldFirst {
+        claims: AtomicUsize::new(0),
+        entered: Mutex::new(entered),
+        release: Mutex::new(held),
+    });
+    let advisor = process(store.clone(), json!({}));
+    let advised = std::thread::scope(|scope| {
+        let first = scope.spawn(|| post(&advisor, fail("a1", "c1", "ALPHA")));
+        reached
+            .recv_timeout(WAIT)
+            .expect("the first thread asks the store");
+        let second = post(&advisor, fail("a1", "c2", "ALPHA"));
+        release.send(()).unwrap();
+        first.join().unwrap() + second
+    });
+    assert_eq!(advised, 1, "exactly one of the racing threads speaks");
+    assert_eq!(
+        store.claims.load(SeqCst),
+        1,
+        "only one thread asked the store"
     );
 }
 

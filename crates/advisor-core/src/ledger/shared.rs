@@ -7,7 +7,10 @@
 //!
 //! - a claim is [`Claim::First`] only when the process's own ledger says so
 //!   *and* no store said [`Claim::Again`], so however the stores fail or
-//!   recover, one process never delivers the same advisory twice;
+//!   recover, one process never delivers the same advisory twice. The
+//!   process's ledger is asked first, so only one of its threads asks a
+//!   store for a slot, and the thread the store makes first is the one
+//!   that speaks;
 //! - the fail-fast budget lives in the store; while every store is down this
 //!   process counts and refuses from what it saw itself;
 //! - a store that fails is skipped for a backoff (250 ms, doubling to 30 s),
@@ -130,18 +133,25 @@ impl Books {
         }
     }
 
-    /// Claims a slot: first only when this process's ledger and the store agree.
+    /// Claims a slot: first only when this process's ledger and the store
+    /// agree. The process's own ledger answers first, so of its racing
+    /// threads only the one it makes first asks a store; the others are
+    /// again at once. Asking the store first would let a thread the store
+    /// made first lose this process's claim to a thread the store answered
+    /// again, and nobody would speak.
     pub(crate) fn claim(&self, agent: &AgentId, slot: &Slot) -> Claim {
-        let shared = self.ask(|store| store.claim(agent, slot));
         let mine = match slot.disclosure {
             None => self.local.claim(agent, slot.family, slot.seat),
             Some(code) => self
                 .local
                 .claim_disclosure(agent, slot.family, slot.seat, code),
         };
-        match (mine, shared) {
-            (Claim::First, Some(Claim::Again)) => Claim::Again,
-            (mine, _) => mine,
+        if mine == Claim::Again {
+            return Claim::Again;
+        }
+        match self.ask(|store| store.claim(agent, slot)) {
+            Some(Claim::Again) => Claim::Again,
+            Some(Claim::First) | None => Claim::First,
         }
     }
 
