@@ -8,8 +8,9 @@
 //!   given size, deterministic for a seed.
 //! - `new-family <id>`: scaffold a family crate and register it (the workspace
 //!   member, the host-adapter feature, the registry line).
-//! - `mutants`: cargo-mutants on every family crate (or `--package` ones), a
-//!   per-crate table, exit 1 on any missed mutant.
+//! - `mutants`: cargo-mutants on every family crate, the two ledger stores and
+//!   advisor-core's ledger, budget, quote and digest modules (or `--package`
+//!   ones), a per-crate table, exit 1 on any missed mutant.
 
 mod apply;
 mod catalogue;
@@ -43,8 +44,9 @@ enum Task {
     Inject(inject::InjectArgs),
     /// Write a realistic mixed JSONL event log (`--bytes N`, deterministic for `--seed`).
     GenLog(gen_log::GenLogArgs),
-    /// Run cargo-mutants on every family crate (`--package` narrows) and print
-    /// a per-crate table (exit 1 when any mutant is missed).
+    /// Run cargo-mutants on the family crates, the ledger stores and core's
+    /// ledger/budget/quote/digest modules (`--package` narrows) and print a
+    /// per-crate table (exit 1 when any mutant is missed).
     Mutants(mutants::MutantsArgs),
     /// Scaffold `crates/family-<id>` and register it (member, feature, registry line).
     NewFamily(new_family::NewFamilyArgs),

@@ -1,11 +1,15 @@
-//! `cargo xtask mutants`: run cargo-mutants on every family crate and report
-//! one row per crate.
+//! `cargo xtask mutants`: run cargo-mutants on the crates that are kept at
+//! 0 missed mutants, and report one row per crate.
 //!
-//! The family crates are the workspace members (`cargo metadata`) whose
-//! package name starts with `family-`; `--package` narrows the run. Each crate gets its own
-//! `cargo mutants -p <crate> --timeout <secs> -j <jobs>` (cargo-mutants builds
-//! in a copy of the workspace, so the source tree is never touched), its
-//! output in `target/mutants/<crate>/mutants.out`, its counts read from that
+//! What runs ([`scopes`]): every workspace member whose package name starts
+//! with `family-` (the whole crate), the shared stores `ledger-file` and
+//! `ledger-redis` (the whole crate), and advisor-core's ledger, budget, quote
+//! and digest modules (only those files: the rest of core is covered by the
+//! catalogue and the families' mutants). `--package` narrows the run. Each
+//! crate gets its own `cargo mutants -p <crate> [--file <glob>…] --timeout
+//! <secs> -j <jobs>` (cargo-mutants builds in a copy of the workspace, so the
+//! source tree is never touched), its output in
+//! `target/mutants/<crate>/mutants.out`, its counts read from that
 //! directory's `outcomes.json`. Exit status: 0 when every crate ran and no
 //! mutant was missed; 1 when one was missed or a crate could not be run to
 //! the end; 2 on a usage error (an unknown `--package`, no cargo-mutants).
@@ -24,10 +28,37 @@ use crate::targets::{self, Workspace};
 /// The prefix that makes a workspace package a family crate.
 const FAMILY_PREFIX: &str = "family-";
 
+/// Crates beside the families that are mutated: whole, or only the files
+/// the globs name (relative to the workspace root, as cargo-mutants' `--file`
+/// takes them). A crate listed here that the workspace lacks is skipped.
+const MORE: &[(&str, &[&str])] = &[
+    ("ledger-file", &[]),
+    ("ledger-redis", &[]),
+    (
+        "advisor-core",
+        &[
+            "crates/advisor-core/src/ledger/**",
+            "crates/advisor-core/src/budget/**",
+            "crates/advisor-core/src/quote/**",
+            "crates/advisor-core/src/digest.rs",
+        ],
+    ),
+];
+
+/// One cargo-mutants run: a package, and the files it is narrowed to
+/// (empty: the whole crate).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scope {
+    /// The package name.
+    pub package: String,
+    /// `--file` globs; empty mutates the whole crate.
+    pub files: Vec<String>,
+}
+
 /// Arguments of `cargo xtask mutants`.
 #[derive(Debug, clap::Args)]
 pub struct MutantsArgs {
-    /// Run only these family crates (repeatable, or comma-separated).
+    /// Run only these crates (repeatable, or comma-separated).
     #[arg(long, value_delimiter = ',', value_name = "PKG")]
     pub package: Vec<String>,
     /// Seconds one mutant's tests may take (cargo mutants --timeout).
@@ -87,12 +118,16 @@ pub fn main(args: MutantsArgs) -> Result<ExitCode> {
     let root = root
         .canonicalize()
         .with_context(|| format!("workspace root {}", root.display()))?;
-    let packages = select(family_crates(&targets::load(&root)?), &args.package)?;
+    let scopes = select(scopes(&targets::load(&root)?), &args.package)?;
     check_installed()?;
-    let mut rows = Vec::with_capacity(packages.len());
-    for package in &packages {
-        eprintln!("xtask mutants: cargo mutants -p {package}");
-        rows.push(run_one(&root, package, &args)?);
+    let mut rows = Vec::with_capacity(scopes.len());
+    for scope in &scopes {
+        eprintln!(
+            "xtask mutants: cargo mutants -p {} {}",
+            scope.package,
+            scope.files.join(" ")
+        );
+        rows.push(run_one(&root, scope, &args)?);
     }
     print!("{}", table(&rows));
     Ok(if rows.iter().all(Row::passed) {
@@ -112,18 +147,43 @@ pub fn family_crates(workspace: &Workspace) -> Vec<String> {
         .collect()
 }
 
-/// The crates to run: all of them, or those `--package` names (each must be one).
-pub fn select(all: Vec<String>, wanted: &[String]) -> Result<Vec<String>> {
+/// Every run: the family crates, then [`MORE`]'s crates that the workspace has.
+pub fn scopes(workspace: &Workspace) -> Vec<Scope> {
+    let whole = |package: String| Scope {
+        package,
+        files: Vec::new(),
+    };
+    let more = MORE
+        .iter()
+        .filter(|(package, _)| workspace.contains_key(*package))
+        .map(|(package, files)| Scope {
+            package: (*package).to_owned(),
+            files: files.iter().map(|f| (*f).to_owned()).collect(),
+        });
+    family_crates(workspace)
+        .into_iter()
+        .map(whole)
+        .chain(more)
+        .collect()
+}
+
+/// The runs to make: all of them, or those `--package` names (each must be one).
+pub fn select(all: Vec<Scope>, wanted: &[String]) -> Result<Vec<Scope>> {
     if wanted.is_empty() {
         return Ok(all);
     }
-    if let Some(unknown) = wanted.iter().find(|w| !all.contains(w)) {
+    let known = |w: &String| all.iter().any(|s| &s.package == w);
+    if let Some(unknown) = wanted.iter().find(|w| !known(w)) {
+        let names: Vec<&str> = all.iter().map(|s| s.package.as_str()).collect();
         bail!(
-            "--package {unknown} is not a family crate of the workspace (known: {})",
-            all.join(", ")
+            "--package {unknown} is not a crate that is mutated (known: {})",
+            names.join(", ")
         );
     }
-    Ok(all.into_iter().filter(|p| wanted.contains(p)).collect())
+    Ok(all
+        .into_iter()
+        .filter(|s| wanted.contains(&s.package))
+        .collect())
 }
 
 fn check_installed() -> Result<()> {
@@ -137,14 +197,19 @@ fn check_installed() -> Result<()> {
     Ok(())
 }
 
-/// Runs cargo-mutants on one crate and reads its outcome.
-fn run_one(root: &Path, package: &str, args: &MutantsArgs) -> Result<Row> {
+/// Runs cargo-mutants on one crate (narrowed to its files) and reads its outcome.
+fn run_one(root: &Path, scope: &Scope, args: &MutantsArgs) -> Result<Row> {
+    let package = scope.package.as_str();
     let out_dir = root.join("target").join("mutants").join(package);
     fs::create_dir_all(&out_dir)?;
     let start = Instant::now();
-    let status = Command::new("cargo")
-        .current_dir(root)
-        .args(["mutants", "-p", package, "--timeout"])
+    let mut command = Command::new("cargo");
+    command.current_dir(root).args(["mutants", "-p", package]);
+    for glob in &scope.files {
+        command.arg("--file").arg(glob);
+    }
+    let status = command
+        .arg("--timeout")
         .arg(args.timeout.to_string())
         .arg("-j")
         .arg(args.jobs.to_string())
@@ -246,137 +311,4 @@ pub fn table(rows: &[Row]) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn row(package: &str, verdict: Verdict, missed: &[&str]) -> Row {
-        Row {
-            package: package.to_owned(),
-            verdict,
-            seconds: 12.4,
-            missed: missed.iter().map(|m| (*m).to_owned()).collect(),
-        }
-    }
-
-    #[test]
-    fn only_family_crates_are_found_by_package_name() {
-        // `cargo metadata --no-deps` lists the workspace members; the
-        // directory a package lives in does not matter, its name does.
-        let package = |dir: &str, name: &str| {
-            format!(
-                r#"{{"name": "{name}", "manifest_path": "/w/{dir}/Cargo.toml", "targets": [], "dependencies": []}}"#
-            )
-        };
-        let metadata = format!(
-            r#"{{"packages": [{}]}}"#,
-            [
-                package("crates/family-b", "family-b"),
-                package("crates/family-a", "family-a"),
-                package("crates/advisor-core", "advisor-core"),
-                package("crates/renamed", "family-c"),
-                package("crates/family-named-otherwise", "core-helpers"),
-                package("examples/family-d", "family-d"),
-            ]
-            .join(", ")
-        );
-        let workspace = targets::parse_metadata(&metadata).unwrap();
-        assert_eq!(
-            family_crates(&workspace),
-            ["family-a", "family-b", "family-c", "family-d"]
-        );
-    }
-
-    #[test]
-    fn package_narrows_and_unknown_names_are_errors() {
-        let all = || vec!["family-a".to_owned(), "family-b".to_owned()];
-        assert_eq!(select(all(), &[]).unwrap(), all());
-        assert_eq!(
-            select(all(), &["family-b".to_owned()]).unwrap(),
-            ["family-b"]
-        );
-        let err = select(all(), &["advisor-core".to_owned()]).unwrap_err();
-        assert!(
-            err.to_string().contains("known: family-a, family-b"),
-            "{err}"
-        );
-    }
-
-    #[test]
-    fn counts_come_from_the_outcomes_summary() {
-        let json = r#"{"outcomes": [], "total_mutants": 116, "missed": 2, "caught": 80,
-            "timeout": 1, "unviable": 33, "success": 0, "cargo_mutants_version": "27.1.0"}"#;
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("outcomes.json");
-        fs::write(&path, json).unwrap();
-        assert_eq!(
-            read_counts(&path).unwrap(),
-            Counts {
-                total_mutants: 116,
-                missed: 2,
-                caught: 80,
-                timeout: 1,
-                unviable: 33
-            }
-        );
-        fs::write(&path, "{}").unwrap();
-        assert!(read_counts(&path).is_err());
-        assert!(read_counts(&dir.path().join("absent.json")).is_err());
-    }
-
-    #[test]
-    fn a_crate_passes_only_when_it_ran_and_missed_nothing() {
-        let ran = |missed| {
-            Verdict::Ran(Counts {
-                total_mutants: 3,
-                missed,
-                caught: 3 - missed,
-                ..Counts::default()
-            })
-        };
-        assert!(row("family-a", ran(0), &[]).passed());
-        assert!(!row("family-a", ran(1), &["src/a.rs:1:1: x"]).passed());
-        assert!(!row("family-a", Verdict::Failed("exit 4".into()), &[]).passed());
-    }
-
-    #[test]
-    fn the_table_has_one_row_per_crate_and_lists_what_was_missed() {
-        let rows = [
-            row(
-                "family-acl",
-                Verdict::Ran(Counts {
-                    total_mutants: 116,
-                    caught: 90,
-                    unviable: 26,
-                    ..Counts::default()
-                }),
-                &[],
-            ),
-            row(
-                "family-pty",
-                Verdict::Ran(Counts {
-                    total_mutants: 40,
-                    missed: 1,
-                    caught: 39,
-                    ..Counts::default()
-                }),
-                &["src/summary.rs:12:5: replace < with <= in bound"],
-            ),
-            row("family-cim", Verdict::Failed("exit 4".into()), &[]),
-        ];
-        let text = table(&rows);
-        let lines: Vec<&str> = text.lines().collect();
-        assert!(lines[0].starts_with("crate       mutants  caught  missed"));
-        assert!(lines[1].starts_with("family-acl      116      90       0"));
-        assert!(lines[1].ends_with("  ok"));
-        assert!(lines[2].ends_with("  MISSED"));
-        assert!(lines[3].contains("  -  ") && lines[3].ends_with("FAILED: exit 4"));
-        assert_eq!(
-            &lines[4..],
-            [
-                "",
-                "missed in family-pty:",
-                "  src/summary.rs:12:5: replace < with <= in bound"
-            ]
-        );
-    }
-}
+mod tests;
