@@ -111,3 +111,100 @@ fn anything_else_is_answered_without_a_panic() {
         }
     }
 }
+
+/// A small deterministic generator (xorshift), so the cases are the same on every run.
+struct Gen(u64);
+
+impl Gen {
+    fn next(&mut self, below: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % below
+    }
+
+    fn space(&mut self) -> &'static str {
+        ["", "", " ", "\n\t "][self.next(4) as usize]
+    }
+
+    /// A random JSON text up to `depth` containers deep, with spacing and
+    /// strings that hold brackets, commas and escaped quotes.
+    fn text(&mut self, depth: usize) -> String {
+        let pick = if depth == 0 {
+            self.next(3)
+        } else {
+            self.next(6)
+        };
+        match pick {
+            0 => ["0", "-1.5e3", "true", "null"][self.next(4) as usize].to_owned(),
+            1 => {
+                [r#""a""#, r#""],[{\"}""#, r#""\\""#, r#""é,:""#][self.next(4) as usize].to_owned()
+            }
+            2 => "[]".to_owned(),
+            3 | 4 => {
+                let items: Vec<String> = (0..self.next(4)).map(|_| self.text(depth - 1)).collect();
+                let sep = format!("{},{}", self.space(), self.space());
+                format!("[{}{}{}]", self.space(), items.join(&sep), self.space())
+            }
+            _ => {
+                let members: Vec<String> = (0..self.next(4))
+                    .map(|i| {
+                        format!(
+                            "\"k{i}\"{}:{}{}",
+                            self.space(),
+                            self.space(),
+                            self.text(depth - 1)
+                        )
+                    })
+                    .collect();
+                let sep = format!("{},{}", self.space(), self.space());
+                format!("{{{}{}{}}}", self.space(), members.join(&sep), self.space())
+            }
+        }
+    }
+}
+
+/// The tree `value` with every container deeper than `levels` removed (the value itself is level 1).
+fn pruned_tree(value: &serde_json::Value, levels: usize) -> serde_json::Value {
+    use serde_json::Value;
+    let keep = |v: &Value| !(levels <= 1 && (v.is_array() || v.is_object()));
+    match value {
+        Value::Array(items) => Value::Array(
+            items
+                .iter()
+                .filter(|v| keep(v))
+                .map(|v| pruned_tree(v, levels - 1))
+                .collect(),
+        ),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .filter(|(_, v)| keep(v))
+                .map(|(k, v)| (k.clone(), pruned_tree(v, levels - 1)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+#[test]
+fn the_text_left_reads_as_the_tree_with_its_deep_containers_removed() {
+    let mut generator = Gen(0x9E37_79B9_7F4A_7C15);
+    let mut cut_any = 0;
+    for _ in 0..3000 {
+        let text = generator.text(7);
+        let whole: serde_json::Value = serde_json::from_str(&text).unwrap();
+        // Levels kept: 1 to 5 of the value's own.
+        let levels = 1 + generator.next(5) as usize;
+        let (left, cuts, left_out) = run(&text, MAX_DEPTH + 1 - levels);
+        let read: serde_json::Value = serde_json::from_str(&left)
+            .unwrap_or_else(|e| panic!("{text:?} at {levels} levels left {left:?}: {e}"));
+        assert_eq!(
+            read,
+            pruned_tree(&whole, levels),
+            "{text:?} at {levels} levels"
+        );
+        assert_eq!(left_out.is_some(), !cuts.is_empty(), "{text:?}");
+        cut_any += usize::from(left_out.is_some());
+    }
+    assert!(cut_any > 300, "only {cut_any} cases cut anything");
+}
