@@ -18,11 +18,14 @@
 //!    `sandboxPolicy` service and posts again with it.
 //!
 //! It refuses: any configuration key the core does not know (the error names
-//! the key), values that are not JSON where JSON is expected, and lengths
-//! past the end of the buffer they index. It repairs nothing and never calls
-//! back into JavaScript.
+//! the key), values that are not JSON where JSON is expected, lengths past
+//! the end of the buffer they index, and an identifier longer than
+//! [`ids::ID_READ_MAX_UNITS`] UTF-16 code units (a `RangeError`, before it is
+//! copied). Identifiers are read losslessly and kept at the CLI's size
+//! ([`ids`]). It repairs nothing and never calls back into JavaScript.
 
 mod convert;
+mod ids;
 mod transport;
 
 use std::cell::RefCell;
@@ -32,6 +35,7 @@ use advisor_core::{
     AgentId, CallId, Config, Context, HostFacts, PendingCall, PolicyNeed, SessionId, ToolName,
 };
 use napi::bindgen_prelude::{Error, Result, Uint8ArraySlice};
+use napi::{Env, JsString, Status};
 use napi_derive::napi;
 
 pub use convert::{AdvisoryOutput, Answer, HostInput, PolicyInput, RefusalOutput, WithheldOutput};
@@ -108,8 +112,8 @@ impl Advisor {
 
     /// Whether calls to `tool` are watched (`include` / `exclude`); the plugin caches it per name.
     #[napi]
-    pub fn tracks(&self, tool: String) -> bool {
-        self.core.config().tracks(&tool)
+    pub fn tracks(&self, env: Env, tool: JsString) -> Result<bool> {
+        Ok(self.core.config().tracks(&id(&env, "tool", tool)?))
     }
 
     /// Step 1 for a failure: `text[..messageLen]` is the message; the rest, when
@@ -173,9 +177,10 @@ impl Advisor {
     #[allow(clippy::too_many_arguments)]
     pub fn post(
         &self,
-        agent: String,
-        call: String,
-        tool: String,
+        env: Env,
+        agent: JsString,
+        call: JsString,
+        tool: JsString,
         arguments: Option<String>,
         message: Option<String>,
         content: Option<String>,
@@ -183,9 +188,9 @@ impl Advisor {
         policy: Option<PolicyInput>,
     ) -> Result<Option<Answer>> {
         let event = PostInput {
-            agent,
-            call,
-            tool,
+            agent: id(&env, "agent", agent)?,
+            call: id(&env, "call", call)?,
+            tool: id(&env, "tool", tool)?,
             arguments,
             message,
             content,
@@ -219,11 +224,17 @@ impl Advisor {
     #[napi]
     pub fn pre(
         &self,
-        agent: String,
-        call: String,
-        tool: String,
+        env: Env,
+        agent: JsString,
+        call: JsString,
+        tool: JsString,
         arguments: Option<String>,
     ) -> Result<Option<RefusalOutput>> {
+        let (agent, call, tool) = (
+            id(&env, "agent", agent)?,
+            id(&env, "call", call)?,
+            id(&env, "tool", tool)?,
+        );
         let arguments = parse(arguments.as_deref(), "arguments")
             .map_err(Error::from_reason)?
             .unwrap_or_else(|| serde_json::Value::Object(Default::default()));
@@ -248,9 +259,11 @@ impl Advisor {
     #[napi]
     pub fn session_start(
         &self,
-        agent: String,
+        env: Env,
+        agent: JsString,
         policy: Option<PolicyInput>,
     ) -> Result<Option<Answer>> {
+        let agent = id(&env, "agent", agent)?;
         if policy.is_none() && self.preflight_pending(&agent) {
             return Ok(Some(Answer::need_policy()));
         }
@@ -272,8 +285,10 @@ impl Advisor {
 
     /// `agent/disposed`: forget everything about the agent.
     #[napi]
-    pub fn agent_end(&self, agent: String) {
-        self.core.agent_end(&AgentId::new(agent));
+    pub fn agent_end(&self, env: Env, agent: JsString) -> Result<()> {
+        self.core
+            .agent_end(&AgentId::new(id(&env, "agent", agent)?));
+        Ok(())
     }
 }
 
@@ -292,4 +307,18 @@ impl Advisor {
         }
         seen.insert(session);
     }
+}
+
+/// Reads identifier argument `argument` ([`ids`]): its length first, and a
+/// `RangeError` naming it and the bound, before any copy, when it is too long.
+fn id(env: &Env, argument: &'static str, value: JsString) -> Result<String> {
+    let units = value.utf16_len()?;
+    if let Err(too_long) = ids::check_length(argument, units) {
+        env.throw_range_error(&too_long.to_string(), Some("ERR_OUT_OF_RANGE"))?;
+        return Err(Error::from_status(Status::PendingException));
+    }
+    let utf16 = value.into_utf16()?;
+    // The copy ends in the NUL napi writes after the string.
+    let read = utf16.as_slice().get(..units).unwrap_or_default();
+    Ok(ids::from_utf16(read))
 }

@@ -151,20 +151,29 @@ pub fn sniff<R: BufRead>(mut input: R) -> io::Result<Result<Sniffed<R>, Utf16>> 
         head.push(byte);
         input.consume(1);
     }
-    let utf16 = match head.as_slice() {
+    if let Some(utf16) = utf16(&head) {
+        return Ok(Err(utf16));
+    }
+    Ok(Ok(io::Read::chain(
+        Cursor::new(without_bom(&head).to_vec()),
+        input,
+    )))
+}
+
+/// Whether a text starting with `head` (its first two bytes are enough) is UTF-16.
+pub fn utf16(head: &[u8]) -> Option<Utf16> {
+    match head {
         [0xFF, 0xFE, ..] => Some(Utf16::LittleEndianBom),
         [0xFE, 0xFF, ..] => Some(Utf16::BigEndianBom),
         [first, 0, ..] if *first != 0 => Some(Utf16::LittleEndian),
         [0, second, ..] if *second != 0 => Some(Utf16::BigEndian),
         _ => None,
-    };
-    if let Some(utf16) = utf16 {
-        return Ok(Err(utf16));
     }
-    if head == UTF8_BOM {
-        head.clear();
-    }
-    Ok(Ok(io::Read::chain(Cursor::new(head), input)))
+}
+
+/// `text` without the UTF-8 byte-order mark it may start with (one, at the start only).
+pub fn without_bom(text: &[u8]) -> &[u8] {
+    text.strip_prefix(&UTF8_BOM[..]).unwrap_or(text)
 }
 
 #[cfg(test)]

@@ -17,7 +17,13 @@
 //! `cwd`, `tool_name`, `tool_use_id`, `tool_input`, and `tool_response`
 //! (PostToolUse) or `error` (Claude Code's PostToolUseFailure). Any other
 //! field is skipped unread. At most [`payload::PAYLOAD_MAX_BYTES`] (8 MiB)
-//! are read; a longer payload is malformed.
+//! are read; a longer payload is malformed. A UTF-8 byte-order mark at its
+//! start (as Windows tools write one) is skipped; a payload in UTF-16 is
+//! refused by name. The payload is read to a depth of 128 levels, its own
+//! object being the first: an array or object of `tool_input` that lies
+//! deeper is left out, with a note on the host log, and the event is decided
+//! on the rest (`docs/protocol.md`, "Transport"). A string field nested in
+//! arrays is the wrong type, and refused as one.
 //!
 //! - **Agent**: the session id, or `<session_id>/<agent_id>` when the payload
 //!   names a subagent, so a subagent is an agent of its own, in its parent's

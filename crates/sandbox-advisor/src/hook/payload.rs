@@ -15,6 +15,7 @@ use serde_json::value::RawValue;
 
 use super::reference::{EventKind, EventRef, Reference};
 use crate::protocol::caps::short_id;
+use crate::protocol::note_left_out;
 use crate::protocol::value::{Role, for_recognition};
 
 /// The longest payload read, in bytes; a longer one is refused as malformed.
@@ -122,8 +123,14 @@ struct Raw<'a> {
 
 /// Reads `bytes` as one event of `dialect`.
 pub fn parse(dialect: &'static Reference, bytes: &[u8]) -> Result<Payload, Malformed> {
-    let text =
-        std::str::from_utf8(bytes).map_err(|e| Malformed::new(format!("not UTF-8 text: {e}")))?;
+    if let Some(utf16) = crate::lines::utf16(bytes) {
+        return Err(Malformed::new(format!(
+            "it is {utf16}; a hook payload is UTF-8 JSON"
+        )));
+    }
+    // A leading byte-order mark (as Windows tools write one) is not the payload's.
+    let text = std::str::from_utf8(crate::lines::without_bom(bytes))
+        .map_err(|e| Malformed::new(format!("not UTF-8 text: {e}")))?;
     let trimmed = text.trim_start();
     if trimmed.is_empty() {
         return Err(Malformed::new("empty".into()));
@@ -160,8 +167,14 @@ pub fn parse(dialect: &'static Reference, bytes: &[u8]) -> Result<Payload, Malfo
         None => this_invocation(),
     };
     let args = match raw.tool_input.0 {
-        Some(input) if input.get() != "null" => for_recognition(input, Role::Args)
-            .map_err(|e| Malformed::new(format!("field `tool_input`: {e}")))?,
+        Some(input) if input.get() != "null" => {
+            let (args, left_out) = for_recognition(input, Role::Args)
+                .map_err(|e| Malformed::new(format!("field `tool_input`: {e}")))?;
+            if let Some(left_out) = left_out {
+                note_left_out("tool_input", &left_out);
+            }
+            args
+        }
         _ => Value::Object(Default::default()),
     };
     let outcome = match event.kind {

@@ -214,7 +214,25 @@ fn no_input_panics() {
         "[".repeat(100_000),
         "]".repeat(100_000)
     );
-    assert!(payload::parse(&CODEX, deep.as_bytes()).is_err());
+    // Too deep a member of `tool_input` is left out; the rest is read.
+    let read = payload::parse(&CODEX, deep.as_bytes()).unwrap();
+    assert!(
+        read.args
+            .get(crate::protocol::value::DIGEST_MEMBER)
+            .is_some()
+    );
+    // A byte-order mark is skipped, once and at the start only.
+    for (text, ok) in [
+        (format!("\u{feff}{}", failed), true),
+        (format!("\u{feff}\u{feff}{}", failed), false),
+        (format!(" \u{feff}{}", failed), false),
+    ] {
+        assert_eq!(
+            payload::parse(&CLAUDE_CODE, text.as_bytes()).is_ok(),
+            ok,
+            "{text:.10}"
+        );
+    }
     for field in [
         "session_id",
         "agent_id",

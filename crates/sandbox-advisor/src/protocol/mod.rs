@@ -299,10 +299,25 @@ fn read<'a, T: Deserialize<'a>>(fields: &Fields<'a>, names: &[&str]) -> Result<T
     })
 }
 
-/// The part of a JSON value recognition reads.
+/// The part of a JSON value recognition reads. A member nested too deep is
+/// left out ([`value::MAX_DEPTH`]), with a note on the host log.
 fn recognized(field: &str, raw: &RawValue, role: Role) -> Result<Value, String> {
-    value::for_recognition(raw, role)
-        .map_err(|e| format!("field `{field}`: {}", wording::without_position(&e)))
+    let (value, left_out) = value::for_recognition(raw, role)
+        .map_err(|e| format!("field `{field}`: {}", wording::without_position(&e)))?;
+    if let Some(left_out) = left_out {
+        note_left_out(field, &left_out);
+    }
+    Ok(value)
+}
+
+/// Tells the host log (`info`) what of `field` was left out for depth; the
+/// path is text the advisor did not write, so it is escaped.
+pub(crate) fn note_left_out(field: &str, left_out: &value::LeftOut) {
+    tracing::info!(
+        target: "sandbox_advisor::protocol",
+        "{}",
+        advisor_core::quote::log_field(&left_out.describe(field))
+    );
 }
 
 /// An identifier: non-empty, and kept at its size ([`caps::short_id`]).

@@ -11,6 +11,10 @@
 //! The families read top-level members only (`command`, the named paths, the
 //! shell projection's `kind`, `exitCode`, `stdout`, `stderr` and `sandbox`).
 //!
+//! Before any of that, an array or object that lies deeper than
+//! [`MAX_DEPTH`] levels in the line is cut out of the value's text
+//! ([`depth`]), so no reader below meets the JSON reader's recursion limit.
+//!
 //! `args` is also the fail-fast identity of a call, so a projected `args`
 //! carries one more member, [`DIGEST_MEMBER`]: a 128-bit keyed digest of the
 //! whole value, object members in any order, streamed from the text. Two
@@ -24,6 +28,10 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
+mod depth;
+
+pub use depth::{LeftOut, MAX_DEPTH};
+
 /// The most JSON values (every object, array, string, number, boolean and
 /// null counts one) of one `args` or `result.value` built as a tree.
 pub const VALUE_MAX_NODES: usize = 16_384;
@@ -34,33 +42,66 @@ pub const DIGEST_MEMBER: &str = "\u{0}sandbox-advisor:digest";
 /// Which field a value came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Role {
-    /// A call's `args`: its digest is its fail-fast identity.
+    /// A call's `args` (a hook's `tool_input`): its digest is its fail-fast identity.
     Args,
     /// A success's `result.value`.
     Value,
 }
 
-/// The value recognition reads, from `raw`; an error is serde_json's (the
-/// recursion limit, a lone surrogate).
-pub(crate) fn for_recognition(raw: &RawValue, role: Role) -> Result<Value, serde_json::Error> {
+impl Role {
+    /// The level the value lies at, its line's (or payload's) own object being 1.
+    fn level(self) -> usize {
+        match self {
+            Role::Args => 2,
+            Role::Value => 3,
+        }
+    }
+}
+
+/// The value recognition reads, from `raw` (which lies at `role`'s level),
+/// and what of it was left out for lying too deep ([`depth`]). An error is
+/// serde_json's (a lone surrogate).
+pub(crate) fn for_recognition(
+    raw: &RawValue,
+    role: Role,
+) -> Result<(Value, Option<LeftOut>), serde_json::Error> {
+    let mut cut = Hash128::new();
+    let pruned = depth::prune(raw.get(), role.level(), &mut |gone| {
+        cut.tagged(b'-', &(gone.len() as u64).to_le_bytes());
+        cut.write(gone.as_bytes());
+    });
+    // What was cut is still part of a call's identity.
+    let cut = pruned.left_out.is_some().then(|| cut.finish());
+    Ok((read(&pruned.text, role, cut)?, pruned.left_out))
+}
+
+/// The value recognition reads, from `text` (within the depth limit);
+/// `cut`: the digest of what was left out of it for depth.
+fn read(text: &str, role: Role, cut: Option<u128>) -> Result<Value, serde_json::Error> {
+    // A value with members left out carries its identity in one more member
+    // (an object of one member and an array of two numbers), as a projection does.
+    let identity = role == Role::Args && cut.is_some();
+    let budget = VALUE_MAX_NODES - if identity { 4 } else { 0 };
     // Every value takes at least one character and a separator, so a text
     // this short cannot hold more values than the budget: no need to count.
-    let short = raw.get().len() < 2 * VALUE_MAX_NODES;
-    if short || size(raw, VALUE_MAX_NODES)?.is_some() {
-        return serde_json::from_str(raw.get());
-    }
-    // An array or a scalar has no members to keep.
-    let mut kept = if raw.get().starts_with('{') {
-        Projection {
+    let whole = text.len() < 2 * budget || size(text, budget)?.is_some();
+    let mut kept = match (whole, text.starts_with('{')) {
+        (true, _) => match serde_json::from_str(text)? {
+            Value::Object(map) if identity => map,
+            // An array or a scalar has no member to carry it.
+            _ if identity => Map::new(),
+            value => return Ok(value),
+        },
+        (false, true) => Projection {
             // The object itself, and for `args` the digest member (an array of two numbers).
             budget: VALUE_MAX_NODES - if role == Role::Args { 4 } else { 1 },
         }
-        .deserialize(&mut serde_json::Deserializer::from_str(raw.get()))?
-    } else {
-        Map::new()
+        .deserialize(&mut serde_json::Deserializer::from_str(text))?,
+        // An array or a scalar has no members to keep.
+        (false, false) => Map::new(),
     };
     if role == Role::Args {
-        let [high, low] = digest(raw)?;
+        let [high, low] = digest(text, cut)?;
         kept.insert(
             DIGEST_MEMBER.to_owned(),
             Value::Array(vec![high.into(), low.into()]),
@@ -71,13 +112,13 @@ pub(crate) fn for_recognition(raw: &RawValue, role: Role) -> Result<Value, serde
 
 /// How many JSON values `raw` holds, or `None` as soon as it is seen to
 /// hold more than `limit` (the rest is not read).
-fn size(raw: &RawValue, limit: usize) -> Result<Option<usize>, serde_json::Error> {
+fn size(text: &str, limit: usize) -> Result<Option<usize>, serde_json::Error> {
     let mut tally = Tally {
         nodes: 0,
         limit,
         over: false,
     };
-    match Counter(&mut tally).deserialize(&mut serde_json::Deserializer::from_str(raw.get())) {
+    match Counter(&mut tally).deserialize(&mut serde_json::Deserializer::from_str(text)) {
         Ok(()) => Ok(Some(tally.nodes)),
         Err(_) if tally.over => Ok(None),
         Err(e) => Err(e),
@@ -183,7 +224,7 @@ impl<'de> Visitor<'de> for Projection {
         let mut kept = Map::new();
         while let Some(key) = map.next_key::<String>()? {
             let raw: &'de RawValue = map.next_value()?;
-            if let Some(nodes) = size(raw, self.budget).map_err(de::Error::custom)? {
+            if let Some(nodes) = size(raw.get(), self.budget).map_err(de::Error::custom)? {
                 self.budget -= nodes;
                 let value = serde_json::from_str(raw.get()).map_err(de::Error::custom)?;
                 kept.insert(key, value);
@@ -193,10 +234,14 @@ impl<'de> Visitor<'de> for Projection {
     }
 }
 
-/// The whole value's digest, as two 64-bit halves.
-fn digest(raw: &RawValue) -> Result<[u64; 2], serde_json::Error> {
+/// The whole value's digest, as two 64-bit halves; `cut`: the digest of
+/// the text left out of it for depth, if any.
+fn digest(text: &str, cut: Option<u128>) -> Result<[u64; 2], serde_json::Error> {
     let mut h = Hash128::new();
-    Digester(&mut h).deserialize(&mut serde_json::Deserializer::from_str(raw.get()))?;
+    Digester(&mut h).deserialize(&mut serde_json::Deserializer::from_str(text))?;
+    if let Some(cut) = cut {
+        h.tagged(b'-', &cut.to_le_bytes());
+    }
     let d = h.finish();
     Ok([(d >> 64) as u64, d as u64])
 }

@@ -6,7 +6,7 @@ fn raw(text: &str) -> Box<RawValue> {
 }
 
 fn read(text: &str, role: Role) -> Value {
-    for_recognition(&raw(text), role).unwrap()
+    for_recognition(&raw(text), role).unwrap().0
 }
 
 /// Every JSON value in a tree, as [`count`] counts them.
@@ -123,20 +123,79 @@ fn the_digest_covers_the_whole_value_in_any_member_order() {
         );
     }
     assert_ne!(
-        digest(&raw("[1,2]")).unwrap(),
-        digest(&raw("[2,1]")).unwrap()
+        digest("[1,2]", None).unwrap(),
+        digest("[2,1]", None).unwrap()
     );
-    assert_eq!(digest(&raw("1.50")).unwrap(), digest(&raw("1.5")).unwrap());
+    assert_eq!(digest("1.50", None).unwrap(), digest("1.5", None).unwrap());
     assert_eq!(
-        digest(&raw(r#""\u0041""#)).unwrap(),
-        digest(&raw(r#""A""#)).unwrap()
+        digest(r#""\u0041""#, None).unwrap(),
+        digest(r#""A""#, None).unwrap()
+    );
+}
+
+/// `n` arrays in one another around `inner`.
+fn nested(n: usize, inner: &str) -> String {
+    format!("{}{inner}{}", "[".repeat(n), "]".repeat(n))
+}
+
+#[test]
+fn a_member_too_deep_is_left_out_and_the_rest_read() {
+    // (text, role, members kept, left out: (count, level))
+    let check = |text: &str, role: Role, keys: &[&str], left: Option<(usize, usize)>| {
+        let (value, left_out) = for_recognition(&raw(text), role).unwrap();
+        let got: Vec<&str> = value
+            .as_object()
+            .map(|m| m.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        assert_eq!(got, keys, "{:.60}", text);
+        assert_eq!(left_out.map(|l| (l.count, l.level)), left, "{:.60}", text);
+        if left.is_none() {
+            assert_eq!(value, serde_json::from_str::<Value>(text).unwrap());
+        }
+    };
+    let args = |deep: usize| format!(r#"{{"command":"Get-Date","data":{}}}"#, nested(deep, "0"));
+    check(&args(126), Role::Args, &["command", "data"], None);
+    // Only the array at level 129 goes; `data` keeps the levels above it.
+    let kept = ["command", "data", DIGEST_MEMBER];
+    check(&args(127), Role::Args, &kept, Some((1, 129)));
+    check(&args(100_000), Role::Args, &kept, Some((1, 129)));
+    check(&args(125), Role::Value, &["command", "data"], None);
+    check(
+        &args(126),
+        Role::Value,
+        &["command", "data"],
+        Some((1, 129)),
+    );
+    // An array has no member to carry the identity in: it is read as `{}`, as a large one is.
+    check(
+        &nested(128, "0"),
+        Role::Args,
+        &[DIGEST_MEMBER],
+        Some((1, 129)),
+    );
+    check(&nested(127, "0"), Role::Value, &[], Some((1, 129)));
+    // A large value is projected from what is left.
+    let large = format!(
+        r#"{{"command":"x","deep":{},"big":{}}}"#,
+        nested(200, "0"),
+        zeros(VALUE_MAX_NODES)
+    );
+    check(
+        &large,
+        Role::Args,
+        &["command", "deep", DIGEST_MEMBER],
+        Some((1, 129)),
     );
 }
 
 #[test]
-fn too_deep_a_value_is_an_error_not_a_crash() {
-    let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
-    assert!(for_recognition(&raw(&deep), Role::Args).is_err());
-    let within = format!("{}{}", "[".repeat(100), "]".repeat(100));
-    assert!(for_recognition(&raw(&within), Role::Args).is_ok());
+fn what_was_left_out_is_still_part_of_the_identity() {
+    let args = |inner: &str| format!(r#"{{"command":"x","data":{}}}"#, nested(200, inner));
+    let id = |text: &str| read(text, Role::Args)[DIGEST_MEMBER].clone();
+    assert_eq!(id(&args("1")), id(&args("1")));
+    assert_ne!(id(&args("1")), id(&args("2")));
+    assert_ne!(
+        id(&args("1")),
+        id(&format!(r#"{{"command":"y","data":{}}}"#, nested(200, "1")))
+    );
 }
