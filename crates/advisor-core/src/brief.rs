@@ -177,16 +177,8 @@ pub fn full_account_with(
             format!("{json} | {command} --value -")
         }
     };
-    let intro = env.locale.pick(
-        "The full account (mechanism, cited reports) is this advisory's `detail`; to print it, run in PowerShell:",
-        "完整说明（机制与引用的报告）见本建议的 `detail` 字段；在 PowerShell 中运行以下命令可重现：",
-    );
+    let intro = intro(env, input, call_command.is_some(), rooted);
     let mut out = format!("{intro}\n    {command}");
-    let note = placeholder_note(env, input, call_command.is_some(), rooted);
-    if !note.is_empty() {
-        out.push('\n');
-        out.push_str(&note);
-    }
     if let Some(href) = &env.href {
         let more = env.locale.pick("More:", "详见：");
         out.push_str(&format!("\n{more} {href}"));
@@ -194,50 +186,52 @@ pub fn full_account_with(
     out
 }
 
-/// The prose that says what each placeholder on the explain line stands for,
-/// and why the advisor does not write it there itself.
-fn placeholder_note(
-    env: &Environment,
-    input: ExplainInput<'_>,
-    command: bool,
-    root: bool,
-) -> String {
+/// The line above the explain command: where the full account is, what each
+/// placeholder on the command stands for, and why the advisor leaves it out.
+fn intro(env: &Environment, input: ExplainInput<'_>, command: bool, root: bool) -> String {
+    let pick = |en, zh| env.locale.pick(en, zh);
     let mut parts: Vec<&str> = Vec::new();
     if let ExplainInput::Message(message) = input {
         parts.push(if message.powershell().is_ok() {
-            env.locale.pick(
-                "<message> is the line quoted above, each single quote in it doubled",
-                "<message> 是上方引用的那一行，其中的单引号须写两遍",
+            pick(
+                "the quoted line as <message>, each ' doubled",
+                "<message> 换成上方引用的那一行（' 写两遍）",
             )
         } else {
-            env.locale.pick(
-                "<message> is the line quoted above, which holds characters no command line carries as they are",
-                "<message> 是上方引用的那一行，其中含有不能原样写入命令行的字符",
+            pick(
+                "the quoted line as <message>, each escape typed as its character",
+                "<message> 换成上方引用的那一行（转义处输入原字符）",
             )
         });
     }
     if command {
-        parts.push(env.locale.pick(
-            "<command> the call's command argument",
-            "<command> 是本次调用的 command 参数",
+        parts.push(pick(
+            "the call's command as <command>",
+            "<command> 换成本次调用的命令",
         ));
     }
     if root {
-        parts.push(
-            env.locale
-                .pick("<root> the workspace root", "<root> 是工作区根目录"),
-        );
+        parts.push(pick(
+            "the workspace root as <root>",
+            "<root> 换成工作区根目录",
+        ));
     }
-    if parts.is_empty() {
-        return String::new();
-    }
-    let why = env.locale.pick(
-        "the advisor shows text it did not write only inside the quote frame.",
-        "本工具只在引用框内展示并非它写下的文字。",
+    let head = pick(
+        "The full account is this advisory's `detail`, or run in PowerShell",
+        "完整说明见本建议的 `detail` 字段，或在 PowerShell 中运行",
     );
-    let sep = env.locale.pick("; ", "；");
-    let end = env.locale.pick(": ", "：");
-    format!("({}{end}{why})", parts.join(sep))
+    if parts.is_empty() {
+        return format!("{head}{}", pick(":", "："));
+    }
+    let (with, and, why) = (
+        pick(" with ", "，"),
+        pick(" and ", "，"),
+        pick(
+            " (left out: not the advisor's words):",
+            "（此处不写出：那不是本工具的文字）：",
+        ),
+    );
+    format!("{head}{with}{}{why}", parts.join(and))
 }
 
 /// Fills `{name}` slots in one pass, so a filled value (text the advisor did not
