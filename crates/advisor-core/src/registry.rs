@@ -88,6 +88,8 @@ pub trait ErasedFamily: Send + Sync {
     fn doc(&self) -> FamilyDoc;
     /// See [`Family::anchors`].
     fn anchors(&self) -> Anchors;
+    /// See [`Family::tools`].
+    fn tools(&self) -> crate::ToolScope;
     /// See [`Family::recognize`], for a tool the family's [`Family::tools`]
     /// admits (else `None`); the finding comes back bound to its family.
     fn recognize<'f>(&'f self, observation: &Observation) -> Option<Box<dyn Recognized + 'f>>;
@@ -114,6 +116,9 @@ impl<F: Family, B: BudgetRole> ErasedFamily for Registered<F, B> {
     }
     fn anchors(&self) -> Anchors {
         self.family.anchors()
+    }
+    fn tools(&self) -> crate::ToolScope {
+        self.family.tools()
     }
     fn recognize<'f>(&'f self, observation: &Observation) -> Option<Box<dyn Recognized + 'f>> {
         if !self.family.tools().admits(observation) {
