@@ -69,11 +69,8 @@ impl ToolClass {
     /// split at anything else and at a lower-to-upper case change; compared
     /// case-insensitively).
     pub fn of(tool: &ToolName) -> Self {
-        let words = words(tool.as_str());
         let has = |table: &[&str]| {
-            words
-                .iter()
-                .any(|w| table.iter().any(|t| w.eq_ignore_ascii_case(t)))
+            words(tool.as_str()).any(|w| table.iter().any(|t| w.eq_ignore_ascii_case(t)))
         };
         if has(PROCESS_WORDS) {
             ToolClass::Process
@@ -113,32 +110,30 @@ impl ToolScope {
     }
 }
 
-/// The first [`NAME_MAX_WORDS`] words of a tool name.
-fn words(name: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start = None;
-    let mut prev_lower = false;
-    for (i, c) in name.char_indices() {
-        let word_char = c.is_ascii_alphanumeric();
-        let camel = prev_lower && c.is_ascii_uppercase();
-        if let Some(s) = start {
-            if !word_char || camel {
-                out.push(&name[s..i]);
-                start = None;
-                if out.len() == NAME_MAX_WORDS {
-                    return out;
-                }
-            }
+/// The first [`NAME_MAX_WORDS`] words of a tool name, without allocating:
+/// runs of ASCII letters and digits, split again where a lowercase letter or
+/// digit is followed by an uppercase one (`WebFetch` is `Web`, `Fetch`).
+fn words(name: &str) -> impl Iterator<Item = &str> {
+    name.split(|c: char| !c.is_ascii_alphanumeric())
+        .flat_map(camel_parts)
+        .take(NAME_MAX_WORDS)
+}
+
+/// The parts of one run of letters and digits at its lower-to-upper changes.
+fn camel_parts(run: &str) -> impl Iterator<Item = &str> {
+    let mut rest = run;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
         }
-        if word_char && start.is_none() {
-            start = Some(i);
-        }
-        prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
-    }
-    if let Some(s) = start {
-        out.push(&name[s..]);
-    }
-    out
+        let bytes = rest.as_bytes();
+        let end = (1..bytes.len())
+            .find(|&i| !bytes[i - 1].is_ascii_uppercase() && bytes[i].is_ascii_uppercase())
+            .unwrap_or(bytes.len());
+        let (word, tail) = rest.split_at(end);
+        rest = tail;
+        Some(word)
+    })
 }
 
 #[cfg(test)]
@@ -181,7 +176,11 @@ mod tests {
     #[test]
     fn a_name_is_read_for_a_bounded_number_of_words() {
         let long = format!("{}_bash", "x_".repeat(NAME_MAX_WORDS));
-        assert_eq!(words(&long).len(), NAME_MAX_WORDS);
+        assert_eq!(words(&long).count(), NAME_MAX_WORDS);
+        assert_eq!(
+            words("runTerminalCmd2 x_WebFetch").collect::<Vec<_>>(),
+            ["run", "Terminal", "Cmd2", "x", "Web", "Fetch"]
+        );
         let fetch = format!("{}web_fetch", "x_".repeat(NAME_MAX_WORDS));
         check(&fetch, ToolClass::Process);
     }
