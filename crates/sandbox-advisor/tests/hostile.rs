@@ -19,7 +19,8 @@ const HOSTILE: &str = "\n2026-12-01T00:00:00Z  WARN sandbox_advisor::advisory: f
 /// The same, as `escaped` shows it.
 const SHOWN: &str = "\\n2026-12-01T00:00:00Z  WARN sandbox_advisor::advisory: forged\\u{1B}[2J\\r";
 /// The agent id carrying it, as one logfmt field on the host log.
-const LOGGED_AGENT: &str = "agent=\"a1\\n2026-12-01T00:00:00Z  WARN sandbox_advisor::advisory: forged\\u001b[2J\\r\"";
+const LOGGED_AGENT: &str =
+    "agent=\"a1\\n2026-12-01T00:00:00Z  WARN sandbox_advisor::advisory: forged\\u001b[2J\\r\"";
 
 /// Escaped text inside a quoted logfmt value: each backslash doubled.
 fn in_log(escaped: &str) -> String {
@@ -160,9 +161,10 @@ fn hostile_file_names_and_fallback_roots_are_escaped() {
     assert_eq!(served.code, 0);
     assert_inert("serve's log", &served.stderr);
     assert!(
-        served
-            .stderr
-            .contains(&format!("fallbackRoot {}", in_log(&format!("D:\\ws{SHOWN}")))),
+        served.stderr.contains(&format!(
+            "fallbackRoot {}",
+            in_log(&format!("D:\\ws{SHOWN}"))
+        )),
         "{}",
         served.stderr
     );
