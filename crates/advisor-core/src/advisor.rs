@@ -19,6 +19,7 @@ use crate::ids::{AgentId, CallId, FamilyId, SessionId, ToolName};
 use crate::ledger::{Books, Claim, Ledger, LedgerStore, Slot};
 use crate::observation::{Observation, Outcome};
 use crate::registry::Registry;
+use crate::tool::ToolClass;
 
 mod explain;
 mod preflight;
@@ -234,7 +235,10 @@ impl Advisor {
             return decision;
         };
         let (family, agent) = (owner.family, &observation.agent);
-        if owner.finding.feeds_budget() && self.config.enforce_after > 0 {
+        if owner.finding.feeds_budget()
+            && self.config.enforce_after > 0
+            && ToolClass::of(&observation.tool).can_carry_sandbox_failure()
+        {
             self.books
                 .count_failure(agent, &BudgetCall::of(observation));
         }
@@ -327,6 +331,10 @@ impl Advisor {
     /// within the fail-fast budget. Off unless `enforceAfter > 0`.
     pub fn pre_execute(&self, call: &PendingCall) -> PreDecision {
         if self.config.enforce_after == 0 || !self.config.tracks(call.tool.as_str()) {
+            return PreDecision::default();
+        }
+        // A tool that starts no process never failed provisioning: never refused.
+        if !ToolClass::of(&call.tool).can_carry_sandbox_failure() {
             return PreDecision::default();
         }
         let Some(family) = self.registry.fail_fast_family() else {

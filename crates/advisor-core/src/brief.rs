@@ -56,14 +56,77 @@ fn is_evidence_or_command(line: &str) -> bool {
 }
 
 /// What `sandbox-advisor explain` is given to reproduce an advisory.
+///
+/// Neither form puts text the advisor did not write on the explain line: a
+/// message is named by a placeholder (the line is quoted above it, in its
+/// frame), and a value is written by the family from the facts it recognized.
 #[derive(Debug, Clone, Copy)]
 pub enum ExplainInput<'a> {
-    /// A failure's message (the producer's text, rendered as a PowerShell literal).
+    /// A failure's message. The line names it [`MESSAGE_PLACEHOLDER`]; the
+    /// message decides only which note the prose gives (whether it can be
+    /// pasted into a PowerShell literal as it is).
     Message(&'a Untrusted),
-    /// A success value, as one line of JSON the family wrote from the facts it
-    /// recognized; it is piped to `explain --value -` (a JSON argument cannot
+    /// A success value, piped to `explain --value -` (a JSON argument cannot
     /// cross Windows PowerShell's native-argument passing intact).
-    Value(&'a str),
+    Value(&'a ExplainValue),
+}
+
+/// What the explain line says in place of the failure's message.
+pub const MESSAGE_PLACEHOLDER: &str = "'<message>'";
+
+/// What the explain line says in place of the call's `command` argument.
+pub const COMMAND_PLACEHOLDER: &str = "'<command>'";
+
+/// What the explain line says in place of the session's workspace root.
+pub const ROOT_PLACEHOLDER: &str = "'<root>'";
+
+/// A shell tool's foreground value for `explain --value -`, written only from
+/// facts the family recognized: numbers, the sandbox mode, booleans and the
+/// family's own constant strings (`&'static str`), never text read from the
+/// observation, so the JSON can stand on a command line outside any quote frame.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExplainValue {
+    members: String,
+}
+
+impl ExplainValue {
+    /// `{"kind":"foreground","exitCode":…}` (`null` when the value reported none).
+    pub fn foreground(exit_code: Option<i64>) -> Self {
+        let exit = exit_code.map_or_else(|| "null".to_owned(), |c| c.to_string());
+        Self {
+            members: format!("\"kind\":\"foreground\",\"exitCode\":{exit}"),
+        }
+    }
+
+    /// Adds `"stderr":{"text":…}`: the family's constants joined by spaces,
+    /// with `"truncated"` when given.
+    pub fn stderr(mut self, parts: &[&'static str], truncated: Option<bool>) -> Self {
+        let text = serde_json::Value::String(parts.join(" "));
+        self.members
+            .push_str(&format!(",\"stderr\":{{\"text\":{text}"));
+        if let Some(truncated) = truncated {
+            self.members
+                .push_str(&format!(",\"truncated\":{truncated}"));
+        }
+        self.members.push('}');
+        self
+    }
+
+    /// Adds `"sandbox":{"mode":…}`, with `"denied"` when given.
+    pub fn sandbox(mut self, mode: crate::SandboxMode, denied: Option<bool>) -> Self {
+        self.members
+            .push_str(&format!(",\"sandbox\":{{\"mode\":\"{}\"", mode.as_str()));
+        if let Some(denied) = denied {
+            self.members.push_str(&format!(",\"denied\":{denied}"));
+        }
+        self.members.push('}');
+        self
+    }
+
+    /// The value as one line of compact JSON.
+    pub fn json(&self) -> String {
+        format!("{{{}}}", self.members)
+    }
 }
 
 /// The brief's last lines: where the full account is, with the `explain`
@@ -74,8 +137,14 @@ pub fn full_account(env: &Environment, input: ExplainInput<'_>) -> String {
 }
 
 /// [`full_account`] for a family that reads the call's `command` argument: the
-/// explain line passes it (`--command`) and the workspace root (`--root`), each
-/// only when it can be a PowerShell literal (otherwise the line goes without it).
+/// explain line also names it (`--command`) and, when the policy has one, the
+/// workspace root (`--root`), each by a placeholder the prose explains.
+///
+/// The line carries only the advisor's own words: the platform, the mode, the
+/// flags, placeholders, and an [`ExplainValue`]. Text it did not write (the
+/// message, the command, the root) appears in the brief only where the family
+/// framed it, so an instruction injected into it never reaches the model
+/// outside a quote frame.
 pub fn full_account_with(
     env: &Environment,
     input: ExplainInput<'_>,
@@ -85,58 +154,84 @@ pub fn full_account_with(
         "sandbox-advisor explain --platform {}",
         env.host.platform.as_str()
     );
+    let mut rooted = false;
     if let Ok(policy) = env.policy() {
         command.push_str(" --mode ");
         command.push_str(policy.mode.as_str());
-        let root = policy
-            .workspace_root
-            .as_ref()
-            .and_then(|r| Untrusted::new(&r.to_string()).powershell().ok());
-        if let (Some(root), Some(_)) = (root, call_command) {
-            command.push_str(&format!(" --root {root}"));
+        if policy.workspace_root.is_some() && call_command.is_some() {
+            command.push_str(&format!(" --root {ROOT_PLACEHOLDER}"));
+            rooted = true;
         }
     }
-    if let Some(literal) = call_command.and_then(|c| c.powershell().ok()) {
-        command.push_str(&format!(" --command {literal}"));
+    if call_command.is_some() {
+        command.push_str(&format!(" --command {COMMAND_PLACEHOLDER}"));
     }
     if env.host.binary == crate::HostBinary::Electron {
         command.push_str(" --electron");
     }
-    let (literal, piped) = match input {
-        ExplainInput::Message(message) => (message.powershell(), false),
-        ExplainInput::Value(json) => (Untrusted::new(json).powershell_input(), true),
+    let command = match input {
+        ExplainInput::Message(_) => format!("{command} {MESSAGE_PLACEHOLDER}"),
+        ExplainInput::Value(value) => {
+            let json = Untrusted::new(&value.json()).powershell_input();
+            let json = json.map_or_else(|_| "'<value>'".to_owned(), |l| l.to_string());
+            format!("{json} | {command} --value -")
+        }
     };
-    let refused = literal.is_err();
-    let placeholder = if piped { "<value>" } else { "<message>" };
-    let literal = literal.map_or_else(|_| placeholder.to_owned(), |l| l.to_string());
-    let command = if piped {
-        format!("{literal} | {command} --value -")
-    } else {
-        format!("{command} {literal}")
-    };
-    let intro = env.locale.pick(
-        "The full account (mechanism, cited reports) is this advisory's `detail`; to print it, run in PowerShell:",
-        "完整说明（机制与引用的报告）见本建议的 `detail` 字段；在 PowerShell 中运行以下命令可重现：",
-    );
+    let intro = intro(env, input, call_command.is_some(), rooted);
     let mut out = format!("{intro}\n    {command}");
-    if refused && !piped {
-        out.push('\n');
-        out.push_str(env.locale.pick(
-            "(<message> stands for the message quoted above: it holds characters no command line may carry as they are.)",
-            "（<message> 代表上方引用的消息：其中含有不能原样写入命令行的字符。）",
-        ));
-    } else if refused {
-        out.push('\n');
-        out.push_str(env.locale.pick(
-            "(<value> stands for the call's result value, which cannot be written on a command line as it is.)",
-            "（<value> 代表本次调用的结果值：它无法原样写入命令行。）",
-        ));
-    }
     if let Some(href) = &env.href {
         let more = env.locale.pick("More:", "详见：");
         out.push_str(&format!("\n{more} {href}"));
     }
     out
+}
+
+/// The line above the explain command: where the full account is, what each
+/// placeholder on the command stands for, and why the advisor leaves it out.
+fn intro(env: &Environment, input: ExplainInput<'_>, command: bool, root: bool) -> String {
+    let pick = |en, zh| env.locale.pick(en, zh);
+    let mut parts: Vec<&str> = Vec::new();
+    if let ExplainInput::Message(message) = input {
+        parts.push(if message.powershell().is_ok() {
+            pick(
+                "the quoted line as <message>, each ' doubled",
+                "<message> 换成上方引用的那一行（' 写两遍）",
+            )
+        } else {
+            pick(
+                "the quoted line as <message>, each escape typed as its character",
+                "<message> 换成上方引用的那一行（转义处输入原字符）",
+            )
+        });
+    }
+    if command {
+        parts.push(pick(
+            "the call's command as <command>",
+            "<command> 换成本次调用的命令",
+        ));
+    }
+    if root {
+        parts.push(pick(
+            "the workspace root as <root>",
+            "<root> 换成工作区根目录",
+        ));
+    }
+    let head = pick(
+        "The full account is this advisory's `detail`, or run in PowerShell",
+        "完整说明见本建议的 `detail` 字段，或在 PowerShell 中运行",
+    );
+    if parts.is_empty() {
+        return format!("{head}{}", pick(":", "："));
+    }
+    let (with, and, why) = (
+        pick(" with ", "，"),
+        pick(" and ", "，"),
+        pick(
+            " (left out: not the advisor's words):",
+            "（此处不写出：那不是本工具的文字）：",
+        ),
+    );
+    format!("{head}{with}{}{why}", parts.join(and))
 }
 
 /// Fills `{name}` slots in one pass, so a filled value (text the advisor did not

@@ -2,6 +2,7 @@
 
 /// Declares a family: a unit struct and its [`Family`](crate::Family) impl,
 /// forwarding to the crate's own `recognize`, `gate` and `advise` functions.
+/// `tools:` is the family's [`ToolScope`](crate::ToolScope) (default: any tool).
 ///
 /// The family's `doc` is read from its README (`readme:`, usually
 /// `include_str!("../README.md")`), which is also the crate doc, so what a
@@ -50,6 +51,7 @@ macro_rules! family {
             recognize: $recognize:expr,
             gate: $gate:expr,
             advise: $advise:expr
+            $(, tools: $tools:expr)?
             $(, policy_need: $policy_need:expr)?
             $(, diagnose: $diagnose:expr)?
             $(, preflight: ($wants:expr, $preflight:expr))?
@@ -87,6 +89,12 @@ macro_rules! family {
             fn advise(&self, finding: &$finding, env: &$crate::Environment) -> $crate::Advisory {
                 ($advise)(finding, env)
             }
+
+            $(
+                fn tools(&self) -> $crate::ToolScope {
+                    $tools
+                }
+            )?
 
             $(
                 fn policy_need(&self, finding: &$finding, host: &$crate::HostFacts) -> $crate::PolicyNeed {

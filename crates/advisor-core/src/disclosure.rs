@@ -10,8 +10,10 @@
 
 //!
 //! Every value that did not come from the advisor (agent ids, tool names,
-//! resolver messages) is written through [`log_field`], so a newline or an
-//! escape sequence in it can neither start a forged line nor reach a terminal.
+//! resolver messages, a store's fault) is a field written through
+//! [`log_field`], one logfmt value, so a space, `=`, quote, newline or escape
+//! sequence in it can neither add a field, start a forged line nor reach a
+//! terminal. Messages are the advisor's own constant words.
 
 use crate::family::{Seat, WithholdReason};
 use crate::ids::{AgentId, FamilyId, ToolName};
@@ -30,7 +32,8 @@ pub(crate) fn spoken(agent: &AgentId, family: FamilyId, seat: Seat, summary: &st
     tracing::info!(
         target: ADVISORY_TARGET,
         agent = %log_field(agent.as_str()), family = %family, seat = ?seat,
-        "{}", log_field(summary)
+        summary = %log_field(summary),
+        "advisory delivered"
     );
 }
 
@@ -38,7 +41,8 @@ pub(crate) fn withheld(agent: &AgentId, family: FamilyId, seat: Seat, reason: &W
     tracing::warn!(
         target: WITHHELD_TARGET,
         agent = %log_field(agent.as_str()), family = %family, seat = ?seat, reason = reason.code(),
-        "advisory withheld: {reason}"
+        detail = %log_field(&reason.to_string()),
+        "advisory withheld"
     );
 }
 
@@ -65,9 +69,8 @@ pub(crate) fn store_down(
 ) {
     tracing::warn!(
         target: LEDGER_TARGET,
-        store, retry_ms = retry.as_millis() as u64,
-        "shared ledger unavailable ({}); answering from this process's own ledger until it is back",
-        log_field(&fault.what)
+        store, retry_ms = retry.as_millis() as u64, fault = %log_field(&fault.what),
+        "shared ledger unavailable; answering from this process's own ledger until it is back"
     );
 }
 

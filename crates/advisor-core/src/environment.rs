@@ -186,7 +186,7 @@ pub enum Unresolved {
     #[error("the call has no session")]
     NoSession,
     /// The resolver failed; its message is the resolver's, not the advisor's.
-    #[error("the policy resolver failed: {}", .0.log())]
+    #[error("the policy resolver failed: {}", .0.escaped())]
     ResolverError(crate::Untrusted),
 }
 

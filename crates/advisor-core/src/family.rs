@@ -25,6 +25,14 @@ pub trait Family: Send + Sync + 'static {
     /// The cheap facts an observation must show before `recognize` is worth running.
     fn anchors(&self) -> Anchors;
 
+    /// Which tools' observations the family reads (default: any). A sandbox
+    /// family answers [`ToolScope::SandboxProcess`](crate::ToolScope): the
+    /// registry then never shows it a network or file tool's result, whose
+    /// text may quote a sandbox failure without being one.
+    fn tools(&self) -> crate::ToolScope {
+        crate::ToolScope::Any
+    }
+
     /// Recognizes the producer's shape, or returns `None` without allocating.
     fn recognize(&self, observation: &Observation) -> Option<Self::Finding>;
 

@@ -13,6 +13,7 @@
 //! - [`Advisor`]: the ledger, the disclosure log and the fail-fast budget.
 //! - [`Config`]: `enforceAfter`, `maxDenials`, `include`, `exclude`, `href`,
 //!   `ledgerCapacity`, `sessionCapacity`.
+//! - [`ToolClass`]: which tools can carry a sandbox provisioning failure.
 //! - [`BoundedMap`]: the one bounded map every per-agent and per-session map uses.
 //! - [`LedgerStore`]: where once-per-agent facts and the budget are shared
 //!   beyond one process ([`Advisor::with_stores`]); the crate README says when
@@ -42,6 +43,7 @@ mod registry;
 pub mod shell;
 #[cfg(feature = "testing")]
 pub mod testing;
+mod tool;
 
 pub use advisor::{
     Advisor, Context, Explanation, PendingCall, PostDecision, PreDecision, Refusal, Withheld,
@@ -73,3 +75,4 @@ pub use observation::{Failure, Observation, Outcome, Success};
 pub use paths::{Containment, HostPath, PathStyle};
 pub use quote::Untrusted;
 pub use registry::{ErasedFamily, Recognized, Registry, RegistryBuilder, RegistryError};
+pub use tool::{ToolClass, ToolScope};

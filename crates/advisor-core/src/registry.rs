@@ -88,7 +88,10 @@ pub trait ErasedFamily: Send + Sync {
     fn doc(&self) -> FamilyDoc;
     /// See [`Family::anchors`].
     fn anchors(&self) -> Anchors;
-    /// See [`Family::recognize`]; the finding comes back bound to its family.
+    /// See [`Family::tools`].
+    fn tools(&self) -> crate::ToolScope;
+    /// See [`Family::recognize`], for a tool the family's [`Family::tools`]
+    /// admits (else `None`); the finding comes back bound to its family.
     fn recognize<'f>(&'f self, observation: &Observation) -> Option<Box<dyn Recognized + 'f>>;
     /// See [`Family::wants_preflight`].
     fn wants_preflight(&self, host: &HostFacts) -> bool;
@@ -114,7 +117,13 @@ impl<F: Family, B: BudgetRole> ErasedFamily for Registered<F, B> {
     fn anchors(&self) -> Anchors {
         self.family.anchors()
     }
+    fn tools(&self) -> crate::ToolScope {
+        self.family.tools()
+    }
     fn recognize<'f>(&'f self, observation: &Observation) -> Option<Box<dyn Recognized + 'f>> {
+        if !self.family.tools().admits(observation) {
+            return None;
+        }
         let finding = self.family.recognize(observation)?;
         Some(Box::new(Bound::<F, B> {
             family: &self.family,

@@ -338,3 +338,33 @@ fn a_refusal_echo_posted_twice_counts_nothing() {
         );
     });
 }
+
+/// Issue 23 item 10, at the budget itself: the fail-fast family here reads
+/// every tool (its scope is `Any`), yet a network or file tool's failure is
+/// never counted and its call never refused; a shell's identical failures are.
+#[test]
+fn only_a_process_tool_feeds_or_meets_the_budget() {
+    let (host, policy) = (linux(), NoPolicyService);
+    let c = ctx(&host, &policy);
+    let x = json!({"command": "npm test"});
+    for (tool, refused) in [
+        ("web_fetch", false),
+        ("read_file", false),
+        ("bash", true),
+        ("exec_command", true),
+    ] {
+        let advisor = budgeted(json!({"enforceAfter": 1, "maxDenials": 2}));
+        let mut o = failed("c1", x.clone(), "PROVISIONING");
+        o.tool = tool.into();
+        run(async {
+            advisor.post_execute(&o, None, &c).await;
+        });
+        let mut call = pending("c2", x.clone());
+        call.tool = tool.into();
+        assert_eq!(
+            advisor.pre_execute(&call).refusal.is_some(),
+            refused,
+            "{tool}"
+        );
+    }
+}

@@ -15,6 +15,8 @@ mod argv;
 mod cases;
 #[path = "quoting/cmd.rs"]
 mod cmd;
+#[path = "support/logfmt.rs"]
+mod logfmt;
 #[path = "quoting/powershell.rs"]
 mod powershell;
 #[path = "quoting/strategy.rs"]
@@ -22,7 +24,8 @@ mod strategy;
 
 use advisor_core::Untrusted;
 use advisor_core::quote::{
-    INLINE_MAX_CHARS, LOG_FIELD_MAX_CHARS, PathSlot, QUOTE_MAX_CHARS, QUOTE_MAX_LINES, log_field,
+    INLINE_MAX_CHARS, LOG_FIELD_MAX_CHARS, PathSlot, QUOTE_MAX_CHARS, QUOTE_MAX_LINES, escaped,
+    log_field,
 };
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
@@ -218,12 +221,43 @@ fn inline_is_one_span(s: &str) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// A log field: one line, nothing invisible (no `\n`, `\r`, ESC), capped.
-fn log_field_is_one_visible_line(s: &str) -> Result<(), TestCaseError> {
+/// Escaped text: one line, nothing invisible (no `\n`, `\r`, ESC), capped.
+fn escaped_is_one_visible_line(s: &str) -> Result<(), TestCaseError> {
+    let shown = escaped(s).to_string();
+    prop_assert_eq!(&shown, &Untrusted::new(s).escaped().to_string());
+    prop_assert!(!shown.chars().any(invisible), "{:?}", shown);
+    prop_assert!(shown.chars().count() <= LOG_FIELD_MAX_CHARS * ESCAPE_MAX_CHARS + 1);
+    Ok(())
+}
+
+/// The longest escape one character becomes in a log field: a surrogate
+/// pair, `\ud800\udc00`.
+const LOG_ESCAPE_MAX_CHARS: usize = 12;
+
+/// A log field is one logfmt value: `agent=<field> family=acl` reads back, by
+/// the reference reader, as exactly those two pairs with the agent's value
+/// the original (or its first [`LOG_FIELD_MAX_CHARS`] characters and `…`);
+/// and the line is one line with nothing invisible on it.
+fn log_field_is_one_logfmt_value(s: &str) -> Result<(), TestCaseError> {
     let shown = log_field(s).to_string();
     prop_assert_eq!(&shown, &Untrusted::new(s).log().to_string());
     prop_assert!(!shown.chars().any(invisible), "{:?}", shown);
-    prop_assert!(shown.chars().count() <= LOG_FIELD_MAX_CHARS * ESCAPE_MAX_CHARS + 1);
+    prop_assert!(shown.chars().count() <= LOG_FIELD_MAX_CHARS * LOG_ESCAPE_MAX_CHARS + 3);
+    let line = format!("agent={shown} family=acl");
+    let pairs = logfmt::parse(&line).map_err(TestCaseError::fail)?;
+    let expected = if s.chars().count() > LOG_FIELD_MAX_CHARS {
+        format!(
+            "{}…",
+            s.chars().take(LOG_FIELD_MAX_CHARS).collect::<String>()
+        )
+    } else {
+        s.to_owned()
+    };
+    let want: Vec<logfmt::Pair> = vec![
+        ("agent".into(), Some(expected)),
+        ("family".into(), Some("acl".into())),
+    ];
+    prop_assert_eq!(pairs, want, "{:?}", line);
     Ok(())
 }
 
@@ -264,8 +298,30 @@ proptest! {
     }
 
     #[test]
-    fn log_fields_stay_one_visible_line(s in strategy::hostile()) {
-        log_field_is_one_visible_line(&s)?;
+    fn escaped_text_stays_one_visible_line(s in strategy::hostile()) {
+        escaped_is_one_visible_line(&s)?;
+    }
+
+    #[test]
+    fn log_fields_read_back_as_one_logfmt_value(s in strategy::hostile()) {
+        log_field_is_one_logfmt_value(&s)?;
+    }
+
+    #[test]
+    fn any_string_is_one_logfmt_value(s in any::<String>()) {
+        log_field_is_one_logfmt_value(&s)?;
+    }
+
+    /// A log field is bare exactly when nothing in it can end a bare value.
+    #[test]
+    fn log_fields_are_bare_only_when_safe(s in strategy::visible()) {
+        let shown = log_field(&s).to_string();
+        let head: String = s.chars().take(LOG_FIELD_MAX_CHARS).collect();
+        let quoted = head.is_empty() || head.contains([' ', '=', '"']);
+        prop_assert_eq!(shown.starts_with('"'), quoted, "{:?}", shown);
+        if !quoted && head == s {
+            prop_assert_eq!(&shown, &s);
+        }
     }
 
     /// The refusals are narrow: visible text is carried unless it holds a
@@ -304,7 +360,7 @@ proptest! {
         let s: String = s.replace('`', "'").chars().take(INLINE_MAX_CHARS).collect();
         prop_assert_eq!(Untrusted::new(&s).quote_block().to_string(), format!("> {s}"));
         prop_assert_eq!(Untrusted::new(&s).inline().to_string(), format!("`{s}`"));
-        prop_assert_eq!(log_field(&s).to_string(), s);
+        prop_assert_eq!(escaped(&s).to_string(), s);
     }
 }
 
@@ -356,10 +412,11 @@ fn hostile_cases_through_every_rendering() {
         assert_eq!(u.inline().to_string(), case.inline, "{name}: inline");
         inline_is_one_span(&case.input).unwrap();
         assert_eq!(
-            log_field(&case.input).to_string(),
+            escaped(&case.input).to_string(),
             case.log,
-            "{name}: log_field"
+            "{name}: escaped"
         );
-        log_field_is_one_visible_line(&case.input).unwrap();
+        escaped_is_one_visible_line(&case.input).unwrap();
+        log_field_is_one_logfmt_value(&case.input).unwrap();
     }
 }

@@ -285,3 +285,29 @@ fn a_stored_record_with_a_set_over_its_bound_is_refused() {
         );
     }
 }
+
+/// Issue 23 item 10, at the count: a provisioning failure of a tool that
+/// starts no process is never counted (no `edit_budget`, only the advisory's
+/// claim), and a `pre` for such a tool never asks the budget; a shell's is
+/// counted and asked.
+#[test]
+fn a_non_process_tool_is_never_counted_or_asked() {
+    // (tool, store calls for one failure, store calls for one pre)
+    for (tool, on_failure, on_pre) in [("bash", 2, 1), ("web_fetch", 1, 0), ("read_file", 1, 0)] {
+        let store = Watched::new();
+        let advisor = watched(&store, json!({"enforceAfter": 2}));
+        let mut o = fail("a1", "c1", "PROVISIONING");
+        o.tool = tool.into();
+        assert_eq!(post(&advisor, o), 1, "{tool}: advised");
+        assert_eq!(store.calls(), on_failure, "{tool}: after the failure");
+        let pending = advisor_core::PendingCall {
+            agent: AgentId::new("a1"),
+            session: None,
+            call: advisor_core::CallId::new("c2"),
+            tool: tool.into(),
+            arguments: json!({"command": "echo hi"}),
+        };
+        assert!(advisor.pre_execute(&pending).refusal.is_none());
+        assert_eq!(store.calls(), on_failure + on_pre, "{tool}: after the pre");
+    }
+}

@@ -35,8 +35,7 @@ const EN: Sentences = Sentences {
     object: ["the workspace root", "its private temp directory"],
     what_failed: "The Windows ACL backend could not grant this session write access to {object}, and its cleanup \
          failed too. The cause (Win32 code, API, directory) is in the AggregateError's members, \
-         which the session never sees. The grant runs before every confined command: retrying cannot help until \
-         the cause is cleared.",
+         which the session never sees. The grant precedes every confined command, so retrying cannot help.",
     evidence: "The line:",
     check_locks: "Check from an ordinary prompt outside the sandbox, lock root first: lock files are never \
          deleted, so an absent or empty dsh-acl-locks is itself the finding.",
@@ -50,7 +49,7 @@ const EN: Sentences = Sentences {
         "- retry: the same grant runs first every time.",
         "- takeown /A: ownership gives WRITE_DAC, not WRITE_OWNER ({cite}).",
         "- icacls /reset /T /C: the restored Authenticated Users:(M) carries neither right ({cite}).",
-        "- grant on a guessed directory (worse than none), or elevate: the rights are on the directory.",
+        "- grant on a guessed directory, or elevate: the rights are on the directory.",
         "- raise probeTimeoutMs: this backend runs no probe.",
     ],
     never_relax: "- never relax the sandbox mode to get past it.",

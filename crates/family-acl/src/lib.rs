@@ -8,7 +8,7 @@ mod recognize;
 #[cfg(feature = "testing")]
 pub mod testing;
 
-use advisor_core::{Anchors, FailFast, FamilyId, RegistryBuilder};
+use advisor_core::{Anchors, FailFast, FamilyId, RegistryBuilder, ToolScope};
 
 pub use finding::{AclClass, AclFinding, Api, Carrier, Field, Label};
 
@@ -31,6 +31,7 @@ advisor_core::family! {
         recognize: recognize::recognize,
         gate: gate::gate,
         advise: advise::advise,
+        tools: ToolScope::SandboxProcess,
         policy_need: gate::policy_need,
         diagnose: |_, _| DIAGNOSIS,
         sample: testing::sample(),

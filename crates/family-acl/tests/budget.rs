@@ -144,3 +144,43 @@ fn a_line_without_a_detail_refuses_without_a_fix_line() {
         );
     }
 }
+
+/// Issue 23 item 10: a tool's class decides whether its text can be a
+/// provisioning failure. Three identical calls fail with an HTTP 429 body
+/// that quotes the line at the start of a line; for a network tool nothing is
+/// advised, nothing counted and nothing refused; for a shell, the same text
+/// is advised once and the third call is refused.
+#[test]
+fn only_a_process_tool_carries_a_provisioning_failure() {
+    let body = format!("HTTP 429 Too Many Requests\n{LINE}\nRetry-After: 30");
+    // (tool, advisories over the three calls, refusals of the third)
+    for (tool, advised, refused) in [
+        ("web_fetch", 0, false),
+        ("WebFetch", 0, false),
+        ("pwsh", 1, true),
+        ("bash", 1, true),
+    ] {
+        let advisor = advisor();
+        let arguments = json!({"url": "https://example.org/", "command": "x"});
+        let mut spoken = 0;
+        let mut third = None;
+        for id in ["c1", "c2", "c3"] {
+            let pending = PendingCall {
+                agent: AgentId::new("a1"),
+                session: Some(SessionId::new("s1")),
+                call: CallId::new(id),
+                tool: ToolName::new(tool),
+                arguments: arguments.clone(),
+            };
+            third = advisor.pre_execute(&pending).refusal;
+            if third.is_some() {
+                break;
+            }
+            let mut o = call(id, arguments.clone(), failure(&body));
+            o.tool = ToolName::new(tool);
+            spoken += post(&advisor, &o).additional_contexts.len();
+        }
+        assert_eq!(spoken, advised, "{tool}: advisories");
+        assert_eq!(third.is_some(), refused, "{tool}: the third call refused");
+    }
+}

@@ -7,7 +7,8 @@ use std::fmt::Write as _;
 
 use advisor_core::Environment;
 use advisor_core::Locale;
-use advisor_core::brief::{ExplainInput, full_account};
+use advisor_core::SandboxMode;
+use advisor_core::brief::{ExplainInput, ExplainValue, full_account};
 
 use crate::advise::REPORT;
 use crate::advise::commands::{CONTROLS, COUNTER, DRIVE_INFO, IPCONFIG, NETSTAT, OS_VERSION_KEY};
@@ -155,19 +156,16 @@ pub(crate) fn brief(finding: &CimRefusal, env: &Environment) -> String {
 /// A shell value that reproduces this advisory, written from the recognized
 /// facts alone (the product name is this crate's constant), never from the
 /// command's stderr.
-fn explain_value(finding: &CimRefusal, env: &Environment) -> String {
-    let stderr = if finding.product_name.contains(CODE) {
-        finding.product_name.to_owned()
+fn explain_value(finding: &CimRefusal, env: &Environment) -> ExplainValue {
+    let stderr: &[&'static str] = if finding.product_name.contains(CODE) {
+        &[finding.product_name]
     } else {
-        format!("{CODE} {}", finding.product_name)
+        &[CODE, finding.product_name]
     };
-    let mut value = format!(
-        r#"{{"kind":"foreground","exitCode":1,"stderr":{{"text":"{stderr}","truncated":false}}"#
-    );
+    let value = ExplainValue::foreground(Some(1)).stderr(stderr, Some(false));
     if finding.stamped_denied {
-        let mode = env.mode().map_or("workspace-write", |m| m.as_str());
-        let _ = write!(value, r#","sandbox":{{"mode":"{mode}","denied":true}}"#);
+        let mode = env.mode().unwrap_or(SandboxMode::WorkspaceWrite);
+        return value.sandbox(mode, Some(true));
     }
-    value.push('}');
     value
 }

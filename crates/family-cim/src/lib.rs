@@ -7,7 +7,7 @@ mod recognize;
 #[cfg(feature = "testing")]
 pub mod testing;
 
-use advisor_core::{Anchors, FamilyId};
+use advisor_core::{Anchors, FamilyId, ToolScope};
 
 pub use advise::UPSTREAM_STATEMENT;
 pub use recognize::{CODE, CODE_UPPER_X, CimRefusal, PRODUCT_NAMES};
@@ -36,6 +36,7 @@ advisor_core::family! {
         recognize: recognize::recognize,
         gate: gate::gate,
         advise: advise::advise,
+        tools: ToolScope::SandboxProcess,
         policy_need: gate::policy_need,
         diagnose: |_, _| DIAGNOSIS,
         sample: testing::sample(),

@@ -10,7 +10,7 @@
 
 use std::fmt::Write as _;
 
-use advisor_core::brief::{ExplainInput, fill, full_account};
+use advisor_core::brief::{ExplainInput, ExplainValue, fill, full_account};
 use advisor_core::{Environment, HostBinary, Locale, Platform, SandboxMode, Untrusted};
 
 use crate::gate::{ModeSource, RanUnder};
@@ -131,18 +131,14 @@ fn words(locale: Locale) -> &'static Words {
 
 /// The value `sandbox-advisor explain --value` reproduces this advisory from,
 /// written from the recognized facts only (never the caller's command).
-fn explain_value(finding: &Finding, ran: Option<RanUnder>) -> String {
-    let mut value = format!(
-        "{{\"kind\":\"foreground\",\"exitCode\":{}",
-        finding.reported
-    );
+fn explain_value(finding: &Finding, ran: Option<RanUnder>) -> ExplainValue {
+    let mut value = ExplainValue::foreground(Some(finding.reported));
     if finding.msys2_signal_pipe {
-        let _ = write!(value, ",\"stderr\":{{\"text\":\"{MSYS2_SIGNAL_PIPE}\"}}");
+        value = value.stderr(&[MSYS2_SIGNAL_PIPE], None);
     }
     if let Some(ran) = ran.filter(|r| r.source == ModeSource::Stamp) {
-        let _ = write!(value, ",\"sandbox\":{{\"mode\":\"{}\"}}", ran.mode);
+        value = value.sandbox(ran.mode, None);
     }
-    value.push('}');
     value
 }
 

@@ -8,7 +8,7 @@ mod recognize;
 #[cfg(feature = "testing")]
 pub mod testing;
 
-use advisor_core::{Anchors, FamilyId};
+use advisor_core::{Anchors, FamilyId, ToolScope};
 
 pub use gate::{ModeSource, RanUnder, UNRECOGNIZED_STAMP_MODE, ran_under};
 pub use recognize::{
@@ -38,6 +38,7 @@ advisor_core::family! {
         recognize: recognize::recognize,
         gate: gate::gate,
         advise: advise::advise,
+        tools: ToolScope::SandboxProcess,
         diagnose: |_, _| DIAGNOSIS,
         sample: testing::sample(),
     }

@@ -7,7 +7,7 @@ pub mod recognize;
 #[cfg(feature = "testing")]
 pub mod testing;
 
-use advisor_core::{Anchors, FamilyId};
+use advisor_core::{Anchors, FamilyId, ToolScope};
 
 pub use recognize::{Carrier, Finding, SENTENCE, STACK_FRAME};
 
@@ -30,6 +30,7 @@ advisor_core::family! {
         recognize: recognize::recognize,
         gate: gate::gate,
         advise: advise::advise,
+        tools: ToolScope::SandboxProcess,
         diagnose: |_, _| DIAGNOSIS,
         sample: testing::sample(),
     }

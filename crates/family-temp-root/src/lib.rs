@@ -8,7 +8,7 @@ mod recognize;
 #[cfg(feature = "testing")]
 pub mod testing;
 
-use advisor_core::{Anchors, FamilyId, HostFacts, PreflightVerdict};
+use advisor_core::{Anchors, FamilyId, HostFacts, PreflightVerdict, ToolScope};
 
 pub use preflight::{Comparison, NO_TEMP_DIR, NOT_COMPARABLE, PreflightFacts, compare};
 pub use recognize::{Carrier, TempRootRefusal};
@@ -38,6 +38,7 @@ advisor_core::family! {
         recognize: recognize::recognize,
         gate: gate::gate,
         advise: advise::failure,
+        tools: ToolScope::SandboxProcess,
         policy_need: gate::policy_need,
         diagnose: |_, _| DIAGNOSIS,
         preflight: (wants_preflight, |env| match preflight::verdict(env) {

@@ -6,7 +6,7 @@
 //! by the environment's locale; commands, paths and the quoted stamp are the
 //! same in both.
 
-use advisor_core::brief::{ExplainInput, full_account_with};
+use advisor_core::brief::{ExplainInput, ExplainValue, full_account_with};
 use advisor_core::{Environment, Locale, Untrusted};
 
 use crate::advise::checks;
@@ -123,32 +123,11 @@ pub(crate) fn brief(
     out
 }
 
-/// The value `explain` is given: the exit code as recognized (`null` when the
-/// value reports none) and the stamp exactly as quoted, so the detail it
-/// prints quotes the same stamp — when the stamp is plain JSON tokens. A stamp
-/// carrying anything else (a hostile enforcement string), or cut, is rewritten from
-/// the recognized facts, mode and `denied` only: its text never reaches a
-/// command line, and `explain` then differs from this advisory in that quote
-/// alone. Either way the value leaves only through core's pipeline-input
-/// rendering.
-fn explain_value(finding: &Finding) -> String {
-    let exit = finding
-        .exit_code
-        .map_or_else(|| "null".to_owned(), |c| c.to_string());
-    let stamp = finding.stamp.inspect();
-    let stamp = if !finding.stamp.was_cut() && stamp.chars().all(is_plain) {
-        stamp.to_owned()
-    } else {
-        format!(
-            "\"sandbox\":{{\"mode\":\"{}\",\"denied\":true}}",
-            finding.mode.as_str()
-        )
-    };
-    format!("{{\"kind\":\"foreground\",\"exitCode\":{exit},{stamp}}}")
-}
-
-/// A character of compact JSON made of plain tokens: names, words, numbers
-/// and booleans, no spaces, escapes or punctuation a reader could take for prose.
-fn is_plain(c: char) -> bool {
-    c.is_ascii_alphanumeric() || "\":,{}-_.".contains(c)
+/// The value `explain` is given, from the recognized facts alone: the exit
+/// code (`null` when the value reports none), the mode and `denied`. The
+/// stamp's other members (an enforcement string) are text the advisor did not
+/// write and stay in the quote above, so `explain` may differ from this
+/// advisory in that quote alone.
+fn explain_value(finding: &Finding) -> ExplainValue {
+    ExplainValue::foreground(finding.exit_code).sandbox(finding.mode, Some(true))
 }

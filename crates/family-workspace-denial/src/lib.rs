@@ -8,7 +8,7 @@ mod recognize;
 #[cfg(feature = "testing")]
 pub mod testing;
 
-use advisor_core::{Anchors, FamilyId};
+use advisor_core::{Anchors, FamilyId, ToolScope};
 
 pub use gate::{
     AMBIGUOUS_PATH, NAMES_ROOT, NOT_WINDOWS, OUTSIDE_ROOT, READ_ONLY, RELATIVE_PATHS_ONLY,
@@ -45,6 +45,7 @@ advisor_core::family! {
         recognize: recognize::recognize,
         gate: gate::gate,
         advise: advise::advise,
+        tools: ToolScope::SandboxProcess,
         policy_need: gate::policy_need,
         diagnose: |_, _| DIAGNOSIS,
         sample: testing::sample(),

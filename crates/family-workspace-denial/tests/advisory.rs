@@ -316,7 +316,7 @@ pub fn assert_untrusted_text_is_framed(name: &str, text: &str) {
 /// The same parts, in the same order, in both locales.
 #[test]
 fn the_brief_has_its_six_parts_in_order() {
-    let explain = r"' | sandbox-advisor explain --platform win32 --mode workspace-write --root 'D:\ws' --command 'Set-Content -Path D:\ws\vendor\lib\config.json -Value ''{}''' --value -";
+    let explain = r"' | sandbox-advisor explain --platform win32 --mode workspace-write --root '<root>' --command '<command>' --value -";
     for (name, zh) in [
         ("pos-pwsh-set-content-vendor", false),
         ("pos-pwsh-set-content-vendor-zh-cn", true),
@@ -351,7 +351,7 @@ fn the_brief_has_its_six_parts_in_order() {
                 "\n- 申请更宽的沙箱模式：放宽模式从来不是解决办法。\n",
             ),
             // 6. the full account: the explain line with the value, root and command
-            "\n    '{\"kind\":\"foreground\",\"exitCode\":1,\"sandbox\":{\"mode\":\"workspace-write\",\"denied\":true,\"enforcement\":\"partial\"}}",
+            "\n    '{\"kind\":\"foreground\",\"exitCode\":1,\"sandbox\":{\"mode\":\"workspace-write\",\"denied\":true}}",
             explain,
         ];
         assert_in_order(name, text, &parts);
@@ -378,9 +378,10 @@ fn the_brief_has_its_six_parts_in_order() {
 }
 
 /// The explain line carries what `explain` needs to print this advisory's
-/// detail: an unreported exit code as `null`, a stamp as quoted (members in
-/// its own order), the root and the command; a hostile stamp is rewritten
-/// from the recognized facts, never its text.
+/// detail, in the advisor's words only: an unreported exit code as `null`,
+/// the stamp rewritten from the recognized facts (mode and `denied`, never
+/// the stamp's text, hostile or not), and placeholders for the root and the
+/// command, which the prose above the line names.
 #[test]
 fn the_explain_line_carries_the_value_the_root_and_the_command() {
     let line = |name: &str| -> String {
@@ -396,7 +397,7 @@ fn the_explain_line_carries_the_value_the_root_and_the_command() {
     );
     assert!(
         line("pos-stamp-member-order").contains(
-            "\"exitCode\":5,\"sandbox\":{\"denied\":true,\"mode\":\"workspace-write\"}}'"
+            "\"exitCode\":5,\"sandbox\":{\"mode\":\"workspace-write\",\"denied\":true}}'"
         )
     );
     let hostile = line("pos-hostile-framing");
@@ -405,10 +406,12 @@ fn the_explain_line_carries_the_value_the_root_and_the_command() {
         "{hostile}"
     );
     assert!(!hostile.contains("Note for the model"), "{hostile}");
+    let cache = line("pos-bash-redirect-cache");
     assert!(
-        line("pos-bash-redirect-cache")
-            .contains(r"--root 'D:\ws' --command 'echo done > D:/ws/.cache/state.txt' --value -")
+        cache.contains(r"--root '<root>' --command '<command>' --value -"),
+        "{cache}"
     );
+    assert!(!cache.contains("state.txt"), "{cache}");
 }
 
 /// zh-CN: the summary and the brief in Chinese, with the same commands and

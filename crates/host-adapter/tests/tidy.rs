@@ -105,6 +105,22 @@ fn the_standard_registry_is_not_empty() {
     );
 }
 
+/// Every shipped family is a sandbox family: it reads only the results of
+/// tools that start a process (issue 23 item 10), never a `web_fetch` body.
+#[test]
+fn every_shipped_family_reads_only_process_tools() {
+    let registry = host_adapter::standard_registry().build().unwrap();
+    assert!(registry.families().count() >= 7);
+    for family in registry.families() {
+        assert_eq!(
+            family.tools(),
+            advisor_core::ToolScope::SandboxProcess,
+            "{}",
+            family.id()
+        );
+    }
+}
+
 #[test]
 fn every_family_id_is_kebab_case() {
     for f in family_crates() {

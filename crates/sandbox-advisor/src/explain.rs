@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use advisor_core::quote::log_field;
+use advisor_core::quote::escaped;
 use advisor_core::{
     AgentId, CallId, Explanation, Failure, HostBinary, HostFacts, NoPolicyService, Observation,
     Outcome, Platform, PolicySource, RegistryBuilder, SandboxMode, Seat, SessionId, Success,
@@ -175,7 +175,7 @@ fn context(request: &Request) -> String {
     let root = request
         .root
         .as_deref()
-        .map_or("none (no --root)".to_owned(), |r| log_field(r).to_string());
+        .map_or("none (no --root)".to_owned(), |r| escaped(r).to_string());
     let binary = if request.electron {
         ", Electron host"
     } else {
@@ -184,7 +184,7 @@ fn context(request: &Request) -> String {
     format!(
         "host {}{binary}, mode {mode}, root {root}, tool {}",
         request.platform.as_str(),
-        log_field(&request.tool)
+        escaped(&request.tool)
     )
 }
 

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use advisor_core::quote::{is_visible, log_field};
+use advisor_core::quote::{escaped, is_visible};
 use advisor_core::{AgentId, Seat, Withheld};
 
 use crate::engine::Decision;
@@ -141,7 +141,7 @@ impl<W: Write> Sink for JsonSink<W> {
 /// A readable account for a terminal: a header naming the input and the
 /// configuration, each advisory under a header naming the line, agent, call
 /// and family; withheld and refused lines; a closing tally. Every value the
-/// advisor did not write goes through [`log_field`].
+/// advisor did not write goes through [`escaped`].
 pub struct TextSink<W> {
     out: W,
     header: String,
@@ -197,7 +197,7 @@ pub fn header(input: Option<&std::path::Path>, source: &ConfigSource, settings: 
 const INDENT: &str = "    ";
 
 /// A line of advisory text, which the families rendered: any invisible
-/// character left in it is escaped as [`log_field`] would, so nothing in it
+/// character left in it is escaped as [`escaped`] would, so nothing in it
 /// reaches the terminal raw, whatever its length.
 fn visible_line(line: &str) -> Cow<'_, str> {
     if line.chars().all(is_visible) {
@@ -209,7 +209,7 @@ fn visible_line(line: &str) -> Cow<'_, str> {
         if is_visible(c) {
             out.push(c);
         } else {
-            let _ = write!(out, "{}", log_field(c.encode_utf8(&mut one)));
+            let _ = write!(out, "{}", escaped(c.encode_utf8(&mut one)));
         }
     }
     Cow::Owned(out)
@@ -232,8 +232,8 @@ fn what(d: &Decision) -> String {
     match &d.call {
         Some((call, tool)) => format!(
             "{agent} · call {} ({})",
-            log_field(call.as_str()),
-            log_field(tool.as_str())
+            escaped(call.as_str()),
+            escaped(tool.as_str())
         ),
         None => format!("{agent} · session start"),
     }
@@ -242,7 +242,7 @@ fn what(d: &Decision) -> String {
 /// An agent id as the text report shows it (escaped), or that there was none.
 fn shown_agent(agent: Option<&AgentId>) -> String {
     match agent {
-        Some(agent) => log_field(agent.as_str()).to_string(),
+        Some(agent) => escaped(agent.as_str()).to_string(),
         None => "(no agent)".to_owned(),
     }
 }
@@ -289,7 +289,7 @@ impl<W: Write> Sink for TextSink<W> {
                 "\n━━ #{seq} {} → {}\n{}\n\n{}",
                 what(d),
                 a.family,
-                log_field(a.summary.as_str()),
+                escaped(a.summary.as_str()),
                 indented(&a.text)
             );
             if self.detail && a.detail != a.text {
@@ -313,7 +313,7 @@ impl<W: Write> Sink for TextSink<W> {
     }
 
     fn error(&mut self, seq: u64, error: &str) -> io::Result<()> {
-        writeln!(self.out, "#{seq} invalid line: {}", log_field(error))?;
+        writeln!(self.out, "#{seq} invalid line: {}", escaped(error))?;
         self.out.flush()
     }
 

@@ -154,7 +154,7 @@ pub fn run<R: BufRead>(
             }
             Err(error) => {
                 tally.invalid += 1;
-                tracing::warn!(target: "sandbox_advisor::protocol", seq, "invalid line: {}", log_field(&error));
+                tracing::warn!(target: "sandbox_advisor::protocol", seq, error = %log_field(&error), "invalid line");
                 out.put(|s| s.error(seq, &error))?
             }
         };

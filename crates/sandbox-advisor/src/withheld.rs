@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 
 use advisor_core::disclosure::WITHHELD_TARGET;
-use advisor_core::quote::log_field;
+use advisor_core::quote::{escaped, log_field};
 use advisor_core::{AgentId, FamilyId, Seat, SessionId, Withheld, WithholdReason};
 
 /// The reason in words. A family's own code (`WithholdReason::Other`) carries
@@ -41,7 +41,7 @@ pub fn reason_text(reason: &WithholdReason) -> String {
         Some(sentence) => format!("{} — {sentence}", reason.code()),
         None if matches!(reason, WithholdReason::Other(_)) => reason.code().to_owned(),
         // The core's sentence may quote a resolver's message: escaped like any text the CLI did not write.
-        None => format!("{} — {}", reason.code(), log_field(&reason.to_string())),
+        None => format!("{} — {}", reason.code(), escaped(&reason.to_string())),
     }
 }
 
@@ -99,7 +99,8 @@ pub fn log(session: Option<&SessionId>, agent: Option<&AgentId>, withheld: &With
             target: WITHHELD_TARGET,
             session = %log_field(session), agent = %log_field(agent),
             family = %withheld.family, seat, reason = withheld.reason.code(),
-            "advisory withheld: {}", reason_text(&withheld.reason)
+            detail = %log_field(&reason_text(&withheld.reason)),
+            "advisory withheld"
         ),
         Told::Again { at } => tracing::debug!(
             target: WITHHELD_TARGET,

@@ -1,7 +1,9 @@
 //! Text the CLI did not write — agent ids, resolver messages, bad values, file
-//! names, a configured root — reaches the terminal and the host log only
-//! through `advisor_core::quote::log_field`: a newline cannot start a forged
-//! line, and an escape sequence cannot reach the terminal.
+//! names, a configured root — reaches the terminal only through
+//! `advisor_core::quote::escaped` and the host log only as a field through
+//! `advisor_core::quote::log_field` (one logfmt value): a newline cannot start
+//! a forged line, a space cannot add a field, and an escape sequence cannot
+//! reach the terminal.
 
 // Helpers outside #[test] functions are test code too.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -14,8 +16,16 @@ use common::*;
 /// The forged log line every hostile value carries, after a newline, with an ESC.
 const FORGED_LINE: &str = "2026-12-01T00:00:00Z  WARN sandbox_advisor::advisory: forged";
 const HOSTILE: &str = "\n2026-12-01T00:00:00Z  WARN sandbox_advisor::advisory: forged\u{1b}[2J\r";
-/// The same, as `log_field` shows it.
+/// The same, as `escaped` shows it.
 const SHOWN: &str = "\\n2026-12-01T00:00:00Z  WARN sandbox_advisor::advisory: forged\\u{1B}[2J\\r";
+/// The agent id carrying it, as one logfmt field on the host log.
+const LOGGED_AGENT: &str =
+    "agent=\"a1\\n2026-12-01T00:00:00Z  WARN sandbox_advisor::advisory: forged\\u001b[2J\\r\"";
+
+/// Escaped text inside a quoted logfmt value: each backslash doubled.
+fn in_log(escaped: &str) -> String {
+    escaped.replace('\\', "\\\\")
+}
 
 /// Nothing raw got through: no line starts with the forged text, no ESC, no CR.
 fn assert_inert(what: &str, output: &str) {
@@ -74,15 +84,15 @@ fn hostile_values_in_the_stream_are_escaped_in_text_and_on_the_host_log() {
             &["--log", "debug", "serve"],
             "stderr",
             &[
-                &format!("agent=a1{SHOWN}"),
-                &format!("the policy resolver failed: store down{SHOWN}"),
-                "invalid line: `sandbox-mode` line: field `mode`: unknown variant `full\\n2026",
+                LOGGED_AGENT,
+                &format!("the policy resolver failed: store down{}", in_log(SHOWN)),
+                "invalid line seq=7 error=\"`sandbox-mode` line: field `mode`: unknown variant `full\\n2026",
             ],
         ),
         (
             &["--log", "debug", "replay", "-", "--format", "text"],
             "stderr",
-            &[&format!("agent=a1{SHOWN}")],
+            &[LOGGED_AGENT],
         ),
     ];
     for (args, stream, shown) in cases {
@@ -151,9 +161,10 @@ fn hostile_file_names_and_fallback_roots_are_escaped() {
     assert_eq!(served.code, 0);
     assert_inert("serve's log", &served.stderr);
     assert!(
-        served
-            .stderr
-            .contains(&format!("fallbackRoot D:\\ws{SHOWN}")),
+        served.stderr.contains(&format!(
+            "fallbackRoot {}",
+            in_log(&format!("D:\\ws{SHOWN}"))
+        )),
         "{}",
         served.stderr
     );

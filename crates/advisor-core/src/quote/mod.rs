@@ -13,7 +13,8 @@
 //! | [`Untrusted::powershell`] | a PowerShell argument | `'…'`, every single-quote variant doubled; allow-listed characters only; no `"` and no trailing `\` after a space, which Windows PowerShell would pass on to a program unescaped |
 //! | [`Untrusted::cmd`] | a cmd.exe argument | `"…"`, allow-listed characters only, trailing backslashes doubled |
 //! | [`CommandPath`] | a path in any command line | drive-absolute, normalized, no `.`/`..`, no UNC or device prefix, no device name (`NUL`, `COM1`) |
-//! | [`log_field`] | a `tracing` field, a terminal header | controls and invisible characters escaped; capped |
+//! | [`log_field`] | a `tracing` field on the host log | one logfmt value: bare only when nothing in it can end it, else `"…"` with JSON's escapes; capped |
+//! | [`escaped`] | a terminal header, an error message | controls and invisible characters escaped, not quoted; capped |
 //!
 //! Every rule is an allow-list: a character is carried only when it is known
 //! to be visible and inert in that place. Anything else is escaped (prose,
@@ -30,7 +31,7 @@ pub use command::{
     COMMAND_ARG_MAX_CHARS, COMMAND_PATH_MAX_CHARS, CmdArg, CommandPath, PathSlot, PsLiteral,
     Refusal,
 };
-pub use log::{LOG_FIELD_MAX_CHARS, LogField, log_field};
+pub use log::{Escaped, LOG_FIELD_MAX_CHARS, LogField, escaped, log_field};
 pub use prose::{INLINE_MAX_CHARS, Inline, QUOTE_MAX_CHARS, QUOTE_MAX_LINES, QuoteBlock};
 
 /// The most text an [`Untrusted`] keeps, in bytes; the rest is cut at a
@@ -111,9 +112,14 @@ impl Untrusted {
         CommandPath::new(&self.text)
     }
 
-    /// The text as a log field.
+    /// The text as a log field value.
     pub fn log(&self) -> LogField<'_> {
         log_field(&self.text)
+    }
+
+    /// The text escaped for a line of a terminal or an error message.
+    pub fn escaped(&self) -> Escaped<'_> {
+        escaped(&self.text)
     }
 
     fn whole(&self) -> Result<(), Refusal> {

@@ -292,6 +292,10 @@ pub fn verdict<F: crate::Family>(
     observation: &crate::Observation,
     env: &crate::Environment,
 ) -> Verdict {
+    // As the registry does: a family never sees a tool outside its scope.
+    if !family.tools().admits(observation) {
+        return Verdict::NotRecognized;
+    }
     let Some(finding) = family.recognize(observation) else {
         return Verdict::NotRecognized;
     };

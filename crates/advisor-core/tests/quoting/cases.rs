@@ -20,7 +20,7 @@ pub struct Case {
     pub quote: &'static str,
     /// `Untrusted::inline`.
     pub inline: &'static str,
-    /// `log_field`.
+    /// `escaped` (the log field is read back by the logfmt reader instead).
     pub log: &'static str,
 }
 

@@ -1,6 +1,8 @@
 //! A hand-written family double and a log capture, shared by the engine tests.
 #![allow(dead_code, missing_docs, clippy::unwrap_used, clippy::panic)]
 
+pub mod logfmt;
+
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 

@@ -200,7 +200,7 @@ fn start_collector(dir: &Path) {
             .spawn()
     });
     if let Err(e) = started {
-        tracing::debug!(target: "sandbox_advisor::ledger", error = %e, "could not start the collector; the next hook will try again");
+        tracing::debug!(target: "sandbox_advisor::ledger", error = %advisor_core::quote::log_field(&e.to_string()), "could not start the collector; the next hook will try again");
     }
 }
 
@@ -322,7 +322,7 @@ fn serve(
         Ok(e) => e,
         Err(e) => return usage(io, e.to_string()),
     };
-    tracing::info!(target: "sandbox_advisor::serve", config = %config.describe(), ledger = %opened.described, "serving protocol 1 on stdin/stdout");
+    tracing::info!(target: "sandbox_advisor::serve", config = %advisor_core::quote::log_field(&config.describe()), ledger = %advisor_core::quote::log_field(&opened.described), "serving protocol 1 on stdin/stdout");
     let mut sink = JsonSink(&mut io.stdout);
     let ran = stream::run(
         &mut engine,

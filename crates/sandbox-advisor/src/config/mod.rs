@@ -14,7 +14,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use advisor_core::quote::log_field;
+use advisor_core::quote::escaped as log_field; // text and errors, not log fields
 use advisor_core::{Config, ConfigError, SandboxMode};
 
 use crate::ledger::LedgerSpec;

@@ -139,7 +139,7 @@ fn open_file(
 pub(super) fn bind_file(dir: &Path, collection: Collection) -> Bound {
     match open_file(dir, collection) {
         Ok((key, file)) => {
-            tracing::info!(target: "sandbox_advisor::ledger", dir = %crate::config::shown(file.root()), "on-disk ledger opened");
+            tracing::info!(target: "sandbox_advisor::ledger", dir = %advisor_core::quote::log_field(&file.root().to_string_lossy()), "on-disk ledger opened");
             Bound {
                 key,
                 stores: vec![Ok(file.clone())],

@@ -52,7 +52,7 @@ impl FromStr for LedgerSpec {
                 let shown: String = other.chars().take(80).collect();
                 Err(UnknownLedger(format!(
                     "{:?}",
-                    advisor_core::quote::log_field(&shown).to_string()
+                    advisor_core::quote::escaped(&shown).to_string()
                 )))
             }
         }
