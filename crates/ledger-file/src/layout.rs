@@ -48,6 +48,9 @@ impl Layout {
     pub(crate) fn prepare(&self) -> Result<(), Fault> {
         let state = self.state();
         create_dir_all(state).at("create", state)?;
+        // Each directory is checked before anything is created in it.
+        check_parent(state)?;
+        check_dir(state)?;
         for dir in [self.root.clone(), self.agents(), self.trash()] {
             ensure_dir(&dir)?;
         }
