@@ -231,3 +231,35 @@ fn a_collection_never_follows_a_link_out_of_v1() {
     }
     assert_eq!(foreign.exists(), is_root(), "a directory not ours stays");
 }
+
+/// An agent's directory that is a link (only this user could make one, in
+/// a chain that is ours; still) is refused before anything in it is opened.
+#[test]
+fn an_agent_directory_that_is_a_link_is_refused() {
+    type Op = fn(&FileStore) -> Result<(), advisor_core::StoreFault>;
+    let ops: [(&str, Op); 3] = [
+        ("claim", |s| s.claim(&agent("a"), &slot()).map(drop)),
+        ("edit", |s| {
+            s.edit_budget(&agent("a"), &mut support::increment)
+        }),
+        ("forget", |s| s.forget(&agent("a"))),
+    ];
+    for (name, op) in ops {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().join("home");
+        fs::create_dir(&home).unwrap();
+        precious(&home);
+        fs::write(home.join("budget"), "not a record").unwrap();
+        let store = store(&tmp.path().join("state"));
+        let dir = store.agent_dir(&agent("a"));
+        symlink(&home, &dir).unwrap();
+        let before = snapshot(&home);
+        let fault = op(&store).expect_err(name).to_string();
+        assert!(
+            fault.contains(&dir.display().to_string()),
+            "{name}: {fault}"
+        );
+        assert!(fault.contains("symbolic link"), "{name}: {fault}");
+        assert_eq!(snapshot(&home), before, "{name}: the home changed");
+    }
+}
