@@ -159,8 +159,10 @@ pub(crate) fn check_parent(dir: &Path) -> Result<(), Fault> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
-        let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) else {
-            return Ok(());
+        let parent = match dir.parent() {
+            Some(parent) if parent.as_os_str().is_empty() => Path::new("."),
+            Some(parent) => parent,
+            None => return Ok(()),
         };
         let meta = fs::metadata(parent).at("inspect", parent)?;
         let owner_ok = meta.uid() == euid() || meta.uid() == 0;
