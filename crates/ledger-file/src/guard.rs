@@ -232,7 +232,9 @@ pub(crate) fn open(path: &Path, how: How) -> io::Result<File> {
     {
         use rustix::fs::OFlags;
         use std::os::unix::fs::OpenOptionsExt;
-        let flags = OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
+        let flags = OFlags::NOFOLLOW
+            .union(OFlags::NONBLOCK)
+            .union(OFlags::CLOEXEC);
         options.custom_flags(flags.bits() as i32);
         if how == How::CreatePrivate {
             options.mode(0o600);
@@ -240,7 +242,7 @@ pub(crate) fn open(path: &Path, how: How) -> io::Result<File> {
     }
     let file = match options.open(path) {
         Ok(file) => file,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(e),
+        // A missing path stays `NotFound` (the `lstat` below fails too).
         Err(e) => {
             return Err(
                 match fs::symlink_metadata(path).map(|m| Kind::of(m.file_type())) {

@@ -165,7 +165,9 @@ fn a_state_directory_another_user_could_replace_is_refused() {
         let what = format!("parent {mode:o}, other owner: {other}");
         assert_eq!(opened.is_ok(), accepted, "{what}: {opened:?}");
         if let Err(fault) = opened {
+            let shown = format!("mode {:04o}", mode & 0o7777);
             assert!(fault.what.contains("its parent"), "{what}: {fault}");
+            assert!(fault.what.contains(&shown), "{what}: {fault}");
             assert!(fault.what.contains(&state.display().to_string()), "{what}");
         }
     }
@@ -187,6 +189,8 @@ fn a_collection_never_follows_a_link_out_of_v1() {
     let stamp = store.agent_dir(&agent("a")).join("touched");
     fs::File::options()
         .write(true)
+        .create(true)
+        .truncate(false)
         .open(&stamp)
         .unwrap()
         .set_modified(old)
