@@ -8,7 +8,7 @@
 //! disk (a hook must answer in milliseconds): after a power loss a record may
 //! be lost, or read back garbled and moved aside.
 
-use std::fs::{self, File};
+use std::fs;
 use std::io::{self, Read, Write};
 use std::path::Path;
 use std::time::Duration;
@@ -17,7 +17,8 @@ use advisor_core::{AgentId, BudgetRecord, Edit, RECORD_MAX_BYTES};
 
 use crate::claim::touch;
 use crate::fault::{At, Fault, Replace, persist, retrying};
-use crate::layout::{BUDGET, BUDGET_CORRUPT, Layout};
+use crate::guard::{How, open};
+use crate::layout::{BUDGET, BUDGET_CORRUPT, Layout, check_agent_dir};
 use crate::lock::{Open, with_lock};
 
 /// Loads `agent`'s record, runs `edit`, and writes the record back when it
@@ -34,10 +35,12 @@ pub(crate) fn edit_budget(
     // No record: an edit that changes nothing needs no lock and creates
     // nothing (most calls of an agent that never failed). Otherwise the edit
     // runs again on the record loaded under the lock; the last run counts.
-    let absent = matches!(fs::metadata(&path), Err(e) if e.kind() == io::ErrorKind::NotFound);
+    let absent =
+        matches!(fs::symlink_metadata(&path), Err(e) if e.kind() == io::ErrorKind::NotFound);
     if absent && edit(&mut BudgetRecord::default()) == Edit::Unchanged {
         return Ok(());
     }
+    check_agent_dir(&dir)?;
     with_lock(&dir, Open::Create, wait, || {
         let mut record = load(&dir, &path)?;
         if edit(&mut record) == Edit::Changed {
@@ -45,8 +48,7 @@ pub(crate) fn edit_budget(
         }
         Ok(())
     })?;
-    touch(&dir, touch_every);
-    Ok(())
+    touch(&dir, touch_every)
 }
 
 /// The record in `path` (an empty one when there is none). Bytes that are
@@ -54,7 +56,7 @@ pub(crate) fn edit_budget(
 /// next edit starts from an empty record rather than failing forever.
 fn load(dir: &Path, path: &Path) -> Result<BudgetRecord, Fault> {
     let mut bytes = Vec::with_capacity(256);
-    match retrying(|| File::open(path)) {
+    match retrying(|| open(path, How::Read)) {
         // One byte more than any record tells a too-long file from a full record.
         Ok(file) => file
             .take(RECORD_MAX_BYTES as u64 + 1)
@@ -84,7 +86,7 @@ fn load(dir: &Path, path: &Path) -> Result<BudgetRecord, Fault> {
 fn save(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), Fault> {
     let mut file = tempfile::Builder::new()
         .prefix(".budget")
-        .tempfile_in(dir)
+        .make_in(dir, |path| open(path, How::CreatePrivate))
         .at("create a record in", dir)?;
     file.write_all(bytes).at("write", file.path())?;
     persist(file, path, Replace::Yes).at("replace", path)

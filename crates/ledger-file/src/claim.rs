@@ -4,7 +4,7 @@
 //! on Unix, `CREATE_NEW` on Windows): the system lets exactly one of racing
 //! creators succeed, across processes, so exactly one claim is first.
 
-use std::fs::{self, OpenOptions};
+use std::fs;
 use std::io;
 use std::path::Path;
 use std::time::{Duration, SystemTime};
@@ -12,8 +12,10 @@ use std::time::{Duration, SystemTime};
 use advisor_core::{AgentId, Claim, Slot};
 
 use crate::fault::{At, DIR_ATTEMPTS, Fault, retrying};
+use crate::guard::{How, Kind, open};
 use crate::layout::{
-    BUDGET, BUDGET_CORRUPT, CLAIM_PREFIX, Layout, TOUCHED, create_dir_all, marker,
+    BUDGET, BUDGET_CORRUPT, CLAIM_PREFIX, Layout, TOUCHED, check_agent_dir, create_agent_dir,
+    marker,
 };
 use crate::lock::{Open, with_lock};
 
@@ -25,16 +27,17 @@ pub(crate) fn claim(
     touch_every: Duration,
 ) -> Result<Claim, Fault> {
     let dir = layout.agent(agent);
+    check_agent_dir(&dir)?;
     let path = marker(&dir, slot);
-    let created = in_dir(&dir, || {
-        retrying(|| OpenOptions::new().write(true).create_new(true).open(&path))
-    });
+    // A marker that is not a regular file (a link, a FIFO: planted, not
+    // claimed) is refused by `open` as what it is, not taken for a claim.
+    let created = in_dir(&dir, || retrying(|| open(&path, How::CreateNew)));
     let claim = match created {
         Ok(_) => Claim::First,
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Claim::Again,
         Err(e) => return Err(e).at("create", &path),
     };
-    touch(&dir, touch_every);
+    touch(&dir, touch_every)?;
     Ok(claim)
 }
 
@@ -46,6 +49,7 @@ pub(crate) fn claim(
 /// it came wholly before or wholly after it; no claim sees "half" an agent.
 pub(crate) fn forget(layout: &Layout, agent: &AgentId, wait: Duration) -> Result<(), Fault> {
     let dir = layout.agent(agent);
+    check_agent_dir(&dir)?;
     with_lock(&dir, Open::Existing, wait, || {
         let entries = match fs::read_dir(&dir) {
             Ok(entries) => entries,
@@ -56,39 +60,52 @@ pub(crate) fn forget(layout: &Layout, agent: &AgentId, wait: Duration) -> Result
             let entry = entry.at("list", &dir)?;
             let name = entry.file_name();
             let name = name.to_string_lossy();
-            if name.starts_with(CLAIM_PREFIX) || name == BUDGET || name == BUDGET_CORRUPT {
+            // `remove_file` unlinks a link itself, never what it names; a
+            // directory of that name is not the store's and is left.
+            let kind = entry
+                .file_type()
+                .map(Kind::of)
+                .at("inspect", &entry.path())?;
+            let ours = name.starts_with(CLAIM_PREFIX) || name == BUDGET || name == BUDGET_CORRUPT;
+            if ours && kind != Kind::Directory {
                 remove_file(&entry.path())?;
             }
         }
-        stamp(&dir.join(TOUCHED), SystemTime::UNIX_EPOCH);
-        Ok(())
+        stamp(&dir.join(TOUCHED), SystemTime::UNIX_EPOCH)
     })?;
     Ok(())
 }
 
 /// Marks the agent as used now (the collection's age), unless it was within
 /// `every`: at most one stamp write per agent per `every`.
-pub(crate) fn touch(dir: &Path, every: Duration) {
+pub(crate) fn touch(dir: &Path, every: Duration) -> Result<(), Fault> {
     let path = dir.join(TOUCHED);
     let now = SystemTime::now();
-    let recent = fs::metadata(&path)
+    let recent = fs::symlink_metadata(&path)
         .and_then(|meta| meta.modified())
         .is_ok_and(|at| now.duration_since(at).is_ok_and(|age| age < every));
-    if !recent {
-        stamp(&path, now);
+    if recent {
+        return Ok(());
     }
+    stamp(&path, now)
 }
 
-/// Sets `path`'s mtime (creating it), best effort: a stamp that cannot be
+/// Sets `path`'s mtime (creating it). A stamp that is not a regular file (a
+/// link, a FIFO) is refused; otherwise best effort: a stamp that cannot be
 /// written only makes the agent look older to a collection.
-pub(crate) fn stamp(path: &Path, at: SystemTime) {
-    if let Ok(file) = OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)
-    {
-        let _ = file.set_modified(at);
+pub(crate) fn stamp(path: &Path, at: SystemTime) -> Result<(), Fault> {
+    match open(path, How::WriteCreate) {
+        Ok(file) => {
+            let _ = file.set_modified(at);
+            Ok(())
+        }
+        Err(e)
+            if e.get_ref()
+                .is_some_and(|e| e.is::<crate::guard::NotRegular>()) =>
+        {
+            Err(e).at("stamp", path)
+        }
+        Err(_) => Ok(()),
     }
 }
 
@@ -98,7 +115,7 @@ pub(crate) fn stamp(path: &Path, at: SystemTime) {
 pub(crate) fn in_dir<T>(dir: &Path, mut op: impl FnMut() -> io::Result<T>) -> io::Result<T> {
     for _ in 1..DIR_ATTEMPTS {
         match op() {
-            Err(e) if e.kind() == io::ErrorKind::NotFound => create_dir_all(dir)?,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => create_agent_dir(dir)?,
             done => return done,
         }
     }

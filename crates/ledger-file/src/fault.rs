@@ -7,6 +7,8 @@ use std::time::Duration;
 
 use advisor_core::{DigestKeyInUse, StoreFault};
 
+use crate::guard::{DirProblem, Kind, NotRegular};
+
 /// The store's name on the host log.
 pub(crate) const STORE: &str = "file";
 
@@ -35,6 +37,22 @@ pub(crate) enum Fault {
     LockBusy { path: PathBuf, waited: Duration },
     #[error("{} kept being removed under this process (a concurrent forget or collection)", path.display())]
     Vanishing { path: PathBuf },
+    #[error(
+        "{} is not a safe state directory: {problem}; remove it or choose another --state-dir \
+         (it must be a directory owned by you, mode 0700, in a parent no other user can write to)",
+        path.display()
+    )]
+    UntrustedDir { path: PathBuf, problem: DirProblem },
+    #[error(
+        "cannot {op} {}: it is a {kind}, not a regular file (the store opens no links, FIFOs, \
+         sockets or devices); remove it",
+        path.display()
+    )]
+    NotRegular {
+        op: &'static str,
+        path: PathBuf,
+        kind: Kind,
+    },
     #[error("limits: {0}")]
     Limits(&'static str),
     #[error(transparent)]
@@ -54,10 +72,22 @@ pub(crate) trait At<T> {
 
 impl<T> At<T> for io::Result<T> {
     fn at(self, op: &'static str, path: &Path) -> Result<T, Fault> {
-        self.map_err(|source| Fault::Io {
-            op,
-            path: path.to_owned(),
-            source,
+        self.map_err(|source| {
+            match source
+                .get_ref()
+                .and_then(|e| e.downcast_ref::<NotRegular>())
+            {
+                Some(NotRegular(kind)) => Fault::NotRegular {
+                    op,
+                    path: path.to_owned(),
+                    kind: *kind,
+                },
+                None => Fault::Io {
+                    op,
+                    path: path.to_owned(),
+                    source,
+                },
+            }
         })
     }
 }

@@ -14,7 +14,7 @@
 //! skipped. What cannot be removed yet (on Windows, a file still open below
 //! it) stays in `trash/` for the next collection.
 
-use std::fs::{self, OpenOptions};
+use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -24,6 +24,7 @@ use fd_lock::RwLock;
 
 use crate::claim::stamp;
 use crate::fault::{At, Fault};
+use crate::guard::{How, Kind, open};
 use crate::layout::{Layout, TOUCHED};
 use crate::limits::FileLimits;
 use crate::lock::if_idle;
@@ -45,7 +46,7 @@ pub struct Collected {
 
 /// True when the last collection is older than `interval` (or never ran).
 pub(crate) fn due(layout: &Layout, interval: Duration) -> bool {
-    !fs::metadata(layout.gc_stamp())
+    !fs::symlink_metadata(layout.gc_stamp())
         .and_then(|meta| meta.modified())
         .is_ok_and(|at| {
             SystemTime::now()
@@ -61,14 +62,11 @@ pub(crate) fn collect(
     limits: &FileLimits,
     force: bool,
 ) -> Result<Option<Collected>, Fault> {
+    // Time has passed since the store was opened: nothing is listed or
+    // removed unless the chain is still ours.
+    layout.check()?;
     let lock_path = layout.gc_lock();
-    let file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(&lock_path)
-        .at("open", &lock_path)?;
+    let file = open(&lock_path, How::ReadWriteCreate).at("open", &lock_path)?;
     let mut lock = RwLock::new(file);
     let _held = match lock.try_write() {
         Ok(guard) => guard,
@@ -79,7 +77,7 @@ pub(crate) fn collect(
         return Ok(None);
     }
     let now = SystemTime::now();
-    stamp(&layout.gc_stamp(), now);
+    stamp(&layout.gc_stamp(), now)?;
     let mut agents = list(&layout.agents())?;
     agents.sort_unstable_by_key(|(touched, _)| *touched);
     let cutoff = now.checked_sub(limits.max_age).unwrap_or(UNIX_EPOCH);
@@ -98,12 +96,17 @@ pub(crate) fn collect(
     Ok(Some(done))
 }
 
-/// Every agent directory with the time it was last touched.
+/// Every agent directory with the time it was last touched. An entry's type
+/// is the entry's own (`file_type` does not follow links): a link is not an
+/// agent, and is neither counted nor followed.
 fn list(agents: &Path) -> Result<Vec<(SystemTime, PathBuf)>, Fault> {
     let mut found = Vec::new();
     for entry in fs::read_dir(agents).at("list", agents)? {
         let entry = entry.at("list", agents)?;
-        if entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+        if entry
+            .file_type()
+            .is_ok_and(|kind| Kind::of(kind) == Kind::Directory)
+        {
             let dir = entry.path();
             found.push((touched(&dir), dir));
         }
@@ -114,8 +117,8 @@ fn list(agents: &Path) -> Result<Vec<(SystemTime, PathBuf)>, Fault> {
 /// When the agent was last touched: its stamp's mtime, else its
 /// directory's; the epoch when neither can be read.
 fn touched(dir: &Path) -> SystemTime {
-    fs::metadata(dir.join(TOUCHED))
-        .or_else(|_| fs::metadata(dir))
+    fs::symlink_metadata(dir.join(TOUCHED))
+        .or_else(|_| fs::symlink_metadata(dir))
         .and_then(|meta| meta.modified())
         .unwrap_or(UNIX_EPOCH)
 }
@@ -143,7 +146,7 @@ fn retire(layout: &Layout, dir: &Path, seen: SystemTime) -> bool {
         fs::rename(dir, &target).is_ok()
     });
     if moved.is_ok_and(|moved| moved == Some(true)) {
-        let _ = fs::remove_dir_all(&target);
+        remove(&layout.trash(), &target);
         return true;
     }
     false
@@ -155,6 +158,35 @@ fn empty_trash(trash: &Path) {
         return;
     };
     for entry in entries.flatten() {
-        let _ = fs::remove_dir_all(entry.path());
+        remove(trash, &entry.path());
     }
+}
+
+/// Removes `path`, an entry of `trash`, without following a link out of it
+/// (best effort): anything but a directory is unlinked itself (a link, never
+/// what it names); a directory only when it is ours and on `trash`'s device.
+/// `remove_dir_all` then unlinks the links below it rather than following them.
+fn remove(trash: &Path, path: &Path) {
+    let Ok(meta) = fs::symlink_metadata(path) else {
+        return;
+    };
+    if Kind::of(meta.file_type()) != Kind::Directory {
+        let _ = fs::remove_file(path);
+    } else if ours(trash, &meta) {
+        let _ = fs::remove_dir_all(path);
+    }
+}
+
+/// True when a directory's metadata says it is ours and on `trash`'s device.
+#[cfg(unix)]
+fn ours(trash: &Path, meta: &fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    fs::symlink_metadata(trash)
+        .is_ok_and(|t| t.dev() == meta.dev() && meta.uid() == crate::guard::euid())
+}
+
+/// On Windows a directory moved into the trash is the store's own.
+#[cfg(not(unix))]
+fn ours(_trash: &Path, _meta: &fs::Metadata) -> bool {
+    true
 }

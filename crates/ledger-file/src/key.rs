@@ -9,13 +9,13 @@
 //! every one, winner or not, then reads the file, so all end with its key.
 //! The file appears whole or not at all, so a reader never sees half a key.
 
-use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::Path;
 
 use advisor_core::DigestKey;
 
 use crate::fault::{At, Fault, Replace, persist, retrying};
+use crate::guard::{How, open};
 use crate::layout::Layout;
 
 /// Reads the key, creating it first when there is none.
@@ -35,7 +35,7 @@ pub(crate) fn load_or_create(layout: &Layout) -> Result<DigestKey, Fault> {
 /// The key in `path`; `None` when there is no file.
 fn read(path: &Path) -> Result<Option<DigestKey>, Fault> {
     let mut bytes = Vec::with_capacity(40);
-    match retrying(|| File::open(path)) {
+    match retrying(|| open(path, How::Read)) {
         Ok(file) => {
             // 32 digits and a line end; anything longer is not a key.
             file.take(64).read_to_end(&mut bytes).at("read", path)?;
@@ -52,11 +52,11 @@ fn read(path: &Path) -> Result<Option<DigestKey>, Fault> {
 
 /// Writes a fresh key to `path` unless a file is already there.
 fn create(dir: &Path, path: &Path) -> Result<(), Fault> {
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".key");
-    #[cfg(unix)]
-    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o600));
-    let mut file = builder.tempfile_in(dir).at("create a key in", dir)?;
+    // Owner-only (0600 on Unix), opened like every other file.
+    let mut file = tempfile::Builder::new()
+        .prefix(".key")
+        .make_in(dir, |path| open(path, How::CreatePrivate))
+        .at("create a key in", dir)?;
     writeln!(file, "{}", DigestKey::random().to_hex()).at("write", file.path())?;
     file.as_file().sync_all().at("flush", file.path())?;
     match persist(file, path, Replace::No) {

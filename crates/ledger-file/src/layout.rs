@@ -17,6 +17,9 @@ use std::path::{Path, PathBuf};
 
 use advisor_core::{AgentId, AgentKey, Slot};
 
+use crate::fault::{At, Fault};
+use crate::guard::{check_dir, check_parent, ensure_dir};
+
 /// The layout version, a directory under the state directory.
 pub(crate) const VERSION_DIR: &str = "v1";
 /// A claim marker's name is this prefix and the slot's name, so no slot can
@@ -38,6 +41,37 @@ impl Layout {
         Self {
             root: dir.join(VERSION_DIR),
         }
+    }
+
+    /// Creates what is missing of the state directory, `v1`, `agents` and
+    /// `trash` (owner-only), and checks the chain: see [`Layout::check`].
+    pub(crate) fn prepare(&self) -> Result<(), Fault> {
+        let state = self.state();
+        create_dir_all(state).at("create", state)?;
+        // Each directory is checked before anything is created in it.
+        check_parent(state)?;
+        check_dir(state)?;
+        for dir in [self.root.clone(), self.agents(), self.trash()] {
+            ensure_dir(&dir)?;
+        }
+        self.check()
+    }
+
+    /// Checks every directory the store uses above the agents' own: each is
+    /// a real directory, ours, writable by nobody else, and the state
+    /// directory's parent cannot swap it (see [`crate::guard`]).
+    pub(crate) fn check(&self) -> Result<(), Fault> {
+        let state = self.state();
+        check_parent(state)?;
+        for dir in [state, &self.root, &self.agents(), &self.trash()] {
+            check_dir(dir)?;
+        }
+        Ok(())
+    }
+
+    /// The state directory (`--state-dir`, the parent of `v1`).
+    fn state(&self) -> &Path {
+        self.root.parent().unwrap_or(&self.root)
     }
 
     pub(crate) fn root(&self) -> &Path {
@@ -75,8 +109,30 @@ pub(crate) fn marker(agent_dir: &Path, slot: &Slot) -> PathBuf {
     agent_dir.join(format!("{CLAIM_PREFIX}{}", slot.name()))
 }
 
+/// Creates an agent's directory (`agents/` must exist) owner-only on Unix
+/// (0700); one that exists is fine.
+pub(crate) fn create_agent_dir(dir: &Path) -> io::Result<()> {
+    let mut builder = fs::DirBuilder::new();
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    match builder.create(dir) {
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(()),
+        done => done,
+    }
+}
+
+/// Checks an agent's directory, when it exists, as [`check_dir`] does: a
+/// link or a directory of another user's is refused before anything in it
+/// is opened.
+pub(crate) fn check_agent_dir(dir: &Path) -> Result<(), Fault> {
+    match fs::symlink_metadata(dir) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        _ => check_dir(dir),
+    }
+}
+
 /// Creates `dir` and its missing parents, owner-only on Unix (0700).
-pub(crate) fn create_dir_all(dir: &Path) -> io::Result<()> {
+fn create_dir_all(dir: &Path) -> io::Result<()> {
     let mut builder = fs::DirBuilder::new();
     builder.recursive(true);
     #[cfg(unix)]

@@ -4,6 +4,7 @@ mod budget;
 mod claim;
 mod fault;
 mod gc;
+mod guard;
 mod key;
 mod layout;
 mod limits;
@@ -23,8 +24,8 @@ pub use limits::{
     FileLimits,
 };
 
-use fault::{At, Fault};
-use layout::{Layout, create_dir_all};
+use fault::Fault;
+use layout::Layout;
 
 /// The name of the directory under the platform's per-user state directory.
 pub const APP_DIR: &str = "sandbox-advisor";
@@ -48,14 +49,18 @@ pub struct FileStore {
 impl FileStore {
     /// Opens (creating when missing) the store in `dir`; its files go under
     /// `dir/v1/`. Directories are created owner-only (0700) on Unix.
+    ///
+    /// Refused, naming the path and the fix: a `dir`, `v1`, `v1/agents` or
+    /// `v1/trash` that is a symbolic link or not a directory, is owned by
+    /// another user, or is writable by group or others; a `dir` whose parent
+    /// another user could rename it in (owned by someone else than this user
+    /// or root, or writable by others without the sticky bit).
     pub fn open(dir: impl AsRef<Path>, limits: FileLimits) -> Result<Self, StoreFault> {
         if let Some(problem) = limits.problem() {
             return Err(Fault::Limits(problem).into());
         }
         let layout = Layout::new(dir.as_ref());
-        for path in [layout.agents(), layout.trash()] {
-            create_dir_all(&path).at("create", &path)?;
-        }
+        layout.prepare()?;
         Ok(Self {
             layout,
             limits,

@@ -14,7 +14,7 @@
 //! check is not needed: a directory with an open file below it cannot be
 //! renamed, so the collection fails to move it and skips it.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io;
 use std::path::Path;
 use std::thread::sleep;
@@ -23,7 +23,8 @@ use std::time::{Duration, Instant};
 use fd_lock::RwLock;
 
 use crate::fault::{At, DIR_ATTEMPTS, Fault, retrying};
-use crate::layout::{BUDGET_LOCK, create_dir_all};
+use crate::guard::{How, open as open_file};
+use crate::layout::{BUDGET_LOCK, create_agent_dir};
 
 const FIRST_PAUSE: Duration = Duration::from_micros(20);
 const LONGEST_PAUSE: Duration = Duration::from_millis(2);
@@ -89,7 +90,7 @@ pub(crate) fn with_lock<T>(
 /// handle below a directory makes its rename fail.
 pub(crate) fn if_idle<T>(agent_dir: &Path, body: impl FnOnce() -> T) -> io::Result<Option<T>> {
     let path = agent_dir.join(BUDGET_LOCK);
-    let file = match OpenOptions::new().read(true).write(true).open(&path) {
+    let file = match open_file(&path, How::ReadWrite) {
         Ok(file) => Some(file),
         Err(e) if e.kind() == io::ErrorKind::NotFound => None,
         Err(e) => return Err(e),
@@ -111,17 +112,15 @@ pub(crate) fn if_idle<T>(agent_dir: &Path, body: impl FnOnce() -> T) -> io::Resu
 }
 
 fn open_lock(agent_dir: &Path, path: &Path, open: Open) -> io::Result<File> {
-    let mut options = OpenOptions::new();
-    options.read(true).write(true).create(true).truncate(false);
     let mut attempt = 0;
     loop {
-        match retrying(|| options.open(path)) {
+        match retrying(|| open_file(path, How::ReadWriteCreate)) {
             Err(e) if e.kind() == io::ErrorKind::NotFound && open == Open::Create => {
                 attempt += 1;
                 if attempt >= DIR_ATTEMPTS {
                     return Err(e);
                 }
-                create_dir_all(agent_dir)?;
+                create_agent_dir(agent_dir)?;
             }
             done => return done,
         }
@@ -133,7 +132,7 @@ fn open_lock(agent_dir: &Path, path: &Path, open: Open) -> io::Result<File> {
 fn still_linked(held: &File, path: &Path) -> Result<bool, Fault> {
     use std::os::unix::fs::MetadataExt;
     let held = held.metadata().at("inspect", path)?;
-    match std::fs::metadata(path) {
+    match std::fs::symlink_metadata(path) {
         Ok(now) => Ok(now.dev() == held.dev() && now.ino() == held.ino()),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
         Err(e) => Err(e).at("inspect", path),

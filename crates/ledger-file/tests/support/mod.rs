@@ -11,6 +11,9 @@ use std::time::{Duration, Instant};
 use advisor_core::{AgentId, BudgetRecord, Edit, FamilyId, LedgerStore, Seat, Slot};
 use ledger_file::{FileLimits, FileStore};
 
+#[cfg(unix)]
+pub mod hostile;
+
 /// Every store in these tests digests under this key, so the tests of one
 /// binary (one process, one digest key) can each use their own directory.
 pub const TEST_KEY: &str = "000102030405060708090a0b0c0d0e0f";
