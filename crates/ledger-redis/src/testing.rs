@@ -11,6 +11,10 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// The redis crate, for a test that looks at the keys through
+/// [`RedisServer::connection`] without depending on it itself.
+pub use redis;
+
 /// Set (to anything but `0`) to make a missing `redis-server` a failure.
 pub const REQUIRE_REDIS: &str = "SANDBOX_ADVISOR_REQUIRE_REDIS";
 
