@@ -270,6 +270,7 @@ mod tests {
             "REDIS+UNIX://:hunter2@/s.sock",
             "postgres://u:hunter2@db",
             "rediss://u:hunt@er2@h",
+            format!("rediss://u:hunter2{}@h", "x".repeat(100)).as_str(),
         ] {
             let error = refused.parse::<LedgerSpec>().unwrap_err().to_string();
             assert!(!error.contains("hunt"), "{error}");
