@@ -181,6 +181,62 @@ fn a_frozen_server_costs_a_hook_one_connection_within_its_deadline() {
     }
 }
 
+/// Holds the server busy for `micros` (a script blocks every client).
+const BUSY: &str = r"
+local t = redis.call('TIME')
+local start = t[1] * 1000000 + t[2]
+repeat
+  local n = redis.call('TIME')
+until n[1] * 1000000 + n[2] - start > tonumber(ARGV[1])
+return 1
+";
+
+/// A slow server (each request waits up to 150 ms, under the 200 ms
+/// timeout, behind a busy script) costs one hook at most its 250 ms
+/// deadline for the whole conversation, however many requests it needs
+/// (with the budget on, a failure needs four: the key, the claim, the
+/// budget's read and write). The on-disk store answers the rest.
+#[test]
+fn a_slow_server_costs_a_hook_at_most_its_deadline() {
+    let Some(redis) = RedisServer::start() else {
+        return;
+    };
+    let url = redis.url();
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("advisor.json");
+    std::fs::write(&config, r#"{"enforceAfter": 1, "maxDenials": 2}"#).unwrap();
+    let extra = [
+        "--ledger",
+        url.as_str(),
+        "--config",
+        config.to_str().unwrap(),
+    ];
+    let warm = hook(dir.path(), &extra, &failure("warm", "w1"));
+    assert!(warm.advised(), "{}", warm.stderr);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let out = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let mut c = redis.connection().unwrap();
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                redis::cmd("EVAL")
+                    .arg(BUSY)
+                    .arg(0)
+                    .arg(150_000)
+                    .exec(&mut c)
+                    .unwrap();
+            }
+        });
+        std::thread::sleep(Duration::from_millis(50));
+        let out = hook(dir.path(), &extra, &failure("s1", "t1"));
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        out
+    });
+    eprintln!("slow server: the hook took {:?}", out.took);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.advised(), "{}", out.stderr);
+    assert!(out.took < Duration::from_millis(400), "{:?}", out.took);
+}
+
 /// A 50 MB value at every key a hook reads (the digest key, the agent's
 /// budget and claim): a hook answers within its bound, warns naming the key
 /// and the size, and the value is refused by its length, never read.
