@@ -226,7 +226,7 @@ impl Link {
         let mut connection = self
             .client
             .get_connection_with_timeout(allowed)
-            .map_err(|e| classify(e, allowed))?;
+            .map_err(|e| self.classify(e, allowed))?;
         let timeout = Some(self.bounds.timeout);
         connection
             .set_read_timeout(timeout)
@@ -317,13 +317,19 @@ impl Session<'_> {
                 .and_then(|()| self.connection.set_write_timeout(Some(allowed)))
                 .map_err(Failure::Redis)?;
         }
-        cmd.query(self.connection).map_err(|e| classify(e, allowed))
+        cmd.query(self.connection)
+            .map_err(|e| self.link.classify(e, allowed))
     }
 }
 
-fn classify(error: RedisError, timeout: Duration) -> Failure {
-    match error.is_timeout() {
-        true => Failure::Timeout(timeout),
-        false => Failure::Redis(error),
+impl Link {
+    /// A step allowed `allowed` that timed out: the deadline's fault when the
+    /// deadline, not the timeout, set that allowance.
+    fn classify(&self, error: RedisError, allowed: Duration) -> Failure {
+        match (error.is_timeout(), self.bounds.deadline) {
+            (false, _) => Failure::Redis(error),
+            (true, Some(total)) if allowed < self.bounds.timeout => Failure::Deadline(total),
+            (true, _) => Failure::Timeout(allowed),
+        }
     }
 }
