@@ -2,10 +2,11 @@
 //! error that may have left it in an unknown state, and opened again by the
 //! next call (unless the link gave up: [`AfterTimeout::GiveUp`]). Every request
 //! is one command with one reply: one round trip, counted, and bounded by the
-//! read timeout and, when one is set, by the conversation's deadline.
+//! read timeout and, when one is set, by what is left of the conversation's
+//! allowance (the time spent connecting and waiting on replies, summed).
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use advisor_core::RecordError;
@@ -19,9 +20,9 @@ pub(crate) enum Failure {
     /// No answer within the timeout.
     #[error("no answer within {} ms", .0.as_millis())]
     Timeout(Duration),
-    /// The conversation's deadline has passed: nothing more is sent.
-    #[error("the conversation's {} ms with Redis are spent", .0.as_millis())]
-    Deadline(Duration),
+    /// The conversation's allowance is spent: nothing more is sent.
+    #[error("the {} ms allowed for talking to Redis are spent", .0.as_millis())]
+    Spent(Duration),
     /// An earlier request timed out, and the link does not connect again.
     #[error("an earlier request timed out; this process does not connect again")]
     GaveUp,
@@ -98,7 +99,7 @@ impl Failure {
         matches!(
             self,
             Self::Timeout(_)
-                | Self::Deadline(_)
+                | Self::Spent(_)
                 | Self::Redis(_)
                 | Self::Unexpected(_)
                 | Self::BadDigestKey { .. }
@@ -107,7 +108,7 @@ impl Failure {
 
     /// True when the server did not answer in time.
     fn timed_out(&self) -> bool {
-        matches!(self, Self::Timeout(_) | Self::Deadline(_))
+        matches!(self, Self::Timeout(_) | Self::Spent(_))
     }
 }
 
@@ -126,8 +127,8 @@ pub(crate) struct Handshake {
 pub(crate) struct Bounds {
     /// The bound on connecting and on each request.
     pub(crate) timeout: Duration,
-    /// The bound on the whole conversation, from the first connection.
-    pub(crate) deadline: Option<Duration>,
+    /// The bound on the whole conversation: connecting and every reply, summed.
+    pub(crate) conversation: Option<Duration>,
     /// Whether a timeout ends the link for good.
     pub(crate) after_timeout: AfterTimeout,
 }
@@ -145,7 +146,8 @@ pub(crate) struct Link {
     client: Client,
     handshake: Handshake,
     bounds: Bounds,
-    started: OnceLock<Instant>,
+    /// Microseconds spent connecting and waiting on replies.
+    spent_us: AtomicU64,
     open: Mutex<State>,
     round_trips: AtomicU64,
     connects: AtomicU64,
@@ -165,7 +167,7 @@ impl Link {
             client,
             handshake,
             bounds,
-            started: OnceLock::new(),
+            spent_us: AtomicU64::new(0),
             open: Mutex::new(State::Closed),
             round_trips: AtomicU64::new(0),
             connects: AtomicU64::new(0),
@@ -207,25 +209,35 @@ impl Link {
         })
     }
 
-    /// How long the next step may take: the timeout, or less when the
-    /// conversation's deadline is nearer; a fault when it has passed.
+    /// How long the next step may take: the timeout, or less when less of
+    /// the conversation's allowance is left; a fault when none is.
     fn allowance(&self) -> Result<Duration, Failure> {
-        let Some(total) = self.bounds.deadline else {
+        let Some(total) = self.bounds.conversation else {
             return Ok(self.bounds.timeout);
         };
-        let started = *self.started.get_or_init(Instant::now);
-        match total.checked_sub(started.elapsed()) {
+        let spent = Duration::from_micros(self.spent_us.load(Relaxed));
+        match total.checked_sub(spent) {
             Some(left) if !left.is_zero() => Ok(left.min(self.bounds.timeout)),
-            _ => Err(Failure::Deadline(total)),
+            _ => Err(Failure::Spent(total)),
         }
+    }
+
+    /// Runs one step (a connection, a request), charging its wall time to
+    /// the conversation. The process's own work between steps is not
+    /// charged: a loaded machine must not eat Redis's share.
+    fn timed<T>(&self, step: impl FnOnce() -> T) -> T {
+        let begun = Instant::now();
+        let result = step();
+        let took = u64::try_from(begun.elapsed().as_micros()).unwrap_or(u64::MAX);
+        self.spent_us.fetch_add(took, Relaxed);
+        result
     }
 
     fn connect(&self) -> Result<Connection, Failure> {
         let allowed = self.allowance()?;
         self.connects.fetch_add(1, Relaxed);
         let mut connection = self
-            .client
-            .get_connection_with_timeout(allowed)
+            .timed(|| self.client.get_connection_with_timeout(allowed))
             .map_err(|e| self.classify(e, allowed))?;
         let timeout = Some(self.bounds.timeout);
         connection
@@ -311,24 +323,26 @@ impl Session<'_> {
         cmd: &Cmd,
         allowed: Duration,
     ) -> Result<T, Failure> {
-        if self.link.bounds.deadline.is_some() {
+        if self.link.bounds.conversation.is_some() {
             self.connection
                 .set_read_timeout(Some(allowed))
                 .and_then(|()| self.connection.set_write_timeout(Some(allowed)))
                 .map_err(Failure::Redis)?;
         }
-        cmd.query(self.connection)
+        let connection = &mut *self.connection;
+        self.link
+            .timed(|| cmd.query(connection))
             .map_err(|e| self.link.classify(e, allowed))
     }
 }
 
 impl Link {
-    /// A step allowed `allowed` that timed out: the deadline's fault when the
-    /// deadline, not the timeout, set that allowance.
+    /// A step allowed `allowed` that timed out: the conversation's fault when
+    /// its allowance, not the timeout, set that bound.
     fn classify(&self, error: RedisError, allowed: Duration) -> Failure {
-        match (error.is_timeout(), self.bounds.deadline) {
+        match (error.is_timeout(), self.bounds.conversation) {
             (false, _) => Failure::Redis(error),
-            (true, Some(total)) if allowed < self.bounds.timeout => Failure::Deadline(total),
+            (true, Some(total)) if allowed < self.bounds.timeout => Failure::Spent(total),
             (true, _) => Failure::Timeout(allowed),
         }
     }

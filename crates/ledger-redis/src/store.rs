@@ -35,11 +35,13 @@ pub struct RedisOptions {
     /// The start of every key (default `sandbox-advisor:v1`); no braces,
     /// spaces or control characters.
     pub prefix: String,
-    /// A bound on the store's whole conversation with Redis, counted from
-    /// its first connection: connecting, `AUTH`, `SELECT` and every reply
-    /// (default none). Past it, every operation is a fault at once. For a
-    /// process that answers one event and exits (the CLI's `hook`: 250 ms).
-    pub deadline: Option<Duration>,
+    /// A bound on the store's whole conversation with Redis: the wall time
+    /// of connecting, `AUTH`, `SELECT` and every request until its reply,
+    /// summed over the store's life (default none). The process's own work
+    /// between requests is not counted. Once it is spent, every operation is
+    /// a fault at once, and nothing is sent. For a process that answers one
+    /// event and exits (the CLI's `hook`: 250 ms).
+    pub conversation: Option<Duration>,
     /// What the store does after a request timed out (default
     /// [`AfterTimeout::Reconnect`]).
     pub after_timeout: AfterTimeout,
@@ -81,7 +83,7 @@ impl Default for RedisOptions {
             timeout: Duration::from_millis(200),
             ttl: Duration::from_secs(7 * 24 * 3600),
             prefix: "sandbox-advisor:v1".to_owned(),
-            deadline: None,
+            conversation: None,
             after_timeout: AfterTimeout::Reconnect,
         }
     }
@@ -111,9 +113,9 @@ impl RedisStore {
     pub fn connect(url: &str, options: RedisOptions) -> Result<Self, StoreFault> {
         let shown = redact_url(url);
         let refuse = |why: &dyn std::fmt::Display| StoreFault::new(NAME, why.to_string());
-        if options.timeout.is_zero() || options.deadline.is_some_and(|d| d.is_zero()) {
+        if options.timeout.is_zero() || options.conversation.is_some_and(|d| d.is_zero()) {
             return Err(refuse(
-                &"the timeout and the deadline must be longer than zero",
+                &"the timeout and the conversation's bound must be longer than zero",
             ));
         }
         let ttl_ms = u64::try_from(options.ttl.as_millis()).unwrap_or(u64::MAX);
@@ -148,7 +150,7 @@ impl RedisStore {
         let client = Client::open(info).map_err(invalid)?;
         let bounds = Bounds {
             timeout: options.timeout,
-            deadline: options.deadline,
+            conversation: options.conversation,
             after_timeout: options.after_timeout,
         };
         Ok(Self {

@@ -275,30 +275,49 @@ fn a_frozen_server_costs_a_one_shot_store_one_connection_within_its_deadline() {
 fn store_options(timeout: Duration, deadline: Duration) -> RedisOptions {
     RedisOptions {
         timeout,
-        deadline: Some(deadline),
+        conversation: Some(deadline),
         after_timeout: AfterTimeout::GiveUp,
         ..RedisOptions::default()
     }
 }
 
-/// Past the deadline, nothing is sent: a store that answered within it
-/// faults at once afterwards, even with Redis well.
+/// Once the conversation's allowance is spent, nothing is sent and nothing
+/// connects, even for a store that reconnects after a timeout; the time the
+/// process spends between requests is not charged.
+#[cfg(unix)]
 #[test]
-fn past_its_deadline_a_store_sends_nothing() {
+fn once_its_conversation_is_spent_a_store_sends_nothing() {
     let Some(server) = server() else { return };
+    let allowed = Duration::from_millis(150);
     let store = RedisStore::connect(
         &server.url(),
         RedisOptions {
-            deadline: Some(Duration::from_millis(100)),
+            timeout: Duration::from_secs(2),
+            conversation: Some(allowed),
             ..RedisOptions::default()
         },
     )
     .unwrap();
     let a1 = AgentId::new("a1");
     assert_eq!(store.claim(&a1, &slot()).unwrap(), Claim::First);
-    std::thread::sleep(Duration::from_millis(120));
-    let trips = store.round_trips();
+    std::thread::sleep(allowed);
+    assert_eq!(
+        store.claim(&a1, &slot()).unwrap(),
+        Claim::Again,
+        "idle time is free"
+    );
+    server.pause();
+    let start = Instant::now();
     let fault = store.claim(&a1, &slot()).unwrap_err().to_string();
-    assert!(fault.contains("100 ms with Redis are spent"), "{fault}");
-    assert_eq!(store.round_trips(), trips);
+    let took = start.elapsed();
+    server.resume();
+    assert!(took < allowed + Duration::from_millis(40), "{took:?}");
+    assert!(
+        fault.contains("150 ms allowed for talking to Redis are spent"),
+        "{fault}"
+    );
+    let (trips, connects) = (store.round_trips(), store.connects());
+    let fault = store.claim(&a1, &slot()).unwrap_err().to_string();
+    assert!(fault.contains("are spent"), "{fault}");
+    assert_eq!((store.round_trips(), store.connects()), (trips, connects));
 }

@@ -239,7 +239,7 @@ fn a_slow_server_costs_a_hook_at_most_its_deadline() {
     // deadline can have ended the conversation.
     assert!(
         out.stderr
-            .contains("the conversation's 250 ms with Redis are spent"),
+            .contains("the 250 ms allowed for talking to Redis are spent"),
         "{}",
         out.stderr
     );

@@ -13,7 +13,7 @@
 //! described line, a clap error, a config error, a fault): its user
 //! information and query never reach a log or a terminal.
 //!
-//! A hook's whole conversation with Redis is bounded by [`HOOK_REDIS_DEADLINE`],
+//! A hook's whole conversation with Redis is bounded by [`HOOK_REDIS_CONVERSATION`],
 //! and after a first timeout it makes no second connection: a frozen server
 //! costs one hook at most that, then the on-disk store answers.
 
@@ -104,9 +104,10 @@ impl clap::builder::TypedValueParser for LedgerParser {
     }
 }
 
-/// The bound on a hook's whole conversation with Redis (connect, `AUTH`,
-/// `SELECT`, every reply): the hook sits on the tool pipeline.
-pub const HOOK_REDIS_DEADLINE: Duration = Duration::from_millis(250);
+/// The bound on a hook's whole conversation with Redis: the wall time of
+/// connecting, `AUTH`, `SELECT` and every reply, summed (the hook's own work
+/// between requests is not counted). The hook sits on the tool pipeline.
+pub const HOOK_REDIS_CONVERSATION: Duration = Duration::from_millis(250);
 
 /// Which command opens the ledger: it sets the default and what stands
 /// behind a Redis store.
@@ -152,7 +153,7 @@ impl Role {
         match self {
             Role::Serve => RedisOptions::default(),
             Role::Hook => RedisOptions {
-                deadline: Some(HOOK_REDIS_DEADLINE),
+                conversation: Some(HOOK_REDIS_CONVERSATION),
                 after_timeout: AfterTimeout::GiveUp,
                 ..RedisOptions::default()
             },
