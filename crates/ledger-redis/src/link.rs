@@ -216,9 +216,9 @@ impl Link {
             return Ok(self.bounds.timeout);
         };
         let spent = Duration::from_micros(self.spent_us.load(Relaxed));
-        match total.checked_sub(spent) {
-            Some(left) if !left.is_zero() => Ok(left.min(self.bounds.timeout)),
-            _ => Err(Failure::Spent(total)),
+        match total.saturating_sub(spent) {
+            left if left.is_zero() => Err(Failure::Spent(total)),
+            left => Ok(left.min(self.bounds.timeout)),
         }
     }
 

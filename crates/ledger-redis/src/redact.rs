@@ -61,6 +61,7 @@ mod tests {
             ("redis://h:1/0#pw", "redis://h:1/0?…"),
             ("redis://127.0.0.1:6379/0", "redis://127.0.0.1:6379/0"),
             ("user:pw@host", "***@host"),
+            ("u:pw@h://x", "***@h://x"),
             (":pw@x://h", "***@x://h"),
             ("memory", "memory"),
             ("", ""),

@@ -441,9 +441,17 @@ mod tests {
             };
             assert!(refused("redis://127.0.0.1:6379/0", options).starts_with("redis ledger:"));
         }
+        let longest = RedisOptions {
+            ttl: Duration::from_millis(MAX_TTL_MS),
+            ..RedisOptions::default()
+        };
+        let named = RedisStore::connect("redis://127.0.0.1:1/0", longest).map(|s| s.name());
+        assert_eq!(named.ok(), Some("redis"), "2^62 ms is the longest ttl");
+        let lazy = RedisStore::connect("redis://:pw@127.0.0.1:1/3", RedisOptions::default());
+        let shown = lazy.map(|store| format!("{store:?}")).unwrap_or_default();
         assert!(
-            RedisStore::connect("redis://127.0.0.1:1/3", RedisOptions::default()).is_ok(),
-            "lazy"
+            shown.contains("\"redis://***@127.0.0.1:1/3\"") && !shown.contains("pw"),
+            "lazy, and shown redacted: {shown}"
         );
     }
 }

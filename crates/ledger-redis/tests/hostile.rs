@@ -236,11 +236,26 @@ fn a_frozen_server_costs_a_one_shot_store_one_connection_within_its_deadline() {
         return;
     };
     let deadline = Duration::from_millis(250);
-    for (server, url, timeout) in [
-        (&plain, plain.url(), Duration::from_millis(200)),
-        (&plain, plain.url(), Duration::from_secs(2)),
-        (&locked, locked.url_with_db(3), Duration::from_millis(200)),
-        (&locked, locked.url_with_db(3), Duration::from_secs(2)),
+    // A 200 ms timeout fires first; a 2 s one leaves it to the bound.
+    let (timeout, bound) = (
+        "no answer within 200 ms",
+        "250 ms allowed for talking to Redis are spent",
+    );
+    for (server, url, timeout, said) in [
+        (&plain, plain.url(), Duration::from_millis(200), timeout),
+        (&plain, plain.url(), Duration::from_secs(2), bound),
+        (
+            &locked,
+            locked.url_with_db(3),
+            Duration::from_millis(200),
+            timeout,
+        ),
+        (
+            &locked,
+            locked.url_with_db(3),
+            Duration::from_secs(2),
+            bound,
+        ),
     ] {
         // The URL works (AUTH, SELECT) while the server answers.
         let warm = RedisStore::connect(&url, store_options(timeout, deadline)).unwrap();
@@ -261,6 +276,7 @@ fn a_frozen_server_costs_a_one_shot_store_one_connection_within_its_deadline() {
             url = ledger_redis::redact_url(&url)
         );
         assert!(!first.contains("p@ss"), "{first}");
+        assert!(first.contains(said), "{first}");
         assert!(
             first_took < deadline + Duration::from_millis(40),
             "{first_took:?}"
@@ -320,4 +336,36 @@ fn once_its_conversation_is_spent_a_store_sends_nothing() {
     let fault = store.claim(&a1, &slot()).unwrap_err().to_string();
     assert!(fault.contains("are spent"), "{fault}");
     assert_eq!((store.round_trips(), store.connects()), (trips, connects));
+}
+
+/// A one-shot store gives up after a timeout only: a refused or reset
+/// connection is connected again (it costs nothing). The URL's password and
+/// database are used: the keys land in database 3.
+#[test]
+fn a_one_shot_store_reconnects_after_a_refusal_and_uses_the_url_s_password_and_database() {
+    let Some(mut server) = RedisServer::start_with_password("pw") else {
+        return;
+    };
+    let options = store_options(Duration::from_millis(200), Duration::from_secs(5));
+    let store = RedisStore::connect(&server.url_with_db(3), options).unwrap();
+    let a1 = AgentId::new("a1");
+    assert_eq!(store.claim(&a1, &slot()).unwrap(), Claim::First);
+    let keys_in = |db: u8| {
+        let mut c = redis::Client::open(server.url_with_db(db))
+            .unwrap()
+            .get_connection()
+            .unwrap();
+        let keys: Vec<String> = redis::cmd("KEYS").arg("*").query(&mut c).unwrap();
+        keys.len()
+    };
+    assert_eq!((keys_in(0), keys_in(3)), (0, 2), "the claim and its index");
+    server.kill();
+    let fault = store.claim(&a1, &slot()).unwrap_err().to_string();
+    assert!(!fault.contains("does not connect again"), "{fault}");
+    server.restart();
+    assert_eq!(
+        store.claim(&a1, &slot()).unwrap(),
+        Claim::First,
+        "connected again, to the restarted (empty) server"
+    );
 }
