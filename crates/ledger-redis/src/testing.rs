@@ -113,11 +113,6 @@ impl RedisServer {
         format!("redis://{user}127.0.0.1:{}/{db}", self.port)
     }
 
-    /// The server's process id.
-    pub fn pid(&self) -> Option<u32> {
-        self.child.as_ref().map(Child::id)
-    }
-
     /// The loopback port.
     pub fn port(&self) -> u16 {
         self.port
