@@ -60,11 +60,35 @@ end
 return n + redis.call('DEL', KEYS[1], KEYS[2])
 ";
 
-/// `KEYS[1]` the fleet's digest key; `ARGV[1]` a fresh random key. Stores it
-/// unless one is there (no expiry), and returns the one stored.
+/// `KEYS[1]` the fleet's digest key; `ARGV[1]` a fresh random key, or empty
+/// to only read. Stores the proposal unless a key is there (no expiry). Nil
+/// when none is stored; the stored key when it is 32 bytes long; else its
+/// length, so a value of any size costs one small reply (a key of another
+/// type is an error reply, `WRONGTYPE`).
 pub(crate) const DIGEST_KEY: &str = r"
-redis.call('SET', KEYS[1], ARGV[1], 'NX')
+if ARGV[1] ~= '' then redis.call('SET', KEYS[1], ARGV[1], 'NX') end
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+local n = redis.call('STRLEN', KEYS[1])
+if n ~= 32 then return n end
 return redis.call('GET', KEYS[1])
+";
+
+/// `KEYS[1]` budget; `ARGV[1]` the most bytes a record can take. Nil when
+/// absent; the record when it is no longer than that; else its length (one
+/// small reply whatever the value's size).
+pub(crate) const BUDGET_READ: &str = r"
+local n = redis.call('STRLEN', KEYS[1])
+if n > tonumber(ARGV[1]) then return n end
+return redis.call('GET', KEYS[1])
+";
+
+/// `KEYS[1]` budget; `ARGV[1]` the most bytes a record can take. Deletes the
+/// value, unread, only if it is still longer than that. 1 when deleted.
+pub(crate) const DELETE_IF_LONGER: &str = r"
+if redis.call('STRLEN', KEYS[1]) > tonumber(ARGV[1]) then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
 ";
 
 /// `EVAL script <keys> <keys…> <args…>`.

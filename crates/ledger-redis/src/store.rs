@@ -3,13 +3,15 @@
 use std::time::Duration;
 
 use advisor_core::{
-    AgentId, AgentKey, BudgetRecord, Claim, DigestKey, Edit, LedgerStore, Slot, StoreFault,
+    AgentId, AgentKey, BudgetRecord, Claim, DigestKey, Edit, LedgerStore, RECORD_MAX_BYTES, Slot,
+    StoreFault,
 };
 use redis::io::tcp::TcpSettings;
-use redis::{Client, IntoConnectionInfo};
+use redis::{Client, IntoConnectionInfo, RedisConnectionInfo, Value};
 
 use crate::keys::{Keys, check_prefix};
-use crate::link::{Failure, Link, Session};
+use crate::link::{Bounds, Failure, Handshake, Link, Session};
+use crate::redact::redact_url;
 use crate::scripts::{self, eval};
 
 /// The store's name on the host log and in its faults.
@@ -33,6 +35,46 @@ pub struct RedisOptions {
     /// The start of every key (default `sandbox-advisor:v1`); no braces,
     /// spaces or control characters.
     pub prefix: String,
+    /// A bound on the store's whole conversation with Redis: the wall time
+    /// of connecting, `AUTH`, `SELECT` and every request until its reply,
+    /// summed over the store's life (default none). The process's own work
+    /// between requests is not counted. Once it is spent, every operation is
+    /// a fault at once, and nothing is sent. For a process that answers one
+    /// event and exits (the CLI's `hook`: 250 ms).
+    pub conversation: Option<Duration>,
+    /// What the store does after a request timed out (default
+    /// [`AfterTimeout::Reconnect`]).
+    pub after_timeout: AfterTimeout,
+}
+
+/// What a [`RedisStore`] does after a request (or a connection) timed out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AfterTimeout {
+    /// The next operation connects again (a long-running process, whose
+    /// advisor backs off between attempts).
+    #[default]
+    Reconnect,
+    /// Every later operation is a fault at once: the process makes no second
+    /// connection (a one-shot process, where a second attempt at a frozen
+    /// server would only double its wait).
+    GiveUp,
+}
+
+/// What Redis holds at the fleet's digest key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StoredDigestKey {
+    /// A key: 32 hex digits.
+    Key(DigestKey),
+    /// Nothing (and nothing was proposed).
+    Absent,
+    /// Something else. The connection that read it was closed, so nothing is
+    /// written through it.
+    Malformed {
+        /// The Redis key that holds it.
+        name: String,
+        /// Its length in bytes (its content is never read whole, or shown).
+        bytes: i64,
+    },
 }
 
 impl Default for RedisOptions {
@@ -41,6 +83,8 @@ impl Default for RedisOptions {
             timeout: Duration::from_millis(200),
             ttl: Duration::from_secs(7 * 24 * 3600),
             prefix: "sandbox-advisor:v1".to_owned(),
+            conversation: None,
+            after_timeout: AfterTimeout::Reconnect,
         }
     }
 }
@@ -67,10 +111,12 @@ impl RedisStore {
     /// checked now; the connection is opened by the first operation, and
     /// again by the next one after any failure.
     pub fn connect(url: &str, options: RedisOptions) -> Result<Self, StoreFault> {
-        let shown = redact(url);
+        let shown = redact_url(url);
         let refuse = |why: &dyn std::fmt::Display| StoreFault::new(NAME, why.to_string());
-        if options.timeout.is_zero() {
-            return Err(refuse(&"the timeout must be longer than zero"));
+        if options.timeout.is_zero() || options.conversation.is_some_and(|d| d.is_zero()) {
+            return Err(refuse(
+                &"the timeout and the conversation's bound must be longer than zero",
+            ));
         }
         let ttl_ms = u64::try_from(options.ttl.as_millis()).unwrap_or(u64::MAX);
         if ttl_ms == 0 || ttl_ms > MAX_TTL_MS {
@@ -84,15 +130,31 @@ impl RedisStore {
         }
         let invalid = |e: redis::RedisError| refuse(&format!("invalid Redis URL {shown:?}: {e}"));
         let info = url.into_connection_info().map_err(invalid)?;
-        // No `CLIENT SETINFO` on connect: a frozen server would hold the
-        // connect for one timeout per setup reply.
-        let redis = info.redis_settings().clone().set_skip_set_lib_name();
+        // No `CLIENT SETINFO`, `AUTH` or `SELECT` in the redis crate's setup:
+        // it pipelines them, and a frozen server would hold the connect for
+        // one timeout per reply. The link sends `AUTH` and `SELECT` itself,
+        // each bounded like any request.
+        let given = info.redis_settings();
+        let handshake = Handshake {
+            auth: given
+                .password()
+                .map(|p| (given.username().map(str::to_owned), p.to_owned())),
+            db: given.db(),
+        };
+        let redis = RedisConnectionInfo::default()
+            .set_protocol(given.protocol())
+            .set_skip_set_lib_name();
         let info = info
             .set_redis_settings(redis)
             .set_tcp_settings(TcpSettings::default().set_nodelay(true));
         let client = Client::open(info).map_err(invalid)?;
+        let bounds = Bounds {
+            timeout: options.timeout,
+            conversation: options.conversation,
+            after_timeout: options.after_timeout,
+        };
         Ok(Self {
-            link: Link::new(client, options.timeout),
+            link: Link::new(client, handshake, bounds),
             keys: Keys::new(&options.prefix),
             ttl_ms,
             url: shown,
@@ -130,19 +192,35 @@ impl RedisStore {
         &self,
         proposal: Option<DigestKey>,
     ) -> Result<Option<DigestKey>, StoreFault> {
-        let key = self.keys.digest_key();
-        let ask = match proposal {
-            Some(proposal) => eval(scripts::DIGEST_KEY, &[&key], proposal.to_hex()),
-            None => redis::cmd("GET").arg(&key).clone(),
-        };
-        self.run("digest key", |session| {
-            match session.send::<Option<String>>(&ask)? {
-                None => Ok(None),
-                Some(stored) => DigestKey::from_hex(&stored)
-                    .map(Some)
-                    .ok_or(Failure::BadDigestKey { key }),
+        match self.stored_digest_key(proposal)? {
+            StoredDigestKey::Key(key) => Ok(Some(key)),
+            StoredDigestKey::Absent => Ok(None),
+            StoredDigestKey::Malformed { name, bytes } => {
+                Err(self.fault("digest key", Failure::BadDigestKey { key: name, bytes }))
             }
-        })
+        }
+    }
+
+    /// [`digest_key_proposing`](Self::digest_key_proposing), telling a
+    /// malformed key (which closes the connection) from a fault. One round
+    /// trip; the value is read only when it is 32 bytes long.
+    pub fn stored_digest_key(
+        &self,
+        proposal: Option<DigestKey>,
+    ) -> Result<StoredDigestKey, StoreFault> {
+        let ask = digest_key_script(&self.keys.digest_key(), proposal);
+        let name = self.keys.digest_key();
+        match self
+            .link
+            .with(|session| read_digest_key(session, &ask, &name))
+        {
+            Ok(Some(key)) => Ok(StoredDigestKey::Key(key)),
+            Ok(None) => Ok(StoredDigestKey::Absent),
+            Err(Failure::BadDigestKey { key, bytes }) => {
+                Ok(StoredDigestKey::Malformed { name: key, bytes })
+            }
+            Err(failure) => Err(self.fault("digest key", failure)),
+        }
     }
 
     /// Binds the store to this process's digest key: every new connection
@@ -151,21 +229,16 @@ impl RedisStore {
     /// as after a restart without persistence). Any other key, or none when
     /// it may not seed, fails the operation and closes the connection, so a
     /// process digesting under a key of its own never writes names the
-    /// fleet does not share. One more round trip per connection.
+    /// fleet does not share. A connection already open is closed, so the
+    /// next one is checked. One more round trip per connection.
     pub fn checking_digest_key(mut self, key: DigestKey, may_seed: bool) -> Self {
         let name = self.keys.digest_key();
-        let ask = match may_seed {
-            true => eval(scripts::DIGEST_KEY, &[&name], key.to_hex()),
-            false => redis::cmd("GET").arg(&name).clone(),
-        };
+        let ask = digest_key_script(&name, may_seed.then_some(key));
         self.link.set_on_connect(Box::new(move |session| {
-            let stored: Option<String> = session.send(&ask)?;
-            let key_name = || name.clone();
-            match stored.as_deref().map(DigestKey::from_hex) {
-                Some(Some(stored)) if stored == key => Ok(()),
-                Some(Some(_)) => Err(Failure::ForeignDigestKey { key: key_name() }),
-                Some(None) => Err(Failure::BadDigestKey { key: key_name() }),
-                None => Err(Failure::NoDigestKey { key: key_name() }),
+            match read_digest_key(session, &ask, &name)? {
+                Some(stored) if stored == key => Ok(()),
+                Some(_) => Err(Failure::ForeignDigestKey { key: name.clone() }),
+                None => Err(Failure::NoDigestKey { key: name.clone() }),
             }
         }));
         self
@@ -193,7 +266,23 @@ impl RedisStore {
         key: &str,
         edit: &mut dyn FnMut(&mut BudgetRecord) -> Edit,
     ) -> Result<bool, Failure> {
-        let stored: Option<Vec<u8>> = session.send(redis::cmd("GET").arg(key))?;
+        let read = eval(scripts::BUDGET_READ, &[key], RECORD_MAX_BYTES);
+        let stored: Option<Vec<u8>> = match session.send::<Value>(&read)? {
+            Value::Nil => None,
+            Value::BulkString(bytes) => Some(bytes),
+            Value::Int(bytes) => {
+                // Never read: left alone it would fail every edit of this
+                // agent until it expires (as a corrupt record would).
+                let delete = eval(scripts::DELETE_IF_LONGER, &[key], RECORD_MAX_BYTES);
+                session.send::<i64>(&delete)?;
+                return Err(Failure::Oversized {
+                    key: key.to_owned(),
+                    bytes,
+                    max: RECORD_MAX_BYTES,
+                });
+            }
+            _ => return Err(Failure::Unexpected("the budget read")),
+        };
         let decoded = match &stored {
             None => Ok(BudgetRecord::default()),
             Some(bytes) => BudgetRecord::decode(bytes),
@@ -281,20 +370,32 @@ impl LedgerStore for RedisStore {
     }
 }
 
-/// The URL with its user information shown as `***` and its query (which may
-/// carry a password for a Unix socket) as `?…`.
-fn redact(url: &str) -> String {
-    let (url, query) = match url.split_once('?') {
-        Some((url, _)) => (url, "?…"),
-        None => (url, ""),
+/// The digest key script: proposing `proposal`, or only reading.
+fn digest_key_script(name: &str, proposal: Option<DigestKey>) -> redis::Cmd {
+    let proposal = proposal.map(|key| key.to_hex()).unwrap_or_default();
+    eval(scripts::DIGEST_KEY, &[name], proposal)
+}
+
+/// Runs the digest key script: the stored key, none, or a fault naming a
+/// malformed one by its length.
+fn read_digest_key(
+    session: &mut Session<'_>,
+    ask: &redis::Cmd,
+    name: &str,
+) -> Result<Option<DigestKey>, Failure> {
+    let bad = |bytes| Failure::BadDigestKey {
+        key: name.to_owned(),
+        bytes,
     };
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return format!("{url}{query}");
-    };
-    let authority_end = rest.find('/').unwrap_or(rest.len());
-    match rest[..authority_end].rfind('@') {
-        Some(at) => format!("{scheme}://***@{}{query}", &rest[at + 1..]),
-        None => format!("{url}{query}"),
+    match session.send::<Value>(ask)? {
+        Value::Nil => Ok(None),
+        Value::Int(bytes) => Err(bad(bytes)),
+        Value::BulkString(stored) => std::str::from_utf8(&stored)
+            .ok()
+            .and_then(DigestKey::from_hex)
+            .map(Some)
+            .ok_or_else(|| bad(32)),
+        _ => Err(Failure::Unexpected("the digest key script")),
     }
 }
 
@@ -340,12 +441,17 @@ mod tests {
             };
             assert!(refused("redis://127.0.0.1:6379/0", options).starts_with("redis ledger:"));
         }
+        let longest = RedisOptions {
+            ttl: Duration::from_millis(MAX_TTL_MS),
+            ..RedisOptions::default()
+        };
+        let named = RedisStore::connect("redis://127.0.0.1:1/0", longest).map(|s| s.name());
+        assert_eq!(named.ok(), Some("redis"), "2^62 ms is the longest ttl");
+        let lazy = RedisStore::connect("redis://:pw@127.0.0.1:1/3", RedisOptions::default());
+        let shown = lazy.map(|store| format!("{store:?}")).unwrap_or_default();
         assert!(
-            RedisStore::connect("redis://127.0.0.1:1/3", RedisOptions::default()).is_ok(),
-            "lazy"
+            shown.contains("\"redis://***@127.0.0.1:1/3\"") && !shown.contains("pw"),
+            "lazy, and shown redacted: {shown}"
         );
-        assert_eq!(redact("redis://:pw@h:1/0"), "redis://***@h:1/0");
-        assert_eq!(redact("redis://h:1/0?x=a@b"), "redis://h:1/0?…");
-        assert_eq!(redact("unix:///s.sock?pass=pw"), "unix:///s.sock?…");
     }
 }

@@ -11,6 +11,10 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// The redis crate, for a test that looks at the keys through
+/// [`RedisServer::connection`] without depending on it itself.
+pub use redis;
+
 /// Set (to anything but `0`) to make a missing `redis-server` a failure.
 pub const REQUIRE_REDIS: &str = "SANDBOX_ADVISOR_REQUIRE_REDIS";
 
@@ -24,6 +28,8 @@ pub struct RedisServer {
     port: u16,
     dir: tempfile::TempDir,
     child: Option<Child>,
+    /// `requirepass`, when set.
+    password: Option<String>,
 }
 
 /// True when `redis-server` can be run.
@@ -52,6 +58,17 @@ impl RedisServer {
         reason = "test support: a required server that is absent fails the test"
     )]
     pub fn start() -> Option<Self> {
+        Self::start_with(None)
+    }
+
+    /// [`start`](Self::start), with `requirepass password`: [`url`](Self::url)
+    /// and [`connection`](Self::connection) authenticate.
+    pub fn start_with_password(password: &str) -> Option<Self> {
+        Self::start_with(Some(password.to_owned()))
+    }
+
+    #[allow(clippy::panic, reason = "test support")]
+    fn start_with(password: Option<String>) -> Option<Self> {
         if !redis_available() {
             if required() {
                 panic!(
@@ -72,6 +89,7 @@ impl RedisServer {
                 port: free_port(),
                 dir,
                 child: None,
+                password: password.clone(),
             };
             match server.spawn() {
                 Ok(()) => return Some(server),
@@ -81,9 +99,18 @@ impl RedisServer {
         panic!("redis-server did not start: {last}")
     }
 
-    /// `redis://127.0.0.1:<port>/0`.
+    /// `redis://127.0.0.1:<port>/0` (`redis://:<password>@…` with a password).
     pub fn url(&self) -> String {
-        format!("redis://127.0.0.1:{}/0", self.port)
+        self.url_with_db(0)
+    }
+
+    /// [`url`](Self::url) for database `db`.
+    pub fn url_with_db(&self, db: u8) -> String {
+        let user = match &self.password {
+            Some(password) => format!(":{}@", percent_encoded(password)),
+            None => String::new(),
+        };
+        format!("redis://{user}127.0.0.1:{}/{db}", self.port)
     }
 
     /// The loopback port.
@@ -150,6 +177,11 @@ impl RedisServer {
             .arg(self.dir.path())
             .arg("--logfile")
             .arg(self.log())
+            .args(
+                self.password
+                    .iter()
+                    .flat_map(|p| ["--requirepass", p.as_str()]),
+            )
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -182,6 +214,16 @@ impl Drop for RedisServer {
     fn drop(&mut self) {
         self.kill();
     }
+}
+
+/// Every byte but ASCII letters and digits as `%XX`.
+fn percent_encoded(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b.is_ascii_alphanumeric() {
+            true => char::from(b).to_string(),
+            false => format!("%{b:02X}"),
+        })
+        .collect()
 }
 
 fn free_port() -> u16 {

@@ -167,7 +167,7 @@ fn every_process_of_the_fleet_gets_the_same_digest_key_and_it_never_expires() {
         .unwrap();
     let fault = store(&server).digest_key().unwrap_err().to_string();
     assert!(
-        fault.contains("sandbox-advisor:v1:digest-key does not hold 32 hex digits"),
+        fault.contains("sandbox-advisor:v1:digest-key holds 9 bytes that are not 32 hex digits"),
         "{fault}"
     );
 }

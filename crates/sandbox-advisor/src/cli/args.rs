@@ -95,17 +95,12 @@ pub(super) struct HookArgs {
 pub(super) struct LedgerArgs {
     /// `memory`, `file` or `redis://host:port/db` (overrides the config's `ledger`;
     /// default: `memory` for serve, `file` for hook).
-    #[arg(long, value_parser = parse_ledger)]
+    #[arg(long, value_parser = crate::ledger::LedgerParser)]
     pub ledger: Option<LedgerSpec>,
     /// The on-disk store's directory (overrides `stateDir`; default: the
     /// per-user state directory).
     #[arg(long)]
     pub state_dir: Option<PathBuf>,
-}
-
-fn parse_ledger(raw: &str) -> Result<LedgerSpec, String> {
-    raw.parse()
-        .map_err(|e: crate::ledger::UnknownLedger| e.to_string())
 }
 
 #[derive(Clone, Copy, ValueEnum)]

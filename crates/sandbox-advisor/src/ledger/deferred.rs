@@ -15,6 +15,17 @@
 //! (`RedisStore::checking_digest_key`): if Redis holds another key, or none
 //! this process may seed, the store faults and the advisor answers from the
 //! next store or its own ledger (disclosed once per outage).
+//!
+//! A digest key in Redis that is not 32 hex digits (anyone who can write to
+//! Redis can put one there) is not the fleet's key, and none can be agreed
+//! on while it stays: the connection that read it is closed, a `warn` line
+//! names the Redis key (and the value's length, never its content), and
+//! Redis is not used again by this process. The process answers as in an
+//! outage: a hook from the on-disk store (digesting under its key), `serve`
+//! from its own ledger, until an operator deletes the key and the process
+//! restarts. So a garbage key costs the fleet its sharing between machines,
+//! never a second advisory from one on-disk store, and nothing is written
+//! to Redis under a key the fleet does not share.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
@@ -24,7 +35,7 @@ use advisor_core::{
     digest_key_in_use,
 };
 use ledger_file::{Collection, FileLimits, FileStore};
-use ledger_redis::RedisStore;
+use ledger_redis::{RedisStore, StoredDigestKey};
 
 /// What binding produced: the key, and each tier's store (or why it could not open).
 pub(super) struct Bound {
@@ -171,18 +182,28 @@ pub(super) fn bind_fleet(
             file: None,
         };
     };
-    let (key, redis) = match redis.digest_key_proposing(Some(DigestKey::random())) {
-        Ok(Some(key)) => (key, redis.checking_digest_key(key, true)),
-        _ => {
-            let key = match &file {
-                Some(Ok((key, _))) => *key,
-                _ => DigestKey::random(),
-            };
+    let local_key = || match &file {
+        Some(Ok((key, _))) => *key,
+        _ => DigestKey::random(),
+    };
+    let (key, redis) = match redis.stored_digest_key(Some(DigestKey::random())) {
+        Ok(StoredDigestKey::Key(key)) => (key, Ok(redis.checking_digest_key(key, true))),
+        Ok(StoredDigestKey::Malformed { name, bytes }) => {
+            tracing::warn!(target: "sandbox_advisor::ledger", key = %advisor_core::quote::log_field(&name), bytes, "the fleet digest key in Redis is malformed (not 32 hex digits): this process writes nothing to Redis and answers from its own ledger (and the on-disk store); delete the key, then restart the fleet's processes");
+            let fault = StoreFault::new(
+                "redis",
+                format!("the fleet digest key {name} in Redis is malformed ({bytes} bytes)"),
+            );
+            (local_key(), Err(fault))
+        }
+        Ok(StoredDigestKey::Absent) | Err(_) => {
             tracing::info!(target: "sandbox_advisor::ledger", "Redis unreachable when first needed: this process answers from its own ledger until it is restarted");
-            (key, redis.checking_digest_key(key, false))
+            let key = local_key();
+            (key, Ok(redis.checking_digest_key(key, false)))
         }
     };
-    let mut stores: Vec<Result<Arc<dyn LedgerStore>, StoreFault>> = vec![Ok(Arc::new(redis))];
+    let mut stores: Vec<Result<Arc<dyn LedgerStore>, StoreFault>> =
+        vec![redis.map(|redis| Arc::new(redis) as Arc<dyn LedgerStore>)];
     let mut kept = None;
     if let Some(file) = file {
         if let (Ok((_, store)), Some(dir)) = (&file, dir) {

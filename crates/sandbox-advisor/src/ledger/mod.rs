@@ -8,15 +8,25 @@
 //!
 //! `--state-dir` (or `stateDir`) places the on-disk store; the default is the
 //! platform's per-user state directory (`ledger_file::FileStore::default_dir`).
+//!
+//! A ledger value is only ever shown through `ledger_redis::redact_url` (the
+//! described line, a clap error, a config error, a fault): its user
+//! information and query never reach a log or a terminal.
+//!
+//! A hook's whole conversation with Redis is bounded by [`HOOK_REDIS_CONVERSATION`],
+//! and after a first timeout it makes no second connection: a frozen server
+//! costs one hook at most that, then the on-disk store answers.
 
+use std::ffi::OsStr;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use advisor_core::LedgerStore;
 use ledger_file::{Collection, FileStore};
-use ledger_redis::{RedisOptions, RedisStore};
+use ledger_redis::{AfterTimeout, RedisOptions, RedisStore, redact_url};
 
 mod deferred;
 
@@ -49,7 +59,9 @@ impl FromStr for LedgerSpec {
                 Ok(Self::Redis(url.to_owned()))
             }
             other => {
-                let shown: String = other.chars().take(80).collect();
+                // Redacted first: a cut could otherwise drop the `@` that
+                // marks where a password ends.
+                let shown: String = redact_url(other).chars().take(80).collect();
                 Err(UnknownLedger(format!(
                     "{:?}",
                     advisor_core::quote::escaped(&shown).to_string()
@@ -65,10 +77,37 @@ impl fmt::Display for LedgerSpec {
         match self {
             Self::Memory => f.write_str("memory"),
             Self::File => f.write_str("file"),
-            Self::Redis(url) => f.write_str(&without_password(url)),
+            Self::Redis(url) => f.write_str(&redact_url(url)),
         }
     }
 }
+
+/// `--ledger`'s parser: a refused value is shown redacted (clap's own error
+/// for a value parser would echo it whole).
+#[derive(Debug, Clone, Copy)]
+pub struct LedgerParser;
+
+impl clap::builder::TypedValueParser for LedgerParser {
+    type Value = LedgerSpec;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<LedgerSpec, clap::Error> {
+        value.to_string_lossy().parse().map_err(|e: UnknownLedger| {
+            let name = arg.map_or_else(|| "--ledger".to_owned(), ToString::to_string);
+            let message = format!("invalid value for '{name}': {e}\n");
+            clap::Error::raw(clap::error::ErrorKind::ValueValidation, message).with_cmd(cmd)
+        })
+    }
+}
+
+/// The bound on a hook's whole conversation with Redis: the wall time of
+/// connecting, `AUTH`, `SELECT` and every reply, summed (the hook's own work
+/// between requests is not counted). The hook sits on the tool pipeline.
+pub const HOOK_REDIS_CONVERSATION: Duration = Duration::from_millis(250);
 
 /// Which command opens the ledger: it sets the default and what stands
 /// behind a Redis store.
@@ -108,6 +147,19 @@ impl Opened {
 }
 
 impl Role {
+    /// How the role talks to Redis: `serve` reconnects (its advisor backs
+    /// off); a hook is bounded as a whole and never connects twice.
+    fn redis_options(self) -> RedisOptions {
+        match self {
+            Role::Serve => RedisOptions::default(),
+            Role::Hook => RedisOptions {
+                conversation: Some(HOOK_REDIS_CONVERSATION),
+                after_timeout: AfterTimeout::GiveUp,
+                ..RedisOptions::default()
+            },
+        }
+    }
+
     /// Who collects the on-disk store: a hook's answer must not wait for it.
     fn collection(self) -> Collection {
         match self {
@@ -155,7 +207,7 @@ pub fn open(
         LedgerSpec::Redis(url) => {
             // The URL is checked now; the connection waits for the first use.
             let redis =
-                RedisStore::connect(url, RedisOptions::default()).map_err(|e| e.to_string())?;
+                RedisStore::connect(url, role.redis_options()).map_err(|e| e.to_string())?;
             // A hook's process ends with its event: the on-disk store keeps
             // the facts while Redis is down.
             let file = match role {
@@ -186,18 +238,6 @@ fn state_dir_or_default(state_dir: Option<&Path>) -> Result<PathBuf, String> {
     }
 }
 
-/// `redis://user:secret@host/0` → `redis://user:***@host/0`, for logs and headers.
-fn without_password(url: &str) -> String {
-    let rest = &url["redis://".len()..];
-    match rest.split_once('@') {
-        Some((credentials, host)) => {
-            let user = credentials.split(':').next().unwrap_or("");
-            format!("redis://{user}:***@{host}")
-        }
-        None => url.to_owned(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -208,7 +248,8 @@ mod tests {
             ("memory", Some("memory")),
             ("file", Some("file")),
             ("redis://127.0.0.1:6379/0", Some("redis://127.0.0.1:6379/0")),
-            ("redis://u:hunter2@h:1/2", Some("redis://u:***@h:1/2")),
+            ("redis://u:hunter2@h:1/2", Some("redis://***@h:1/2")),
+            ("redis://:p@ssw0rd@h", Some("redis://***@h")),
             ("redis://", None),
             ("rediss://h", None),
             ("Memory", None),
@@ -224,5 +265,17 @@ mod tests {
         }
         let error = "redis\n".parse::<LedgerSpec>().unwrap_err().to_string();
         assert!(!error.contains('\n'), "{error}");
+        for refused in [
+            "rediss://u:hunter2@h:6380/0",
+            "Redis://:hunter2@h",
+            "REDIS+UNIX://:hunter2@/s.sock",
+            "postgres://u:hunter2@db",
+            "rediss://u:hunt@er2@h",
+            format!("rediss://u:hunter2{}@h", "x".repeat(100)).as_str(),
+        ] {
+            let error = refused.parse::<LedgerSpec>().unwrap_err().to_string();
+            assert!(!error.contains("hunt"), "{error}");
+            assert!(error.contains("://***@"), "{error}");
+        }
     }
 }
