@@ -114,29 +114,41 @@ fn write_canonical(out: &mut DigestWriter, value: &Value) {
         Value::Object(map) => {
             let mut entries: Vec<(&String, &Value)> = map.iter().collect();
             entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
-            out.bytes(b"{");
-            for (i, (key, value)) in entries.into_iter().enumerate() {
-                if i > 0 {
-                    out.bytes(b",");
-                }
+            write_joined(out, b"{", b"}", entries, |out, (key, value)| {
                 scalar(out, key);
                 out.bytes(b":");
                 write_canonical(out, value);
-            }
-            out.bytes(b"}");
+            });
         }
-        Value::Array(items) => {
-            out.bytes(b"[");
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.bytes(b",");
-                }
-                write_canonical(out, item);
-            }
-            out.bytes(b"]");
-        }
+        Value::Array(items) => write_joined(out, b"[", b"]", items, write_canonical),
         other => scalar(out, other),
     }
+}
+
+/// Writes `items` between `open` and `close`, a comma between two items.
+///
+/// The separator is a value that becomes `,` after the first item, not a
+/// test on the item's index. An object's entries each begin with a quoted
+/// key, so with a comma more or less in front of them two different objects
+/// still get two keys and one object one key: a mutated index test there
+/// could be told apart by no test (an equivalent mutant), so there is none.
+/// Between array items the comma matters (`[1,2]` is not `[12]`), and the
+/// same line writes it.
+fn write_joined<T>(
+    out: &mut DigestWriter,
+    open: &[u8],
+    close: &[u8],
+    items: impl IntoIterator<Item = T>,
+    mut write: impl FnMut(&mut DigestWriter, T),
+) {
+    out.bytes(open);
+    let mut separator: &[u8] = b"";
+    for item in items {
+        out.bytes(separator);
+        separator = b",";
+        write(out, item);
+    }
+    out.bytes(close);
 }
 
 fn scalar<T: serde::Serialize + ?Sized>(out: &mut DigestWriter, value: &T) {
@@ -204,9 +216,10 @@ impl BudgetRecord {
         verdict
     }
 
-    /// True when the budget watches any call (else a success has nothing to re-arm).
+    /// True when the budget watches any call (else a success has nothing to
+    /// re-arm, and the success path can skip building the call's key).
     pub(crate) fn is_watching(&self) -> bool {
-        !self.budget.is_idle()
+        !self.budget.watched.is_empty()
     }
 
     /// A success of `key`: a watched call stops being watched and re-arms the
@@ -288,11 +301,6 @@ impl BudgetState {
         BudgetVerdict::Refuse {
             left: max_denials - self.denials,
         }
-    }
-
-    /// True when nothing is watched (the success path can skip key building).
-    fn is_idle(&self) -> bool {
-        self.watched.is_empty()
     }
 }
 

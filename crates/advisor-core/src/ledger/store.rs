@@ -68,7 +68,8 @@ impl Slot {
     }
 
     /// A stable name for the slot, safe as a file name or a key part: only
-    /// `[a-z0-9.-]`, e.g. `acl.failure` or `acl.failure.withheld.no-session`.
+    /// `[a-z0-9._-]` (capitals folded, anything else `_`), e.g. `acl.failure`
+    /// or `acl.failure.withheld.no-session`.
     pub fn name(&self) -> String {
         let seat = match self.seat {
             Seat::Failure => "failure",
