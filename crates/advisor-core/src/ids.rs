@@ -6,6 +6,10 @@
 use std::fmt;
 use std::sync::Arc;
 
+mod short;
+
+pub use short::{ID_MAX_BYTES, short_id};
+
 macro_rules! id_newtype {
     ($(#[$meta:meta])* $name:ident) => {
         $(#[$meta])*

@@ -66,7 +66,7 @@ pub use environment::{
 pub use family::{
     Anchors, FailFast, Family, FamilyDoc, Gate, PreflightVerdict, Seat, WithholdReason,
 };
-pub use ids::{AgentId, CallId, FamilyId, SessionId, ToolName};
+pub use ids::{AgentId, CallId, FamilyId, ID_MAX_BYTES, SessionId, ToolName, short_id};
 pub use ledger::{
     AgentKey, BACKOFF_FIRST, BACKOFF_MAX, Claim, Edit, Ledger, LedgerStore, Slot, StoreFault,
 };

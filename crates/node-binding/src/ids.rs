@@ -14,19 +14,16 @@
 //!   surrogate becomes [`ESCAPE`] and its four hex digits, and an [`ESCAPE`]
 //!   in the string is doubled. So different strings are different ids, and
 //!   equal strings the same.
-//! - **Kept at the CLI's size.** An id longer than [`ID_MAX_BYTES`] takes the
-//!   short form the CLI gives it (`docs/protocol.md`, "Sizes"): its first 200
-//!   bytes, `…`, and 32 hex digits of a 128-bit FNV-1a hash of the whole id.
+//! - **Kept at every surface's size.** An id longer than
+//!   [`ID_MAX_BYTES`](advisor_core::ID_MAX_BYTES) takes the short form the CLI
+//!   gives it, through the same function ([`advisor_core::short_id`]; see
+//!   `docs/protocol.md`, "Sizes").
 
 /// The longest JS string read as an identifier, in UTF-16 code units (at
 /// most 2 MiB copied, 3 MiB as UTF-8); a longer one is refused unread.
 pub const ID_READ_MAX_UNITS: usize = 1024 * 1024;
 
-/// The longest identifier kept as written, in bytes (the CLI's `ID_MAX_BYTES`).
-pub const ID_MAX_BYTES: usize = 256;
-
-/// How much of a longer identifier its short form keeps, in bytes (at most).
-const ID_KEPT_BYTES: usize = 200;
+use advisor_core::short_id;
 
 /// The escape of a lone surrogate: U+FFFF, a noncharacter (reserved for a
 /// program's internal use, so it does not occur in a real id). A lone
@@ -63,9 +60,9 @@ pub fn check_length(argument: &'static str, units: usize) -> Result<(), TooLong>
 }
 
 /// A JS string's UTF-16 code units as the identifier the advisor keeps:
-/// lossless ([`ESCAPE`]), then shortened past [`ID_MAX_BYTES`].
+/// lossless ([`ESCAPE`]), then shortened past [`ID_MAX_BYTES`](advisor_core::ID_MAX_BYTES).
 pub fn from_utf16(units: &[u16]) -> String {
-    short_form(lossless(units))
+    short_id(lossless(units))
 }
 
 /// `units` as text, injectively: see [`ESCAPE`].
@@ -85,25 +82,4 @@ pub fn lossless(units: &[u16]) -> String {
         }
     }
     text
-}
-
-/// The CLI's short form of an identifier (`protocol::caps::short_id`).
-pub fn short_form(raw: String) -> String {
-    if raw.len() <= ID_MAX_BYTES {
-        return raw;
-    }
-    let mut end = ID_KEPT_BYTES;
-    while !raw.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}…{:032x}", &raw[..end], fnv1a_128(raw.as_bytes()))
-}
-
-/// FNV-1a, 128-bit: the same in every run and every process, as the CLI's.
-fn fnv1a_128(bytes: &[u8]) -> u128 {
-    const OFFSET: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
-    const PRIME: u128 = 0x0000_0000_0100_0000_0000_0000_0000_013b;
-    bytes.iter().fold(OFFSET, |hash, &b| {
-        (hash ^ u128::from(b)).wrapping_mul(PRIME)
-    })
 }

@@ -8,7 +8,8 @@
 #[allow(dead_code)]
 mod ids;
 
-use ids::{ESCAPE, ID_MAX_BYTES, ID_READ_MAX_UNITS, check_length, from_utf16, lossless};
+use advisor_core::ID_MAX_BYTES;
+use ids::{ESCAPE, ID_READ_MAX_UNITS, check_length, from_utf16, lossless};
 
 fn units(text: &str) -> Vec<u16> {
     text.encode_utf16().collect()
