@@ -31,6 +31,7 @@ pub mod disclosure;
 pub mod envelope;
 mod environment;
 mod family;
+mod host_version;
 mod ids;
 mod ledger;
 mod locale;
@@ -61,6 +62,7 @@ pub use environment::{
     Environment, HostBinary, HostFacts, NoPolicyService, Platform, PolicyNeed, PolicyQuery,
     PolicySource, PolicyState, ResolvedPolicy, SandboxMode, UnknownMode, Unresolved, WorkspaceRoot,
 };
+pub use host_version::{HOST_VERSION_MAX_CHARS, HostVersion, HostVersionError, VersionFact};
 pub use family::{
     Anchors, FailFast, Family, FamilyDoc, Gate, PreflightVerdict, Seat, WithholdReason,
 };
