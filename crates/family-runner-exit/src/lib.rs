@@ -1,35 +1,41 @@
 #![doc = include_str!("../README.md")]
 
 pub mod advise;
+mod brief;
+pub mod facts;
 pub mod gate;
 pub mod recognize;
 #[cfg(feature = "testing")]
 pub mod testing;
 
-use advisor_core::{Anchors, Diagnosis, FamilyId};
+use advisor_core::{Anchors, Diagnosis, FamilyId, PolicyNeed};
 
-pub use recognize::{Finding, SENTENCE};
+pub use recognize::{
+    BOOTSTRAP_PREFIX, Bootstrap, Carrier, EXITED_PREFIX, EXITED_TAIL, FORCED, Finding,
+    GLOB_WRAPPER, Report, Status,
+};
 
 /// The family id.
 pub const ID: FamilyId = FamilyId::new("runner-exit");
 
-/// The structured diagnosis a harness can act on. Replace it with what the
-/// producer's failure is (see `advisor_core::diagnosis`).
+/// The structured diagnosis: the harness's own runner ended before it
+/// reported, so the command never ran; not a sandbox decision.
 pub const DIAGNOSIS: Diagnosis = advisor_core::diagnosis!(
-    category: CommandFailed, phase: Execute, confidence: Confirmed, source: Runner,
+    category: RunnerSetupFailed, phase: Spawn, confidence: Confirmed, source: Runner,
     command_started: Unknown, effects: Possible, retry: AfterRemedy, remedy_owner: User
 );
 
 advisor_core::family! {
-    /// The `runner-exit` family.
+    /// The Windows Job runner that exits before reporting.
     pub struct RunnerExit {
         id: ID,
         finding: Finding,
         readme: include_str!("../README.md"),
-        anchors: Anchors::FailureText { needles: &[SENTENCE] },
+        anchors: Anchors::FailureText { needles: &[EXITED_PREFIX, FORCED] },
         recognize: recognize::recognize,
         gate: gate::gate,
         advise: advise::advise,
+        policy_need: |_, _| PolicyNeed::NotNeeded,
         diagnose: |_, _| DIAGNOSIS,
         sample: testing::sample(),
     }

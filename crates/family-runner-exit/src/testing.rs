@@ -2,10 +2,12 @@
 
 use advisor_core::testing::{ProducerSample, SampleShape};
 
-/// The producer's throw, built around an operand (this one takes none).
+/// The runner's report with `exit code 0`; it takes no operand.
 pub fn sample() -> ProducerSample {
     ProducerSample {
-        shape: SampleShape::Message(|_| crate::SENTENCE.to_owned()),
-        quoted: &[crate::SENTENCE],
+        shape: SampleShape::Message(|_| SAMPLE.to_owned()),
+        quoted: &[SAMPLE],
     }
 }
+
+const SAMPLE: &str = "subprocess-local: Windows Job runner exited with exit code 0 before proving its managed range empty";
