@@ -190,7 +190,7 @@ fn finish(
     lines: Vec<String>,
     finding: &Finding,
     env: &Environment,
-    tool: advisor_core::quote::Inline<'_>,
+    tool: impl std::fmt::Display,
     mode_name: &str,
 ) -> Advisory {
     // The summary names the tool only through the same rendering, and only when
