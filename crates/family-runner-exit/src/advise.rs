@@ -173,13 +173,14 @@ fn cause_detail(cause: Cause, env: &Environment) -> Option<String> {
 
 /// Where the account stops.
 fn boundary(cause: Cause) -> String {
-    let base = "Where this stops: the runner's report names no cause. The causes above come \
-                from user reports against DSH Desktop and the harness, not from a test of this \
-                machine.";
     match cause {
-        Cause::Unknown | Cause::Unconfirmed => {
-            format!("{base} For this status no report names a cause, so the advisor says no more.")
-        }
-        _ => base.to_owned(),
+        Cause::Unknown | Cause::Unconfirmed => "Where this stops: the runner's report names no \
+            cause, and no report collected so far names one for this status, so the advisor \
+            says no more."
+            .to_owned(),
+        _ => "Where this stops: the runner's report names no cause. The cause above comes from \
+              user reports against DSH Desktop and the harness, not from a test of this \
+              machine."
+            .to_owned(),
     }
 }
