@@ -203,6 +203,18 @@ mod tests {
                 "windows-acl-run: desktop trampoline: Cannot find module",
                 None,
             ),
+            (
+                "windows-acl-run: desktop trampoline: could not allocate a console for the Windows ACL runner (Win32 +5)",
+                None,
+            ),
+            (
+                "desktop trampoline: desktop trampoline received an unexpected ACL runner",
+                None,
+            ),
+            (
+                "[log] desktop trampoline: desktop trampoline received an unexpected ACL runner",
+                None,
+            ),
         ] {
             assert_eq!(read(detail), expected, "{detail:?}");
         }
