@@ -42,7 +42,9 @@ impl fmt::Display for HostVersion {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum HostVersionError {
     /// Empty, or longer than [`HOST_VERSION_MAX_CHARS`].
-    #[error("must be MAJOR.MINOR.PATCH such as 2.0.11, of at most {HOST_VERSION_MAX_CHARS} characters")]
+    #[error(
+        "must be MAJOR.MINOR.PATCH such as 2.0.11, of at most {HOST_VERSION_MAX_CHARS} characters"
+    )]
     Length,
     /// Not three dot-separated parts.
     #[error("must have three parts, MAJOR.MINOR.PATCH, such as 2.0.11")]
@@ -118,7 +120,10 @@ mod tests {
             ("0.0.0", Ok(HostVersion::new(0, 0, 0))),
             ("65535.0.1", Ok(HostVersion::new(65535, 0, 1))),
             ("", Err(HostVersionError::Length)),
-            ("2.0.11.0.0.0.0.0.0.0.0.0.0.0.0.0.0", Err(HostVersionError::Length)),
+            (
+                "2.0.11.0.0.0.0.0.0.0.0.0.0.0.0.0.0",
+                Err(HostVersionError::Length),
+            ),
             ("2.0", Err(HostVersionError::Parts)),
             ("2.0.1.1", Err(HostVersionError::Parts)),
             ("v2.0.11", Err(HostVersionError::Number { part: 1 })),
@@ -139,12 +144,27 @@ mod tests {
         let fix = HostVersion::new(2, 0, 11);
         for (known, expected) in [
             (None, VersionFact::Unknown),
-            (Some(HostVersion::new(2, 0, 10)), VersionFact::Before(HostVersion::new(2, 0, 10))),
-            (Some(HostVersion::new(2, 0, 9)), VersionFact::Before(HostVersion::new(2, 0, 9))),
+            (
+                Some(HostVersion::new(2, 0, 10)),
+                VersionFact::Before(HostVersion::new(2, 0, 10)),
+            ),
+            (
+                Some(HostVersion::new(2, 0, 9)),
+                VersionFact::Before(HostVersion::new(2, 0, 9)),
+            ),
             (Some(fix), VersionFact::AtOrAfter(fix)),
-            (Some(HostVersion::new(2, 0, 13)), VersionFact::AtOrAfter(HostVersion::new(2, 0, 13))),
-            (Some(HostVersion::new(2, 1, 0)), VersionFact::AtOrAfter(HostVersion::new(2, 1, 0))),
-            (Some(HostVersion::new(1, 9, 99)), VersionFact::Before(HostVersion::new(1, 9, 99))),
+            (
+                Some(HostVersion::new(2, 0, 13)),
+                VersionFact::AtOrAfter(HostVersion::new(2, 0, 13)),
+            ),
+            (
+                Some(HostVersion::new(2, 1, 0)),
+                VersionFact::AtOrAfter(HostVersion::new(2, 1, 0)),
+            ),
+            (
+                Some(HostVersion::new(1, 9, 99)),
+                VersionFact::Before(HostVersion::new(1, 9, 99)),
+            ),
         ] {
             assert_eq!(VersionFact::of(known, fix), expected, "{known:?}");
         }

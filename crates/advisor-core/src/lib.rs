@@ -62,10 +62,10 @@ pub use environment::{
     Environment, HostBinary, HostFacts, NoPolicyService, Platform, PolicyNeed, PolicyQuery,
     PolicySource, PolicyState, ResolvedPolicy, SandboxMode, UnknownMode, Unresolved, WorkspaceRoot,
 };
-pub use host_version::{HOST_VERSION_MAX_CHARS, HostVersion, HostVersionError, VersionFact};
 pub use family::{
     Anchors, FailFast, Family, FamilyDoc, Gate, PreflightVerdict, Seat, WithholdReason,
 };
+pub use host_version::{HOST_VERSION_MAX_CHARS, HostVersion, HostVersionError, VersionFact};
 pub use ids::{AgentId, CallId, FamilyId, SessionId, ToolName};
 pub use ledger::{
     AgentKey, BACKOFF_FIRST, BACKOFF_MAX, Claim, Edit, Ledger, LedgerStore, Slot, StoreFault,
