@@ -35,9 +35,14 @@ advisor_core::family! {
         id: ID,
         finding: Found,
         readme: include_str!("../README.md"),
-        // Two carriers (a success value and, since issue 24, a runner
-        // failure's text), so no one prefilter shape admits both.
-        anchors: Anchors::Always,
+        // Two carriers: a success value and, since issue 24, the desktop
+        // trampoline's line inside a runner failure.
+        anchors: Anchors::ForegroundRunOrFailureText {
+            failed_exit: true,
+            denied_stamp: false,
+            stderr_needles: &[],
+            needles: &[desktop::TRAMPOLINE_MARKER],
+        },
         recognize: found::recognize,
         gate: found::gate,
         advise: found::advise,
