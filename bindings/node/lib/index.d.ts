@@ -17,6 +17,12 @@ export interface Config {
   href?: string
   /** Agents tracked before the least recently seen is forgotten (default 100 000). */
   ledgerCapacity?: number
+  /**
+   * The DSH Desktop version hosting the harness, `MAJOR.MINOR.PATCH` (e.g. `"2.0.11"`).
+   * Absent (default): unknown, and an advisory whose remedy depends on it gives each
+   * version branch. The plugin cannot read it itself: no in-process signal carries it.
+   */
+  hostVersion?: string
 }
 
 /** Standard Schema validator; the Rust core checks the keys and names a bad one. */

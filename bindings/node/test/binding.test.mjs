@@ -16,6 +16,13 @@ test('configuration errors name the key', () => {
   assert.doesNotThrow(() => native.validateConfig('{"enforceAfter": 3, "maxDenials": 2, "href": "https://example.org/x"}'))
 })
 
+test('the desktop version is a configured fact, and a bad one names its key (issue 24)', () => {
+  assert.doesNotThrow(() => native.validateConfig('{"hostVersion": "2.0.11"}'))
+  for (const bad of ['"2.0"', '"v2.0.11"', '""', '2']) {
+    assert.throws(() => native.validateConfig(`{"hostVersion": ${bad}}`), /config key `hostVersion`/, bad)
+  }
+})
+
 test('step 1 answers from the families\' anchors alone', () => {
   const a = new native.Advisor('{}', linux)
   const failure = (message, content = '') => {

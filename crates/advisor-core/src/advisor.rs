@@ -177,6 +177,7 @@ impl Advisor {
             policy,
             href: self.config.href.clone(),
             locale: self.config.locale,
+            host_version: self.config.host_version,
         }
     }
 

@@ -54,6 +54,8 @@ struct RawConfig {
     locale: crate::Locale,
     #[serde(default)]
     advisory_text: crate::AdvisoryText,
+    #[serde(default)]
+    host_version: Option<String>,
 }
 
 fn default_max_denials() -> u32 {
@@ -152,6 +154,9 @@ pub struct Config {
     pub locale: crate::Locale,
     /// What the model-facing `text` holds: the brief (default) or the full account.
     pub advisory_text: crate::AdvisoryText,
+    /// The desktop app's version (`hostVersion`), when the deployment knows it;
+    /// a family then gives only the version branch that applies.
+    pub host_version: Option<crate::HostVersion>,
 }
 
 impl Default for Config {
@@ -166,6 +171,7 @@ impl Default for Config {
             session_capacity: DEFAULT_SESSION_CAPACITY,
             locale: crate::Locale::En,
             advisory_text: crate::AdvisoryText::Brief,
+            host_version: None,
         }
     }
 }
@@ -173,7 +179,7 @@ impl Default for Config {
 impl Config {
     /// Reads a configuration from a JSON value (keys: `enforceAfter`, `maxDenials`,
     /// `include`, `exclude`, `href`, `ledgerCapacity`, `sessionCapacity`, `locale`,
-    /// `advisoryText`). Unknown
+    /// `advisoryText`, `hostVersion`). Unknown
     /// keys and bad values are errors that name the key.
     pub fn from_json(value: serde_json::Value) -> Result<Self, ConfigError> {
         let raw: RawConfig = serde_path_to_error::deserialize(value).map_err(|e| {
@@ -227,7 +233,16 @@ impl Config {
         if raw.session_capacity == 0 {
             return Err(ConfigError::at("sessionCapacity", "must be at least 1"));
         }
+        let host_version = raw
+            .host_version
+            .as_deref()
+            .map(|v| {
+                v.parse::<crate::HostVersion>()
+                    .map_err(|e| ConfigError::at("hostVersion", e.to_string()))
+            })
+            .transpose()?;
         Ok(Self {
+            host_version,
             enforce_after: raw.enforce_after,
             max_denials: raw.max_denials,
             include: patterns("include", raw.include)?,
@@ -304,6 +319,23 @@ mod tests {
                 .to_string()
                 .starts_with("config key `.`:")
         );
+    }
+
+    #[test]
+    fn host_version_is_optional_and_its_errors_name_the_key() {
+        assert_eq!(Config::from_json(json!({})).unwrap().host_version, None);
+        assert_eq!(
+            Config::from_json(json!({"hostVersion": "2.0.10"}))
+                .unwrap()
+                .host_version,
+            Some(crate::HostVersion::new(2, 0, 10))
+        );
+        for bad in [json!("2.0"), json!("v2.0.11"), json!(""), json!(2)] {
+            assert!(
+                err(json!({ "hostVersion": bad })).starts_with("config key `hostVersion`:"),
+                "{bad}"
+            );
+        }
     }
 
     #[test]

@@ -270,6 +270,9 @@ pub struct Environment {
     pub href: Option<String>,
     /// The language of the summary and the brief.
     pub locale: crate::Locale,
+    /// The desktop app's version, only when the deployment configured it
+    /// (`hostVersion`); nothing in the process tells it.
+    pub host_version: Option<crate::HostVersion>,
 }
 
 impl Environment {
@@ -289,6 +292,11 @@ impl Environment {
             PolicyState::Unresolved(u) => Err(u.clone()),
             PolicyState::NotConsulted => Err(Unresolved::NoPolicyService),
         }
+    }
+
+    /// How the configured desktop version stands against the release `fixed_in`.
+    pub fn desktop_version(&self, fixed_in: crate::HostVersion) -> crate::VersionFact {
+        crate::VersionFact::of(self.host_version, fixed_in)
     }
 
     /// Cites discussion numbers (`#7735`), or the configured `href` in their place.

@@ -210,6 +210,20 @@ pub enum Anchors {
         /// When non-empty, the captured stderr must contain one of these.
         stderr_needles: &'static [&'static str],
     },
+    /// Either of the two above: a finished foreground run as in
+    /// [`Anchors::ForegroundRun`], or a failure whose text holds one of
+    /// `needles`. For a family with two carriers (native-init's value and,
+    /// since issue 24, the desktop trampoline's runner failure).
+    ForegroundRunOrFailureText {
+        /// Require a non-zero integer exit code (the run half).
+        failed_exit: bool,
+        /// Require the executor's `denied: true` stamp (the run half).
+        denied_stamp: bool,
+        /// When non-empty, the captured stderr must contain one of these (the run half).
+        stderr_needles: &'static [&'static str],
+        /// Literal strings, at least one of which must occur (the failure half; not empty).
+        needles: &'static [&'static str],
+    },
     /// No prefilter: the recognizer sees every observation.
     Always,
 }

@@ -58,6 +58,24 @@ impl Prefilter {
                 Anchors::FailureText { needles } => {
                     failure_needles.extend(needles.iter().map(|n| (*n, i)))
                 }
+                Anchors::ForegroundRunOrFailureText {
+                    failed_exit,
+                    denied_stamp,
+                    stderr_needles: run_needles,
+                    needles,
+                } => {
+                    if needles.is_empty() {
+                        failure_without_needles |= bit;
+                    }
+                    failure_needles.extend(needles.iter().map(|n| (*n, i)));
+                    stderr_needles.extend(run_needles.iter().map(|n| (*n, i)));
+                    foreground.push(ForegroundAnchor {
+                        bit,
+                        failed_exit,
+                        denied_stamp,
+                        needs_stderr_needle: !run_needles.is_empty(),
+                    });
+                }
                 Anchors::ForegroundRun {
                     failed_exit,
                     denied_stamp,

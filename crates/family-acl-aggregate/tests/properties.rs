@@ -14,6 +14,7 @@ fn env() -> Environment {
         policy: PolicyState::NotConsulted,
         href: None,
         locale: advisor_core::Locale::En,
+        host_version: None,
     }
 }
 

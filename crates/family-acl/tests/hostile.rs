@@ -35,6 +35,7 @@ fn windows() -> Environment {
         policy: PolicyState::NotConsulted,
         href: None,
         locale: advisor_core::Locale::En,
+        host_version: None,
     }
 }
 

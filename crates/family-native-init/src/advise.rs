@@ -204,6 +204,19 @@ fn remedy(out: &mut String, env: &Environment) {
     let token = "If step 1 implicates the token input (producer 3): no setting repairs it; \
          report it upstream with the result of both steps.";
     let _ = writeln!(out, "\nWhat unblocks the work, in order:");
+    if let Some(note) = crate::desktop::fix_present_note(env) {
+        let _ = writeln!(out, "{note}");
+    }
+    if let Some(update) = crate::desktop::update_line(env) {
+        // Issue 24: the desktop bug (desktop issue 971 and its duplicates) was
+        // fixed in 2.0.11; on an older or unknown version the update comes first.
+        let _ = writeln!(
+            out,
+            "0. {update} Electron is a GUI-subsystem program with no console, so Windows builds \
+             the restricted child's console host with the restricted token, which fails with \
+             0xC0000142; the trampoline allocates and hides a console before starting the runner."
+        );
+    }
     if desktop {
         let _ = writeln!(out, "1. {host_swap}");
         let _ = writeln!(

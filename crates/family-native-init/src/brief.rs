@@ -212,9 +212,19 @@ pub(crate) fn brief(finding: &Finding, ran: Option<RanUnder>, env: &Environment)
     } else {
         (rewrite, host_swap)
     };
-    let _ = write!(out, "\n{}\n1. {first}\n2. {second}\n", w.remedy_head);
+    // Issue 24: on the desktop app the update comes first, version-branched.
+    let mut remedies: Vec<String> = crate::desktop::update_line(env).into_iter().collect();
+    remedies.push(first);
+    remedies.push(second);
     if mode != Some(SandboxMode::ReadOnly) {
-        let _ = writeln!(out, "3. {}", w.remedy_token);
+        remedies.push(w.remedy_token.to_owned());
+    }
+    let _ = writeln!(out, "\n{}", w.remedy_head);
+    for (i, remedy) in remedies.iter().enumerate() {
+        let _ = writeln!(out, "{}. {remedy}", i + 1);
+    }
+    if let Some(note) = crate::desktop::fix_present_note(env) {
+        let _ = writeln!(out, "{note}");
     }
 
     // 5. What not to do.

@@ -2,14 +2,19 @@
 
 mod advise;
 mod brief;
+pub mod desktop;
+mod found;
 mod gate;
 mod producers;
 mod recognize;
 #[cfg(feature = "testing")]
 pub mod testing;
+mod trampoline;
 
 use advisor_core::{Anchors, FamilyId, ToolScope};
 
+pub use desktop::{CONSOLE_FIX_IN, TrampolineFinding, TrampolineLine};
+pub use found::Found;
 pub use gate::{ModeSource, RanUnder, UNRECOGNIZED_STAMP_MODE, ran_under};
 pub use recognize::{
     Finding, MSYS2_SIGNAL_PIPE, STATUS_DLL_INIT_FAILED, Stamp, is_dll_init_failed,
@@ -28,16 +33,20 @@ advisor_core::family! {
     /// A confined child that died with `STATUS_DLL_INIT_FAILED` before its entry point.
     pub struct NativeInit {
         id: ID,
-        finding: Finding,
+        finding: Found,
         readme: include_str!("../README.md"),
-        anchors: Anchors::ForegroundRun {
+        // Two carriers: a success value and, since issue 24, the desktop
+        // trampoline's line inside a runner failure.
+        anchors: Anchors::ForegroundRunOrFailureText {
             failed_exit: true,
             denied_stamp: false,
             stderr_needles: &[],
+            needles: &[desktop::TRAMPOLINE_MARKER],
         },
-        recognize: recognize::recognize,
-        gate: gate::gate,
-        advise: advise::advise,
+        recognize: found::recognize,
+        gate: found::gate,
+        advise: found::advise,
+        policy_need: found::policy_need,
         tools: ToolScope::SandboxProcess,
         diagnose: |_, _| DIAGNOSIS,
         sample: testing::sample(),

@@ -77,6 +77,33 @@ pub fn advise(finding: &Finding, env: &Environment) -> Advisory {
     }
     line("");
 
+    let cause = crate::cause::cause(finding, env);
+    if let Some(middle) = crate::branches::detail_middle(cause) {
+        lines.extend(middle);
+        lines.push(String::new());
+        lines.push("What will not help:".to_owned());
+        lines.push(
+            "- Retrying, or searching for a command that fixes it: nothing changes between \
+             calls, and there is no shell to run it in."
+                .to_owned(),
+        );
+        lines.push(
+            "- Switching the session to `read-only`: the shell still starts through the same \
+             restricted runner."
+                .to_owned(),
+        );
+        lines.push(
+            "- Restarting the app with another mode in its environment: this session keeps \
+             the mode it recorded."
+                .to_owned(),
+        );
+        if let Some(boundary) = crate::branches::detail_boundary(cause) {
+            lines.push(String::new());
+            lines.push(boundary.to_owned());
+        }
+        return finish(lines, finding, env, tool, mode_name);
+    }
+
     line("What is known about it:");
     line(&format!(
         "- The sandbox mode this session recorded is `{mode_name}`, which confines. Under a \
@@ -155,7 +182,17 @@ pub fn advise(finding: &Finding, env: &Environment) -> Advisory {
     );
     line("");
     line(&boundary(electron, env.host.platform));
+    finish(lines, finding, env, tool, mode_name)
+}
 
+/// The summary and the advisory, around a finished full account.
+fn finish(
+    lines: Vec<String>,
+    finding: &Finding,
+    env: &Environment,
+    tool: impl std::fmt::Display,
+    mode_name: &str,
+) -> Advisory {
     // The summary names the tool only through the same rendering, and only when
     // that fits: cutting a rendered span short could leave it open.
     let mention = tool.to_string();

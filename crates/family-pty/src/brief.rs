@@ -143,6 +143,13 @@ pub(crate) fn brief(finding: &Finding, env: &Environment) -> String {
     }
     lines.push(String::new());
 
+    // 3–4 for a setup issue 24 told apart: its cause, then its remedies.
+    if let Some(middle) = crate::branches::brief_middle(crate::cause::cause(finding, env), env) {
+        lines.extend(middle);
+        lines.push(String::new());
+        return finish(lines, w, finding, env, &tool, mode);
+    }
+
     // 3. The check, with this host's fact.
     let host = if env.host.platform != Platform::Win32 {
         fill(w.host_remote, &[("platform", env.host.platform.as_str())])
@@ -163,10 +170,21 @@ pub(crate) fn brief(finding: &Finding, env: &Environment) -> String {
         lines.push(format!("3. {}", w.remedy_console));
     }
     lines.push(String::new());
+    finish(lines, w, finding, env, &tool, mode)
+}
 
+/// Parts 5 and 6, the same for every cause: what not to do, and where the full account is.
+fn finish(
+    mut lines: Vec<String>,
+    w: &Words,
+    finding: &Finding,
+    env: &Environment,
+    tool: &str,
+    mode: Option<SandboxMode>,
+) -> String {
     // 5. What not to do.
     lines.push(w.dont_head.to_owned());
-    lines.push(fill(w.dont_retry, &[("tool", &tool)]));
+    lines.push(fill(w.dont_retry, &[("tool", tool)]));
     lines.push(
         if mode == Some(SandboxMode::ReadOnly) {
             w.dont_read_only_here

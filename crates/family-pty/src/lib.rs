@@ -1,7 +1,9 @@
 #![doc = include_str!("../README.md")]
 
 pub mod advise;
+mod branches;
 mod brief;
+pub mod cause;
 pub mod gate;
 pub mod recognize;
 #[cfg(feature = "testing")]
@@ -9,6 +11,7 @@ pub mod testing;
 
 use advisor_core::{Anchors, FamilyId, ToolScope};
 
+pub use cause::{Cause, STANDARD_WORKS_FROM};
 pub use recognize::{Carrier, Finding, SENTENCE, STACK_FRAME};
 
 /// The family id.

@@ -39,9 +39,9 @@ fn detail(name: &str) -> String {
     advisory(name).detail
 }
 
-/// `pos-bash-exit`'s observation with another tool name, under its environment.
+/// `pos-stock-shell-exit`'s observation with another tool name, under its environment.
 fn with_tool(tool: &str) -> Advisory {
-    spoken(&case("pos-bash-exit"), Some(tool))
+    spoken(&case("pos-stock-shell-exit"), Some(tool))
 }
 
 /// Every positive fixture but the hostile tool names.
@@ -66,23 +66,25 @@ fn paragraph<'t>(text: &'t str, start: &str) -> &'t str {
 
 #[test]
 fn text_states_the_resolved_mode() {
-    assert!(detail("pos-bash-exit").contains("this session recorded is `workspace-write`"));
-    assert!(detail("pos-bash-exit-read-only").contains("this session recorded is `read-only`"));
-    assert!(text("pos-bash-exit").contains("the sandbox mode (`workspace-write`)"));
-    assert!(text("pos-bash-exit-read-only").contains("the sandbox mode (`read-only`)"));
-    assert!(text("pos-bash-exit-zh-cn").contains("沙箱模式（`workspace-write`）"));
+    assert!(detail("pos-stock-shell-exit").contains("this session recorded is `workspace-write`"));
+    assert!(
+        detail("pos-stock-shell-exit-read-only").contains("this session recorded is `read-only`")
+    );
+    assert!(text("pos-stock-shell-exit").contains("the sandbox mode (`workspace-write`)"));
+    assert!(text("pos-stock-shell-exit-read-only").contains("the sandbox mode (`read-only`)"));
+    assert!(text("pos-stock-shell-exit-zh-cn").contains("沙箱模式（`workspace-write`）"));
 }
 
 #[test]
 fn text_states_this_hosts_binary_as_measured() {
-    let t = detail("pos-bash-exit");
+    let t = detail("pos-stock-shell-exit");
     assert!(t.contains("This host, as the harness measured it, is a GUI-subsystem Electron"));
     assert!(!t.contains("is not an Electron executable"));
     let t = detail("pos-pwsh-exit-console-host");
     assert!(t.contains("This host, as the harness measured it, is not an Electron executable"));
     assert!(t.contains("this change is not available here"));
     assert!(t.contains("outside that measurement"));
-    let b = text("pos-bash-exit");
+    let b = text("pos-stock-shell-exit");
     assert!(b.contains("This host is the Electron desktop app, the host measured to fail."));
     assert!(b.contains("3. Run the session from a host with a console"));
     let b = text("pos-pwsh-exit-console-host");
@@ -95,7 +97,7 @@ fn text_states_this_hosts_binary_as_measured() {
 
 #[test]
 fn text_states_the_deterministic_host_split() {
-    let t = detail("pos-bash-exit");
+    let t = detail("pos-stock-shell-exit");
     assert!(t.contains("deterministic per (session mode × host binary)"));
     assert!(t.contains("console-subsystem `node.exe` starts the confined shell"));
     assert!(t.contains("GUI-subsystem Electron executable does not"));
@@ -104,38 +106,38 @@ fn text_states_the_deterministic_host_split() {
 
 #[test]
 fn text_says_the_recorded_mode_counts() {
-    let t = detail("pos-bash-exit");
+    let t = detail("pos-stock-shell-exit");
     assert!(t.contains("The mode that counts is the one the session recorded"));
     assert!(
-        text("pos-bash-exit")
+        text("pos-stock-shell-exit")
             .contains("- restart the app with another mode: the session keeps its recorded mode;")
     );
 }
 
 #[test]
 fn text_says_read_only_is_one_try_not_a_way_out() {
-    let t = detail("pos-bash-exit");
+    let t = detail("pos-stock-shell-exit");
     assert!(
         t.contains("Switching the session to `read-only`: worth one try, not a way out (#9170)")
     );
     assert!(!t.contains("that try has been made"));
-    let t = detail("pos-bash-exit-read-only");
+    let t = detail("pos-stock-shell-exit-read-only");
     assert!(t.contains("already runs under `read-only`, so that try has been made"));
-    let b = text("pos-bash-exit");
+    let b = text("pos-stock-shell-exit");
     assert!(b.contains("- switch to `read-only` as a way out: same runner, same host;"));
     assert!(!b.contains("already runs under"));
-    let b = text("pos-bash-exit-read-only");
+    let b = text("pos-stock-shell-exit-read-only");
     assert!(b.contains("this session already runs under `read-only`"));
     assert!(!b.contains("switch to `read-only` as a way out"));
 }
 
 #[test]
 fn model_is_told_to_stop_and_hand_over() {
-    let t = detail("pos-bash-exit");
+    let t = detail("pos-stock-shell-exit");
     let model = paragraph(&t, "For the model:");
     for needle in [
         "stop",
-        "Do not call `bash` again",
+        "Do not call `shell` again",
         "do not look for a command",
         "there is no shell",
         "file read and write tools",
@@ -143,14 +145,14 @@ fn model_is_told_to_stop_and_hand_over() {
     ] {
         assert!(model.contains(needle), "{needle}");
     }
-    let b = text("pos-bash-exit");
+    let b = text("pos-stock-shell-exit");
     assert!(b.contains(
         "For you: stop; continue with file tools and hand the choice below to the user."
     ));
-    assert!(b.contains("- call `bash` again or look for a repairing command"));
-    let b = text("pos-bash-exit-zh-cn");
+    assert!(b.contains("- call `shell` again or look for a repairing command"));
+    let b = text("pos-stock-shell-exit-zh-cn");
     assert!(b.contains("你应当：停止调用"));
-    assert!(b.contains("- 再次调用 `bash`"));
+    assert!(b.contains("- 再次调用 `shell`"));
 }
 
 /// The model is never told to relax the sandbox; only the detail's list for
@@ -165,8 +167,20 @@ fn model_is_never_told_to_relax_the_sandbox() {
             "{}",
             case.name
         );
-        assert!(!a.text.contains("danger-full-access"), "{}", case.name);
-        assert!(!a.text.contains("full access"), "{}", case.name);
+        // Issue 24: the MSYS branch names it to the user as the last resort,
+        // on that one remedy line and nowhere else in the brief.
+        for line in a
+            .text
+            .lines()
+            .filter(|l| l.contains("full access") || l.contains("danger-full-access"))
+        {
+            assert!(
+                line.starts_with("3. Last resort, and only the user's call: `danger-full-access`")
+                    || line.starts_with("3. 最后的手段，且只能由用户决定：`danger-full-access`"),
+                "{}: {line}",
+                case.name
+            );
+        }
         let never = match case.locale {
             Locale::En => "- change or relax the sandbox mode yourself: never the model's choice.",
             Locale::ZhCn => "- 自行更改或放宽沙箱模式：这从来不由模型决定。",
@@ -177,14 +191,14 @@ fn model_is_never_told_to_relax_the_sandbox() {
 
 #[test]
 fn remedies_are_ranked() {
-    let t = detail("pos-bash-exit");
+    let t = detail("pos-stock-shell-exit");
     let at = |needle: &str| t.find(needle).unwrap_or_else(|| panic!("missing {needle}"));
     let one = at("1. Switch the agent preset to `standard`");
     let two = at("2. Keep the minimal preset but override its row, `preset-minimal`");
     let three = at("3. Run the session from a host that owns a console");
     let four = at("4. Last, switch the session to `danger-full-access`");
     assert!(one < two && two < three && three < four);
-    let b = text("pos-bash-exit");
+    let b = text("pos-stock-shell-exit");
     let at = |needle: &str| b.find(needle).unwrap_or_else(|| panic!("missing {needle}"));
     let head = at("For the user, best first:\n1. Switch the agent preset to `standard`");
     let two = at("\n2. Or, in the profile patch");
@@ -194,10 +208,10 @@ fn remedies_are_ranked() {
 
 #[test]
 fn standard_preset_remedy_is_present() {
-    let t = detail("pos-bash-exit");
+    let t = detail("pos-stock-shell-exit");
     assert!(t.contains("`standard` for the next session. Its shell is a one-shot"));
     assert!(
-        text("pos-bash-exit")
+        text("pos-stock-shell-exit")
             .contains("1. Switch the agent preset to `standard` for the next session")
     );
 }
@@ -205,9 +219,9 @@ fn standard_preset_remedy_is_present() {
 #[test]
 fn profile_patch_remedy_names_both_paths_and_the_replacement() {
     for t in [
-        text("pos-bash-exit"),
-        detail("pos-bash-exit"),
-        text("pos-bash-exit-zh-cn"),
+        text("pos-stock-shell-exit"),
+        detail("pos-stock-shell-exit"),
+        text("pos-stock-shell-exit-zh-cn"),
     ] {
         for needle in [
             "`$DSH_HOME/profiles/<profile>/cordis.patch.yml`",
@@ -223,15 +237,15 @@ fn profile_patch_remedy_names_both_paths_and_the_replacement() {
 
 #[test]
 fn console_host_remedy_names_the_web_ui() {
-    let t = detail("pos-bash-exit");
+    let t = detail("pos-stock-shell-exit");
     assert!(t.contains("the Web UI started from a terminal"));
     assert!(t.contains("#8313"));
-    assert!(text("pos-bash-exit").contains("(the Web UI started from a terminal)"));
+    assert!(text("pos-stock-shell-exit").contains("(the Web UI started from a terminal)"));
 }
 
 #[test]
 fn danger_full_access_is_named_as_dropping_confinement() {
-    let t = detail("pos-bash-exit");
+    let t = detail("pos-stock-shell-exit");
     assert!(t.contains("drops the confinement the sandbox exists to provide"));
 }
 
@@ -266,6 +280,17 @@ fn names_no_shell_tool_but_the_failing_one() {
         // The brief's host fact names a non-Windows platform.
         "linux",
         "darwin",
+        // Issue 24's branches: the desktop's and dsh-win32's own terms.
+        "dsh web",
+        "npx dsh-win32 setup --sandboxed",
+        "Minimal (Windows, sandboxed)",
+        "Minimal (Windows)",
+        "minimal-windows",
+        "NtSetInformationToken (TokenDefaultDacl)",
+        "CreateFileMapping",
+        "node",
+        "hostVersion",
+        "bash",
     ];
     for case in ordinary_positives() {
         let tool = case.observation().expect("an observation").tool.clone();
@@ -377,7 +402,7 @@ fn hostile_tool_names_are_only_ever_quoted() {
 #[test]
 fn the_sentence_is_quoted_as_evidence() {
     for (fixture, header, frames) in [
-        ("pos-bash-exit", "the failure's whole message:", None),
+        ("pos-stock-shell-exit", "the failure's whole message:", None),
         (
             "pos-enveloped-message",
             "the failure's whole message:",
@@ -472,10 +497,13 @@ fn summary_is_one_bounded_line() {
 
 #[test]
 fn href_replaces_discussion_numbers() {
-    let t = detail("pos-bash-exit-href");
+    let t = detail("pos-stock-shell-exit-href");
     assert!(!t.contains('#'), "{t}");
     assert!(t.contains("(https://example.invalid/thread)"));
-    for name in ["pos-bash-exit-href", "pos-bash-exit-href-zh-cn"] {
+    for name in [
+        "pos-stock-shell-exit-href",
+        "pos-stock-shell-exit-href-zh-cn",
+    ] {
         let b = text(name);
         assert!(!b.contains('#'), "{name}: {b}");
         assert!(b.contains("https://example.invalid/thread"), "{name}: {b}");
@@ -487,6 +515,7 @@ struct BriefLines {
     no_retry: &'static str,
     evidence: &'static str,
     check: &'static str,
+    cause: &'static str,
     model: &'static str,
     remedy_head: &'static str,
     dont_head: &'static str,
@@ -498,6 +527,7 @@ const BRIEF_EN: BriefLines = BriefLines {
     no_retry: "Retrying cannot help",
     evidence: "What was reported, ",
     check: "Check: ",
+    cause: "Cause: ",
     model: "For you: stop;",
     remedy_head: "For the user, best first:",
     dont_head: "Do not:",
@@ -509,6 +539,7 @@ const BRIEF_ZH: BriefLines = BriefLines {
     no_retry: "重试无济于事",
     evidence: "报告内容，",
     check: "确认：",
+    cause: "原因：",
     model: "你应当：停止调用",
     remedy_head: "用户可选的办法，按优先顺序：",
     dont_head: "不要：",
@@ -541,7 +572,12 @@ fn the_brief_has_its_six_parts_in_order() {
         let heads = [
             w.evidence,
             "> PTY shell exited during startup",
-            w.check,
+            // Issue 24's branches name their cause where the stock brief has its check.
+            if t.contains(&format!("\n{}", w.cause)) {
+                w.cause
+            } else {
+                w.check
+            },
             w.model,
             w.remedy_head,
             "1. ",
@@ -570,8 +606,8 @@ fn the_brief_has_its_six_parts_in_order() {
 /// and the detail stay exactly as they are.
 #[test]
 fn zh_cn_is_chinese_and_keeps_names_and_detail() {
-    let en = advisory("pos-bash-exit");
-    let zh = advisory("pos-bash-exit-zh-cn");
+    let en = advisory("pos-stock-shell-exit");
+    let zh = advisory("pos-stock-shell-exit-zh-cn");
     assert_eq!(zh.detail, en.detail, "the detail stays English");
     assert!(
         zh.summary.as_str().contains("重试无济于事"),
@@ -587,7 +623,7 @@ fn zh_cn_is_chinese_and_keeps_names_and_detail() {
         "> PTY shell exited during startup",
         "`standard`",
         "`@deepseek-ai/dsh-tool-pwsh`",
-        "`bash`",
+        "`shell`",
         "sandbox-advisor explain --platform win32 --mode workspace-write",
     ] {
         assert!(

@@ -14,7 +14,7 @@ fn case(name: &str) -> Case {
 /// A policy never consulted is not a mode: withhold, never assume a default.
 #[test]
 fn unconsulted_policy_withholds() {
-    let case = case("pos-bash-exit");
+    let case = case("pos-msys-bash-electron");
     let observation = case.observation().expect("an observation");
     let env = case.environment(false);
     assert_eq!(env.policy, PolicyState::NotConsulted);
@@ -27,7 +27,7 @@ fn unconsulted_policy_withholds() {
 /// The gate needs the mode the call ran under, so the resolver is always consulted.
 #[test]
 fn the_policy_is_always_required() {
-    for name in ["pos-bash-exit", "pos-bash-exit-linux"] {
+    for name in ["pos-msys-bash-electron", "pos-bash-exit-linux"] {
         let case = case(name);
         let finding = PtyStartup
             .recognize(case.observation().expect("an observation"))

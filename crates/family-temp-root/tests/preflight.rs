@@ -67,6 +67,7 @@ fn session(
         }),
         href: None,
         locale: advisor_core::Locale::En,
+        host_version: None,
     }
 }
 

@@ -33,5 +33,7 @@ pub fn standard_registry() -> RegistryBuilder {
     let builder = builder.family(family_cim::CimWmiDenial);
     #[cfg(feature = "workspace-denial")]
     let builder = builder.family(family_workspace_denial::WorkspaceDenial);
+    #[cfg(feature = "runner-exit")]
+    let builder = builder.family(family_runner_exit::RunnerExit);
     builder
 }

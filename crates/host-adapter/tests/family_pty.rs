@@ -122,13 +122,13 @@ fn rendered(a: &Advisory) -> String {
 
 #[tokio::test]
 async fn snapshot_desktop_workspace_write() {
-    let d = post(&desktop(SandboxMode::WorkspaceWrite), exited("bash"), None).await;
+    let d = post(&desktop(SandboxMode::WorkspaceWrite), exited("shell"), None).await;
     insta::assert_snapshot!("desktop_workspace_write", rendered(spoke(&d)));
 }
 
 #[tokio::test]
 async fn snapshot_desktop_read_only() {
-    let d = post(&desktop(SandboxMode::ReadOnly), exited("bash"), None).await;
+    let d = post(&desktop(SandboxMode::ReadOnly), exited("shell"), None).await;
     insta::assert_snapshot!("desktop_read_only", rendered(spoke(&d)));
 }
 
@@ -204,13 +204,13 @@ async fn successful_result_quoting_it_is_silent() {
 
 #[tokio::test]
 async fn recorded_workspace_write_speaks_and_states_it() {
-    let d = post(&desktop(SandboxMode::WorkspaceWrite), exited("bash"), None).await;
+    let d = post(&desktop(SandboxMode::WorkspaceWrite), exited("shell"), None).await;
     assert!(spoke(&d).detail.contains("recorded is `workspace-write`"));
 }
 
 #[tokio::test]
 async fn recorded_read_only_speaks_and_states_it() {
-    let d = post(&desktop(SandboxMode::ReadOnly), exited("bash"), None).await;
+    let d = post(&desktop(SandboxMode::ReadOnly), exited("shell"), None).await;
     assert!(spoke(&d).detail.contains("recorded is `read-only`"));
 }
 
@@ -322,7 +322,7 @@ async fn once_per_agent() {
 
 #[tokio::test]
 async fn host_binary_is_stated_as_measured() {
-    let d = post(&desktop(SandboxMode::WorkspaceWrite), exited("bash"), None).await;
+    let d = post(&desktop(SandboxMode::WorkspaceWrite), exited("shell"), None).await;
     assert!(
         spoke(&d)
             .detail
@@ -330,7 +330,7 @@ async fn host_binary_is_stated_as_measured() {
     );
     let d = post(
         &console_host(SandboxMode::WorkspaceWrite),
-        exited("bash"),
+        exited("shell"),
         None,
     )
     .await;

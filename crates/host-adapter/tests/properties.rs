@@ -217,6 +217,14 @@ fn fragments() -> Vec<String> {
             advisor_core::Anchors::ForegroundRun { stderr_needles, .. } => {
                 out.extend(stderr_needles.iter().map(|n| (*n).to_owned()));
             }
+            advisor_core::Anchors::ForegroundRunOrFailureText {
+                stderr_needles,
+                needles,
+                ..
+            } => {
+                out.extend(stderr_needles.iter().map(|n| (*n).to_owned()));
+                out.extend(needles.iter().map(|n| (*n).to_owned()));
+            }
             advisor_core::Anchors::Always => {}
         }
         if let Some(sample) = family.producer_sample() {

@@ -72,6 +72,23 @@ impl Transport {
                 Anchors::Always => always = true,
                 Anchors::FailureText { needles: [] } => any_failure = true,
                 Anchors::FailureText { needles } => failure.extend_from_slice(needles),
+                Anchors::ForegroundRunOrFailureText {
+                    failed_exit,
+                    denied_stamp,
+                    stderr_needles,
+                    needles,
+                } => {
+                    if needles.is_empty() {
+                        any_failure = true;
+                    }
+                    failure.extend_from_slice(needles);
+                    stderr.extend_from_slice(stderr_needles);
+                    runs.push(RunAnchor {
+                        failed_exit,
+                        denied_stamp,
+                        needs_stderr: !stderr_needles.is_empty(),
+                    });
+                }
                 Anchors::ForegroundRun {
                     failed_exit,
                     denied_stamp,

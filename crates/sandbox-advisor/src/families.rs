@@ -152,6 +152,14 @@ pub fn through_hook(registry: &Registry, dialect: Dialect) -> HookListing {
                      foreground value), which no hook payload carries"
                         .to_owned(),
                 ),
+                Anchors::ForegroundRunOrFailureText { .. } => (
+                    TextOnly::Works,
+                    format!(
+                        "reads a failure's text for one of its shapes ({}); its other shape is a \
+                         structured success value, which no hook payload carries",
+                        carriers.join(", or ")
+                    ),
+                ),
                 Anchors::Always => (
                     TextOnly::Unknown,
                     "has no anchors (its recognizer sees every call): what it reads is \

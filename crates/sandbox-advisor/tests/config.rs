@@ -14,7 +14,7 @@ const REFUSED: &[(&str, &str, &str)] = &[
     (
         "c.json",
         r#"{"enforceAfter": 2, "maxDenial": 1}"#,
-        "config {path}: config key `maxDenial`: unknown key; expected one of `enforceAfter`, `maxDenials`, `include`, `exclude`, `href`, `ledgerCapacity`, `sessionCapacity`, `locale`, `advisoryText`, `defaultMode`, `fallbackRoot`, `ledger`, `stateDir`",
+        "config {path}: config key `maxDenial`: unknown key; expected one of `enforceAfter`, `maxDenials`, `include`, `exclude`, `href`, `ledgerCapacity`, `sessionCapacity`, `locale`, `advisoryText`, `hostVersion`, `defaultMode`, `fallbackRoot`, `ledger`, `stateDir`",
     ),
     (
         "c.json",

@@ -258,7 +258,12 @@ fn codex_cases() {
 fn the_cases_cover_every_event_and_every_value_family() {
     let value_families: Vec<&str> = registry()
         .families()
-        .filter(|f| matches!(f.anchors(), Anchors::ForegroundRun { .. }))
+        .filter(|f| {
+            matches!(
+                f.anchors(),
+                Anchors::ForegroundRun { .. } | Anchors::ForegroundRunOrFailureText { .. }
+            )
+        })
         .map(|f| f.id().as_str())
         .collect();
     assert!(!value_families.is_empty());

@@ -77,6 +77,7 @@ fn families_through_a_hook_follow_the_anchors() {
             let expected = match family.anchors() {
                 Anchors::FailureText { .. } => "works",
                 Anchors::ForegroundRun { .. } => "silent",
+                Anchors::ForegroundRunOrFailureText { .. } => "works",
                 Anchors::Always => "unknown",
             };
             assert_eq!(row["textOnly"], expected, "{dialect}: {row}");

@@ -33,6 +33,10 @@ const BUNDLED: &[(&str, &str)] = &[
         "events 15 | advisories 2 (pty-startup 2) | withheld 2 (pty-startup 1, temp-root-inside-workspace 1) | refused 0 | invalid 0",
     ),
     (
+        "runner-exit.jsonl",
+        "events 10 | advisories 2 (runner-exit 2) | withheld 0 | refused 0 | invalid 0",
+    ),
+    (
         "temp-root.jsonl",
         "events 13 | advisories 5 (temp-root-inside-workspace 5) | withheld 1 (temp-root-inside-workspace 1) | refused 0 | invalid 0",
     ),

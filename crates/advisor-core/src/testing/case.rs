@@ -39,6 +39,8 @@ pub struct Case {
     pub policy: PolicyState,
     /// The language of the summary and the brief.
     pub locale: crate::Locale,
+    /// The configured desktop version (`[host] version`).
+    pub host_version: Option<crate::HostVersion>,
 }
 
 impl Case {
@@ -90,8 +92,15 @@ impl Case {
             None => crate::Locale::En,
             Some(tag) => tag.parse().map_err(|e| format!("locale: {e}"))?,
         };
+        let host_version = fixture
+            .host
+            .as_ref()
+            .and_then(|h| h.version.as_deref())
+            .map(|v| v.parse().map_err(|e| format!("host.version: {e}")))
+            .transpose()?;
         Ok(Self {
             locale,
+            host_version,
             name: name.to_owned(),
             arm,
             fixture,
@@ -112,6 +121,7 @@ impl Case {
             },
             href: self.fixture.href.clone(),
             locale: self.locale,
+            host_version: self.host_version,
         }
     }
 }

@@ -12,6 +12,7 @@
 //! platform = "win32"            # win32 | linux | macos
 //! electron = false
 //! temp_dir = 'C:\Users\u\AppData\Local\Temp'
+//! version = "2.0.10"          # the configured desktop version (`hostVersion`); absent: unknown
 //!
 //! [policy]                      # optional; default: workspace-write, root D:\ws (win32) or /ws
 //! mode = "workspace-write"
@@ -160,6 +161,9 @@ pub struct HostSpec {
     /// The host's temp directory.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub temp_dir: Option<String>,
+    /// The configured desktop version (`hostVersion`), `MAJOR.MINOR.PATCH`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
 }
 
 /// `[policy]`.

@@ -96,6 +96,7 @@ pub fn resolved(platform: Platform, mode: SandboxMode, root: Option<&str>) -> En
         }),
         href: None,
         locale: crate::Locale::En,
+        host_version: None,
     }
 }
 
@@ -106,6 +107,7 @@ pub fn unresolved(platform: Platform, why: Unresolved) -> Environment {
         policy: PolicyState::Unresolved(why),
         href: None,
         locale: crate::Locale::En,
+        host_version: None,
     }
 }
 

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use advisor_core::{Locale, Platform, SandboxMode};
+use advisor_core::{HostVersion, Locale, Platform, SandboxMode};
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::hook::Dialect;
@@ -83,6 +83,10 @@ pub(super) struct HookArgs {
     /// The session's sandbox mode (default: the config's `defaultMode`).
     #[arg(long, value_parser = parse_mode)]
     pub mode: Option<SandboxMode>,
+    /// The DSH Desktop version hosting the harness, MAJOR.MINOR.PATCH (overrides the
+    /// config's `hostVersion`; absent: unknown, and advisories give each version branch).
+    #[arg(long, value_parser = parse_host_version)]
+    pub host_version: Option<HostVersion>,
     /// Configuration file (TOML or JSON): the library keys plus defaultMode and fallbackRoot.
     #[arg(long)]
     pub config: Option<PathBuf>,
@@ -133,6 +137,10 @@ pub(super) struct ExplainArgs {
     /// The session's sandbox mode (absent: unknown, and families that need it withhold).
     #[arg(long, value_parser = parse_mode)]
     pub mode: Option<SandboxMode>,
+    /// The DSH Desktop version hosting the harness, MAJOR.MINOR.PATCH (overrides the
+    /// config's `hostVersion`; absent: unknown, and advisories give each version branch).
+    #[arg(long, value_parser = parse_host_version)]
+    pub host_version: Option<HostVersion>,
     /// The session's workspace root.
     #[arg(long)]
     pub root: Option<String>,
@@ -167,6 +175,10 @@ pub(super) struct StreamArgs {
     /// Longest accepted line; a longer one is skipped (unread) with an error result.
     #[arg(long, default_value_t = DEFAULT_MAX_LINE_BYTES)]
     pub max_line_bytes: usize,
+    /// The DSH Desktop version hosting the harness, MAJOR.MINOR.PATCH (overrides the
+    /// config's `hostVersion`; absent: unknown, and advisories give each version branch).
+    #[arg(long, value_parser = parse_host_version)]
+    pub host_version: Option<HostVersion>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -205,6 +217,11 @@ pub(super) enum LogLevel {
 fn parse_mode(raw: &str) -> Result<SandboxMode, String> {
     raw.parse()
         .map_err(|e: advisor_core::UnknownMode| e.to_string())
+}
+
+fn parse_host_version(raw: &str) -> Result<HostVersion, String> {
+    raw.parse()
+        .map_err(|e: advisor_core::HostVersionError| e.to_string())
 }
 
 fn parse_locale(raw: &str) -> Result<Locale, String> {

@@ -72,7 +72,7 @@ fn explain(
         },
         (None, None) => return usage(io, "give a failure message or --value".into()),
     };
-    let config = match load_config(args.config.as_deref(), locale) {
+    let config = match load_config(args.config.as_deref(), locale, args.host_version) {
         Ok((c, _)) => c,
         Err(message) => return usage(io, message),
     };
@@ -149,7 +149,7 @@ fn run_hook(
     io: &mut Io<'_>,
 ) -> Exit {
     let dialect = Dialect::from(args.dialect);
-    let (config, _) = match load_config(args.config.as_deref(), locale) {
+    let (config, _) = match load_config(args.config.as_deref(), locale, args.host_version) {
         Ok(c) => c,
         Err(message) => return not_blocking(io, message),
     };
@@ -229,10 +229,11 @@ fn replay(
         .config
         .clone()
         .or_else(|| file.and_then(config::beside));
-    let (config, config_format) = match load_config(config_path.as_deref(), locale) {
-        Ok(c) => c,
-        Err(message) => return usage(io, message),
-    };
+    let (config, config_format) =
+        match load_config(config_path.as_deref(), locale, args.host_version) {
+            Ok(c) => c,
+            Err(message) => return usage(io, message),
+        };
     let mut engine = match Engine::new(&config, registry) {
         Ok(e) => e,
         Err(e) => return usage(io, e.to_string()),
@@ -310,7 +311,7 @@ fn serve(
     (args, ledger, locale): (&StreamArgs, &LedgerArgs, Option<Locale>),
     io: &mut Io<'_>,
 ) -> Exit {
-    let (config, _) = match load_config(args.config.as_deref(), locale) {
+    let (config, _) = match load_config(args.config.as_deref(), locale, args.host_version) {
         Ok(c) => c,
         Err(message) => return usage(io, message),
     };
@@ -357,10 +358,11 @@ fn read_value(raw: String, io: &mut Io<'_>) -> Result<serde_json::Value, String>
     serde_json::from_str(&text).map_err(|e| e.to_string())
 }
 
-/// `--locale`, when given, overrides the file's `locale`.
+/// `--locale` and `--host-version`, when given, override the file's `locale` and `hostVersion`.
 fn load_config(
     path: Option<&Path>,
     locale: Option<Locale>,
+    host_version: Option<advisor_core::HostVersion>,
 ) -> Result<(FileConfig, Option<config::Format>), String> {
     let (mut config, format) = match path {
         None => (FileConfig::default(), None),
@@ -370,6 +372,9 @@ fn load_config(
     };
     if let Some(locale) = locale {
         config.core.locale = locale;
+    }
+    if host_version.is_some() {
+        config.core.host_version = host_version;
     }
     Ok((config, format))
 }

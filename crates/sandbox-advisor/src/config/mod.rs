@@ -21,7 +21,7 @@ use crate::ledger::LedgerSpec;
 use serde_json::{Map, Value};
 
 /// The keys [`Config::from_json`] takes, in the order the documentation lists them.
-pub const LIBRARY_KEYS: [&str; 9] = [
+pub const LIBRARY_KEYS: [&str; 10] = [
     "enforceAfter",
     "maxDenials",
     "include",
@@ -31,6 +31,7 @@ pub const LIBRARY_KEYS: [&str; 9] = [
     "sessionCapacity",
     "locale",
     "advisoryText",
+    "hostVersion",
 ];
 
 /// The keys only the CLI takes: the deployment's policy defaults.
@@ -258,6 +259,9 @@ fn check_library_key(key: &str, value: &Value) -> Result<(), KeyError> {
         "href" if !(value.is_string() || value.is_null()) => "a string (an http or https URL)",
         "locale" if !matches!(value.as_str(), Some("en" | "zh-CN")) => "`en` or `zh-CN`",
         "advisoryText" if !matches!(value.as_str(), Some("brief" | "full")) => "`brief` or `full`",
+        "hostVersion" if !value.is_string() => {
+            "a version string MAJOR.MINOR.PATCH such as \"2.0.11\""
+        }
         "include" | "exclude" => match value {
             Value::Array(items) => {
                 for (i, item) in items.iter().enumerate() {

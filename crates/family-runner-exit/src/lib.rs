@@ -1,0 +1,42 @@
+#![doc = include_str!("../README.md")]
+
+pub mod advise;
+mod brief;
+pub mod facts;
+pub mod gate;
+pub mod recognize;
+#[cfg(feature = "testing")]
+pub mod testing;
+
+use advisor_core::{Anchors, Diagnosis, FamilyId, PolicyNeed};
+
+pub use recognize::{
+    BOOTSTRAP_PREFIX, Bootstrap, Carrier, EXITED_PREFIX, EXITED_TAIL, FORCED, Finding,
+    GLOB_WRAPPER, Report, Status,
+};
+
+/// The family id.
+pub const ID: FamilyId = FamilyId::new("runner-exit");
+
+/// The structured diagnosis: the harness's own runner ended before it
+/// reported, so the command never ran; not a sandbox decision.
+pub const DIAGNOSIS: Diagnosis = advisor_core::diagnosis!(
+    category: RunnerSetupFailed, phase: Spawn, confidence: Confirmed, source: Runner,
+    command_started: Unknown, effects: Possible, retry: AfterRemedy, remedy_owner: User
+);
+
+advisor_core::family! {
+    /// The Windows Job runner that exits before reporting.
+    pub struct RunnerExit {
+        id: ID,
+        finding: Finding,
+        readme: include_str!("../README.md"),
+        anchors: Anchors::FailureText { needles: &[EXITED_PREFIX, FORCED] },
+        recognize: recognize::recognize,
+        gate: gate::gate,
+        advise: advise::advise,
+        policy_need: |_, _| PolicyNeed::NotNeeded,
+        diagnose: |_, _| DIAGNOSIS,
+        sample: testing::sample(),
+    }
+}
