@@ -46,8 +46,8 @@ advisor_core::family! {
         recognize: found::recognize,
         gate: found::gate,
         advise: found::advise,
-        policy_need: found::policy_need,
         tools: ToolScope::SandboxProcess,
+        policy_need: found::policy_need,
         diagnose: |_, _| DIAGNOSIS,
         sample: testing::sample(),
     }

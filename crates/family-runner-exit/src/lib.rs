@@ -8,7 +8,7 @@ pub mod recognize;
 #[cfg(feature = "testing")]
 pub mod testing;
 
-use advisor_core::{Anchors, Diagnosis, FamilyId, PolicyNeed};
+use advisor_core::{Anchors, Diagnosis, FamilyId, PolicyNeed, ToolScope};
 
 pub use recognize::{
     BOOTSTRAP_PREFIX, Bootstrap, Carrier, EXITED_PREFIX, EXITED_TAIL, FORCED, Finding,
@@ -35,6 +35,12 @@ advisor_core::family! {
         recognize: recognize::recognize,
         gate: gate::gate,
         advise: advise::advise,
+        // Not a sandbox failure: the runner also fails under `glob` and
+        // `grep`, which start ripgrep outside the sandbox (a process tool
+        // scope would miss them). The recognizer takes a message only when it
+        // is the runner's own line, so another tool's quoted text never reads
+        // as one.
+        tools: ToolScope::Any,
         policy_need: |_, _| PolicyNeed::NotNeeded,
         diagnose: |_, _| DIAGNOSIS,
         sample: testing::sample(),

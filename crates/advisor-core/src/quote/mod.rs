@@ -148,3 +148,6 @@ impl From<String> for Untrusted {
         Self::new(&raw)
     }
 }
+
+#[cfg(test)]
+mod tests;
