@@ -330,6 +330,23 @@ mod tests {
         CommandPath::new(raw).map(|p| p.0)
     }
 
+    /// The bound counts characters, whatever their width: `max` of them pass
+    /// (four-byte ones too), one more does not.
+    #[test]
+    fn a_length_bound_counts_characters() {
+        let cases: &[(String, usize, Result<(), Refusal>)] = &[
+            (String::new(), 3, Err(Refusal::Empty)),
+            ("abc".into(), 3, Ok(())),
+            ("abcd".into(), 3, Err(Refusal::TooLong)),
+            ("é".repeat(8), 8, Ok(())),
+            ("\u{1F600}".repeat(3), 3, Ok(())),
+            ("\u{1F600}".repeat(4), 3, Err(Refusal::TooLong)),
+        ];
+        for (text, max, expected) in cases {
+            assert_eq!(&check_len(text, *max), expected, "{text:?} within {max}");
+        }
+    }
+
     #[test]
     fn paths_are_drive_absolute_and_normalized() {
         assert_eq!(path(r"D:\ws"), Ok(r"D:\ws".to_owned()));
