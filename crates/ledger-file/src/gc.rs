@@ -140,12 +140,14 @@ fn retire(layout: &Layout, dir: &Path, seen: SystemTime) -> bool {
         RETIRED.fetch_add(1, Relaxed)
     ));
     let moved = if_idle(dir, || {
-        if touched(dir) > seen {
+        // Any move of the stamp since the listing means someone used it
+        // (or dated it): `!=`, not `>`, so that is one condition to test.
+        if touched(dir) != seen {
             return false;
         }
         fs::rename(dir, &target).is_ok()
     });
-    if moved.is_ok_and(|moved| moved == Some(true)) {
+    if moved == Some(true) {
         remove(&layout.trash(), &target);
         return true;
     }
