@@ -180,15 +180,17 @@ fn remove(trash: &Path, path: &Path) {
 }
 
 /// True when a directory's metadata says it is ours and on `trash`'s device.
-#[cfg(unix)]
-fn ours(trash: &Path, meta: &fs::Metadata) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    fs::symlink_metadata(trash)
-        .is_ok_and(|t| t.dev() == meta.dev() && meta.uid() == crate::guard::euid())
-}
-
 /// On Windows a directory moved into the trash is the store's own.
-#[cfg(not(unix))]
-fn ours(_trash: &Path, _meta: &fs::Metadata) -> bool {
-    true
+fn ours(trash: &Path, meta: &fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        fs::symlink_metadata(trash)
+            .is_ok_and(|t| t.dev() == meta.dev() && meta.uid() == crate::guard::euid())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (trash, meta);
+        true
+    }
 }

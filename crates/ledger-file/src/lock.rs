@@ -126,20 +126,21 @@ fn open_lock(agent_dir: &Path, path: &Path, open: Open) -> io::Result<File> {
     retrying(|| open_file(path, How::ReadWriteCreate))
 }
 
-/// True when `path` still names the file `held` is open on.
-#[cfg(unix)]
+/// True when `path` still names the file `held` is open on. Anything else
+/// there (nothing, another file, an error) means start over: the next open
+/// reports what is wrong with the path. On Windows the directory cannot
+/// have moved while the file is open, so it always does.
 fn still_linked(held: &File, path: &Path) -> Result<bool, Fault> {
-    use std::os::unix::fs::MetadataExt;
-    let held = held.metadata().at("inspect", path)?;
-    match std::fs::symlink_metadata(path) {
-        Ok(now) => Ok(now.dev() == held.dev() && now.ino() == held.ino()),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
-        Err(e) => Err(e).at("inspect", path),
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let held = held.metadata().at("inspect", path)?;
+        Ok(std::fs::symlink_metadata(path)
+            .is_ok_and(|now| now.dev() == held.dev() && now.ino() == held.ino()))
     }
-}
-
-/// On Windows the directory cannot have moved while the file is open.
-#[cfg(not(unix))]
-fn still_linked(_held: &File, _path: &Path) -> Result<bool, Fault> {
-    Ok(true)
+    #[cfg(not(unix))]
+    {
+        let _ = (held, path);
+        Ok(true)
+    }
 }

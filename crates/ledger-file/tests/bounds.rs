@@ -11,7 +11,7 @@ use std::path::Path;
 use std::time::{Duration, Instant, SystemTime};
 
 use advisor_core::{Claim, LedgerStore, RECORD_MAX_BYTES};
-use ledger_file::{FileLimits, FileStore};
+use ledger_file::{Collection, FileLimits, FileStore};
 use support::hostile::Plant;
 use support::*;
 
@@ -180,7 +180,12 @@ fn forget_removes_only_the_stores_own_files() {
 #[test]
 fn forget_creates_nothing_and_refuses_a_planted_lock() {
     let tmp = tempfile::tempdir().unwrap();
-    let store = store(tmp.path());
+    // No collection runs here: it would remove an agent made by mistake.
+    let elsewhere = FileLimits {
+        collection: Collection::Elsewhere,
+        ..FileLimits::default()
+    };
+    let store = store_at(tmp.path(), elsewhere);
     let unseen = agent("unseen");
     store.forget(&unseen).unwrap();
     assert!(!store.agent_dir(&unseen).exists(), "nothing created");
@@ -231,4 +236,39 @@ fn a_claim_found_again_is_answered_without_retry_pauses() {
     }
     let took = started.elapsed();
     assert!(took < Duration::from_millis(600), "{took:?}");
+}
+
+/// A waiter whose agent directory was moved away and made again (by another
+/// process's edit) holds a lock on a file no longer at its path: it starts
+/// over on the new lock and waits for that lock's holder rather than
+/// editing beside it.
+#[cfg(unix)]
+#[test]
+fn a_waiter_whose_directory_was_replaced_waits_for_the_new_lock() {
+    let hold = |path: &Path| fd_lock::RwLock::new(fs::File::create(path).unwrap());
+    let tmp = tempfile::tempdir().unwrap();
+    let store = std::sync::Arc::new(store(tmp.path()));
+    let a = agent("a");
+    store.edit_budget(&a, &mut increment).unwrap();
+    let dir = store.agent_dir(&a);
+    let mut old = hold(&dir.join("budget.lock"));
+    let old_held = old.write().unwrap();
+    let waiter = {
+        let (store, a) = (store.clone(), a.clone());
+        std::thread::spawn(move || store.edit_budget(&a, &mut increment))
+    };
+    std::thread::sleep(Duration::from_millis(50));
+    fs::rename(&dir, tmp.path().join("moved")).unwrap();
+    fs::create_dir(&dir).unwrap();
+    let mut new = hold(&dir.join("budget.lock"));
+    let new_held = new.write().unwrap();
+    drop(old_held);
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(
+        !dir.join("budget").exists(),
+        "the waiter edited while another process held the new lock"
+    );
+    drop(new_held);
+    waiter.join().unwrap().unwrap();
+    assert_eq!(failures(store.as_ref(), &a), 1);
 }
