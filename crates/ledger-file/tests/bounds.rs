@@ -272,3 +272,19 @@ fn a_waiter_whose_directory_was_replaced_waits_for_the_new_lock() {
     waiter.join().unwrap().unwrap();
     assert_eq!(failures(store.as_ref(), &a), 1);
 }
+
+/// The default age bound is seven days: an agent last used six days ago is
+/// kept by a collection under the default limits, one used eight days ago
+/// is removed.
+#[test]
+fn the_default_limits_keep_an_agent_for_seven_days() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = store_at(tmp.path(), FileLimits::default());
+    for (name, ago) in [("six days", 6 * DAY), ("eight days", 8 * DAY)] {
+        store.claim(&agent(name), &slot()).unwrap();
+        backdate(&store.agent_dir(&agent(name)).join("touched"), ago);
+    }
+    let collected = store.collect_garbage().unwrap().unwrap();
+    assert_eq!((collected.by_age, collected.kept), (1, 1));
+    assert!(store.agent_dir(&agent("six days")).exists());
+}

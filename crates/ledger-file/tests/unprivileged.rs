@@ -8,6 +8,7 @@
 //! - Forget reports an agent it cannot list or whose files it cannot remove,
 //!   rather than answering as if it had forgotten it.
 //! - An agent's stamp that cannot be written does not fail a claim.
+//! - A relative state directory is checked against the working directory.
 #![cfg(unix)]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -20,7 +21,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, SystemTime};
 
 use advisor_core::{Claim, LedgerStore};
-use ledger_file::FileLimits;
+use ledger_file::{FileLimits, FileStore};
 use support::hostile::is_root;
 use support::*;
 
@@ -74,6 +75,24 @@ fn as_its_owner(parent: &Path) {
         Claim::Again,
         "a stamp it cannot write does not fail the claim"
     );
+
+    // What cannot be created is reported as that, with the system's reason.
+    let a = agent("new");
+    chmod(&store.root().join("agents"), 0o500);
+    let fault = store.claim(&a, &slot());
+    chmod(&store.root().join("agents"), 0o700);
+    let fault = fault.expect_err("an agent directory it cannot make");
+    assert!(fault.what.contains("ermission denied"), "{fault}");
+    let locked = parent.join("locked");
+    fs::create_dir(&locked).unwrap();
+    chmod(&locked, 0o500);
+    let fault = FileStore::open(&locked, limits).expect_err("a v1 it cannot make");
+    assert!(fault.what.contains("cannot create"), "{fault}");
+
+    // A relative state directory: its parent is the working directory,
+    // which this user owns, so it is trusted too.
+    std::env::set_current_dir(parent).unwrap();
+    FileStore::open("relative", limits).expect("a relative directory in our own one");
 }
 
 /// The child side: inert unless [`ROLE`] is set.
@@ -86,6 +105,8 @@ fn child() {
     println!("{ANSWER} done");
 }
 
+/// Changes this process's working directory (when not root): the only
+/// other test of this binary is the inert `child`.
 #[test]
 fn an_ordinary_user_trusts_its_own_directory_and_forget_reports_what_it_cannot_do() {
     let tmp = tempfile::tempdir().unwrap();
