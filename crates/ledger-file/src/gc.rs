@@ -140,12 +140,14 @@ fn retire(layout: &Layout, dir: &Path, seen: SystemTime) -> bool {
         RETIRED.fetch_add(1, Relaxed)
     ));
     let moved = if_idle(dir, || {
-        if touched(dir) > seen {
+        // Any move of the stamp since the listing means someone used it
+        // (or dated it): `!=`, not `>`, so that is one condition to test.
+        if touched(dir) != seen {
             return false;
         }
         fs::rename(dir, &target).is_ok()
     });
-    if moved.is_ok_and(|moved| moved == Some(true)) {
+    if moved == Some(true) {
         remove(&layout.trash(), &target);
         return true;
     }
@@ -178,15 +180,17 @@ fn remove(trash: &Path, path: &Path) {
 }
 
 /// True when a directory's metadata says it is ours and on `trash`'s device.
-#[cfg(unix)]
-fn ours(trash: &Path, meta: &fs::Metadata) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    fs::symlink_metadata(trash)
-        .is_ok_and(|t| t.dev() == meta.dev() && meta.uid() == crate::guard::euid())
-}
-
 /// On Windows a directory moved into the trash is the store's own.
-#[cfg(not(unix))]
-fn ours(_trash: &Path, _meta: &fs::Metadata) -> bool {
-    true
+fn ours(trash: &Path, meta: &fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        fs::symlink_metadata(trash)
+            .is_ok_and(|t| t.dev() == meta.dev() && meta.uid() == crate::guard::euid())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (trash, meta);
+        true
+    }
 }

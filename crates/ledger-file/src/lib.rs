@@ -145,7 +145,10 @@ impl FileStore {
             return;
         }
         let now = self.epoch.elapsed().as_millis() as u64;
-        if self.next_gc_look.load(Relaxed) > now {
+        // The wait left, zero once it has passed: a comparison of `next` with
+        // `now` would differ from its `>=` twin only in the very millisecond
+        // the store was opened, which nothing can observe or test.
+        if self.next_gc_look.load(Relaxed).saturating_sub(now) != 0 {
             return;
         }
         let interval = self.limits.gc_interval.as_millis() as u64;

@@ -85,62 +85,62 @@ pub(crate) fn with_lock<T>(
 }
 
 /// Runs `body` (moving the agent's directory away) unless another process
-/// holds its budget lock: `Ok(None)` when it is held. On Unix the lock is
-/// kept while `body` runs; on Windows it is released first, since an open
-/// handle below a directory makes its rename fail.
-pub(crate) fn if_idle<T>(agent_dir: &Path, body: impl FnOnce() -> T) -> io::Result<Option<T>> {
+/// holds its budget lock, or the lock file cannot be opened or locked (the
+/// agent may be in use): `None` then. An agent with no lock file is idle. On
+/// Unix the lock is kept while `body` runs; on Windows it is released first,
+/// since an open handle below a directory makes its rename fail.
+///
+/// A busy lock and a failed one are both "leave the agent for the next
+/// collection", so they are one answer.
+pub(crate) fn if_idle<T>(agent_dir: &Path, body: impl FnOnce() -> T) -> Option<T> {
     let path = agent_dir.join(BUDGET_LOCK);
     let file = match open_file(&path, How::ReadWrite) {
         Ok(file) => Some(file),
         Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-        Err(e) => return Err(e),
+        Err(_) => return None,
     };
     let mut lock = file.map(RwLock::new);
-    let guard = match lock.as_mut().map(RwLock::try_write).transpose() {
-        Ok(guard) => guard,
-        Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(None),
-        Err(e) => return Err(e),
-    };
+    let guard = lock.as_mut().map(RwLock::try_write).transpose().ok()?;
     if cfg!(windows) {
         drop(guard);
         drop(lock);
-        return Ok(Some(body()));
+        return Some(body());
     }
     let done = body();
     drop(guard);
-    Ok(Some(done))
+    Some(done)
 }
 
+/// Opens the lock file; with [`Open::Create`] it creates the agent's
+/// directory when missing, up to [`DIR_ATTEMPTS`] times (a collection may
+/// move it away in between).
 fn open_lock(agent_dir: &Path, path: &Path, open: Open) -> io::Result<File> {
-    let mut attempt = 0;
-    loop {
+    for _ in 1..DIR_ATTEMPTS {
         match retrying(|| open_file(path, How::ReadWriteCreate)) {
             Err(e) if e.kind() == io::ErrorKind::NotFound && open == Open::Create => {
-                attempt += 1;
-                if attempt >= DIR_ATTEMPTS {
-                    return Err(e);
-                }
                 create_agent_dir(agent_dir)?;
             }
             done => return done,
         }
     }
+    retrying(|| open_file(path, How::ReadWriteCreate))
 }
 
-/// True when `path` still names the file `held` is open on.
-#[cfg(unix)]
+/// True when `path` still names the file `held` is open on. Anything else
+/// there (nothing, another file, an error) means start over: the next open
+/// reports what is wrong with the path. On Windows the directory cannot
+/// have moved while the file is open, so it always does.
 fn still_linked(held: &File, path: &Path) -> Result<bool, Fault> {
-    use std::os::unix::fs::MetadataExt;
-    let held = held.metadata().at("inspect", path)?;
-    match std::fs::symlink_metadata(path) {
-        Ok(now) => Ok(now.dev() == held.dev() && now.ino() == held.ino()),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
-        Err(e) => Err(e).at("inspect", path),
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let held = held.metadata().at("inspect", path)?;
+        Ok(std::fs::symlink_metadata(path)
+            .is_ok_and(|now| now.dev() == held.dev() && now.ino() == held.ino()))
     }
-}
-
-/// On Windows the directory cannot have moved while the file is open.
-#[cfg(not(unix))]
-fn still_linked(_held: &File, _path: &Path) -> Result<bool, Fault> {
-    Ok(true)
+    #[cfg(not(unix))]
+    {
+        let _ = (held, path);
+        Ok(true)
+    }
 }
