@@ -2,11 +2,13 @@
 
 mod keys;
 mod link;
+mod options;
 mod redact;
 mod scripts;
 mod store;
 #[cfg(feature = "testing")]
 pub mod testing;
 
+pub use options::{AfterTimeout, RedisOptions};
 pub use redact::redact_url;
-pub use store::{AfterTimeout, EDIT_ATTEMPTS, RedisOptions, RedisStore, StoredDigestKey};
+pub use store::{EDIT_ATTEMPTS, RedisStore, StoredDigestKey};

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use advisor_core::RecordError;
 use redis::{Client, Cmd, Connection, FromRedisValue, RedisError};
 
-use crate::store::AfterTimeout;
+use crate::options::AfterTimeout;
 
 /// What went wrong talking to Redis, before it becomes a `StoreFault`.
 #[derive(Debug, thiserror::Error)]

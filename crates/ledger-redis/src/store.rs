@@ -1,7 +1,5 @@
 //! [`RedisStore`]: the [`LedgerStore`] operations, each one or two round trips.
 
-use std::time::Duration;
-
 use advisor_core::{
     AgentId, AgentKey, BudgetRecord, Claim, DigestKey, Edit, LedgerStore, RECORD_MAX_BYTES, Slot,
     StoreFault,
@@ -11,6 +9,7 @@ use redis::{Client, IntoConnectionInfo, RedisConnectionInfo, Value};
 
 use crate::keys::{Keys, check_prefix};
 use crate::link::{Bounds, Failure, Handshake, Link, Session};
+use crate::options::RedisOptions;
 use crate::redact::redact_url;
 use crate::scripts::{self, eval};
 
@@ -22,43 +21,6 @@ const MAX_TTL_MS: u64 = 1 << 62;
 
 /// Attempts at one budget edit before optimistic locking gives up.
 pub const EDIT_ATTEMPTS: u32 = 16;
-
-/// How a [`RedisStore`] talks to Redis and how long its keys live.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RedisOptions {
-    /// The bound on connecting and on each request, which has one reply
-    /// (default 200 ms): the advisor sits on the tool pipeline.
-    pub timeout: Duration,
-    /// How long every key lives (default 7 days), counted from the claim or
-    /// the last budget write.
-    pub ttl: Duration,
-    /// The start of every key (default `sandbox-advisor:v1`); no braces,
-    /// spaces or control characters.
-    pub prefix: String,
-    /// A bound on the store's whole conversation with Redis: the wall time
-    /// of connecting, `AUTH`, `SELECT` and every request until its reply,
-    /// summed over the store's life (default none). The process's own work
-    /// between requests is not counted. Once it is spent, every operation is
-    /// a fault at once, and nothing is sent. For a process that answers one
-    /// event and exits (the CLI's `hook`: 250 ms).
-    pub conversation: Option<Duration>,
-    /// What the store does after a request timed out (default
-    /// [`AfterTimeout::Reconnect`]).
-    pub after_timeout: AfterTimeout,
-}
-
-/// What a [`RedisStore`] does after a request (or a connection) timed out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum AfterTimeout {
-    /// The next operation connects again (a long-running process, whose
-    /// advisor backs off between attempts).
-    #[default]
-    Reconnect,
-    /// Every later operation is a fault at once: the process makes no second
-    /// connection (a one-shot process, where a second attempt at a frozen
-    /// server would only double its wait).
-    GiveUp,
-}
 
 /// What Redis holds at the fleet's digest key.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,18 +37,6 @@ pub enum StoredDigestKey {
         /// Its length in bytes (its content is never read whole, or shown).
         bytes: i64,
     },
-}
-
-impl Default for RedisOptions {
-    fn default() -> Self {
-        Self {
-            timeout: Duration::from_millis(200),
-            ttl: Duration::from_secs(7 * 24 * 3600),
-            prefix: "sandbox-advisor:v1".to_owned(),
-            conversation: None,
-            after_timeout: AfterTimeout::Reconnect,
-        }
-    }
 }
 
 /// A [`LedgerStore`] on one Redis server (or one cluster slot per agent).
@@ -400,58 +350,4 @@ fn read_digest_key(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_bad_url_or_option_is_refused_up_front_and_a_password_is_never_shown() {
-        let refused = |url: &str, options: RedisOptions| match RedisStore::connect(url, options) {
-            Err(fault) => fault.to_string(),
-            Ok(store) => format!("accepted: {store:?}"),
-        };
-        let fault = refused("http://127.0.0.1:6379", RedisOptions::default());
-        assert!(
-            fault.contains("invalid Redis URL \"http://127.0.0.1:6379\""),
-            "{fault}"
-        );
-        let fault = refused("redis://user:hunter2@", RedisOptions::default());
-        assert!(
-            !fault.contains("hunter2") && fault.contains("***@"),
-            "{fault}"
-        );
-        let fault = refused("rediss://127.0.0.1:6379/0", RedisOptions::default());
-        assert!(fault.contains("TLS"), "{fault}");
-        let fault = refused(
-            "redis://127.0.0.1:6379/0",
-            RedisOptions {
-                prefix: "a{b}".into(),
-                ..RedisOptions::default()
-            },
-        );
-        assert!(fault.contains("prefix \"a{b}\""), "{fault}");
-        for (timeout, ttl) in [
-            (Duration::ZERO, Duration::from_secs(1)),
-            (Duration::from_secs(1), Duration::ZERO),
-            (Duration::from_secs(1), Duration::MAX),
-        ] {
-            let options = RedisOptions {
-                timeout,
-                ttl,
-                ..RedisOptions::default()
-            };
-            assert!(refused("redis://127.0.0.1:6379/0", options).starts_with("redis ledger:"));
-        }
-        let longest = RedisOptions {
-            ttl: Duration::from_millis(MAX_TTL_MS),
-            ..RedisOptions::default()
-        };
-        let named = RedisStore::connect("redis://127.0.0.1:1/0", longest).map(|s| s.name());
-        assert_eq!(named.ok(), Some("redis"), "2^62 ms is the longest ttl");
-        let lazy = RedisStore::connect("redis://:pw@127.0.0.1:1/3", RedisOptions::default());
-        let shown = lazy.map(|store| format!("{store:?}")).unwrap_or_default();
-        assert!(
-            shown.contains("\"redis://***@127.0.0.1:1/3\"") && !shown.contains("pw"),
-            "lazy, and shown redacted: {shown}"
-        );
-    }
-}
+mod tests;

@@ -18,6 +18,17 @@ use support::*;
 const DIGEST_KEY: &str = "sandbox-advisor:v1:digest-key";
 const BIG: usize = 50 << 20;
 
+/// The tests of this file run one at a time: one of them measures the
+/// process's peak RSS, and the timing bounds are asserted on a machine whose
+/// two cores other tests would otherwise share.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    SERIAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 fn slot() -> Slot {
     Slot::advisory(FamilyId::new("acl"), Seat::Failure)
 }
@@ -52,6 +63,7 @@ fn strlen(server: &RedisServer, key: &str) -> i64 {
 
 #[test]
 fn a_malformed_digest_key_is_reported_by_its_length_and_nothing_is_written() {
+    let _serial = serial();
     let Some(server) = server() else { return };
     let cases: [(&str, Vec<u8>); 5] = [
         ("words", b"not a key".to_vec()),
@@ -109,6 +121,7 @@ fn check_malformed(server: &RedisServer, what: &str, bytes: usize) {
 /// connects again (a check bound later then runs on it).
 #[test]
 fn the_connection_that_read_a_malformed_digest_key_is_not_used_again() {
+    let _serial = serial();
     let Some(server) = server() else { return };
     set(&server, DIGEST_KEY, b"garbage");
     let store = store(&server);
@@ -123,6 +136,7 @@ fn the_connection_that_read_a_malformed_digest_key_is_not_used_again() {
 /// check runs before anything more is written.
 #[test]
 fn binding_a_store_to_a_digest_key_checks_the_next_connection_even_if_one_is_open() {
+    let _serial = serial();
     let Some(server) = server() else { return };
     let store = RedisStore::connect(&server.url(), RedisOptions::default()).unwrap();
     let a1 = AgentId::new("a1");
@@ -148,6 +162,7 @@ fn peak_rss() -> Option<u64> {
 /// reads, the usual answer), within the timeout, with no large allocation.
 #[test]
 fn a_50_mb_value_at_any_key_costs_one_small_reply() {
+    let _serial = serial();
     let Some(server) = server() else { return };
     struct Case {
         key: String,
@@ -231,6 +246,7 @@ fn a_50_mb_value_at_any_key_costs_one_small_reply() {
 #[cfg(unix)]
 #[test]
 fn a_frozen_server_costs_a_one_shot_store_one_connection_within_its_deadline() {
+    let _serial = serial();
     let Some(plain) = server() else { return };
     let Some(locked) = RedisServer::start_with_password("p@ss:w/rd") else {
         return;
@@ -278,12 +294,15 @@ fn a_frozen_server_costs_a_one_shot_store_one_connection_within_its_deadline() {
         assert!(!first.contains("p@ss"), "{first}");
         assert!(first.contains(said), "{first}");
         assert!(
-            first_took < deadline + Duration::from_millis(40),
+            // A margin for a loaded machine; the bug this holds cost 410 ms
+            // (two connections) or 830 ms (with AUTH and SELECT).
+            first_took < deadline + Duration::from_millis(150),
             "{first_took:?}"
         );
         assert!(second.contains("does not connect again"), "{second}");
         assert!(third.to_string().contains("does not connect again"));
-        assert!(second_took < Duration::from_millis(20), "{second_took:?}");
+        // Another connection attempt would wait out a 200 ms timeout.
+        assert!(second_took < Duration::from_millis(100), "{second_took:?}");
         assert_eq!(store.connects(), 1, "{first}");
     }
 }
@@ -303,6 +322,7 @@ fn store_options(timeout: Duration, deadline: Duration) -> RedisOptions {
 #[cfg(unix)]
 #[test]
 fn once_its_conversation_is_spent_a_store_sends_nothing() {
+    let _serial = serial();
     let Some(server) = server() else { return };
     let allowed = Duration::from_millis(150);
     let store = RedisStore::connect(
@@ -343,6 +363,7 @@ fn once_its_conversation_is_spent_a_store_sends_nothing() {
 /// database are used: the keys land in database 3.
 #[test]
 fn a_one_shot_store_reconnects_after_a_refusal_and_uses_the_url_s_password_and_database() {
+    let _serial = serial();
     let Some(mut server) = RedisServer::start_with_password("pw") else {
         return;
     };
