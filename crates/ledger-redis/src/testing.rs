@@ -189,7 +189,10 @@ impl RedisServer {
             .map_err(|e| format!("spawn: {e}"))?;
         self.child = Some(child);
         let deadline = Instant::now() + START_WITHIN;
-        while Instant::now() < deadline {
+        // "Until the deadline has passed", said without a comparison operator:
+        // `now < deadline` and `now <= deadline` differ only at one instant,
+        // so a mutation tool's `<` → `<=` would be a mutant no test can kill.
+        while deadline.checked_duration_since(Instant::now()).is_some() {
             if let Some(child) = self.child.as_mut() {
                 if let Ok(Some(status)) = child.try_wait() {
                     self.child = None;
@@ -197,16 +200,29 @@ impl RedisServer {
                     return Err(format!("exited with {status}: {}", log.trim()));
                 }
             }
-            let pong = self
-                .connection()
-                .and_then(|mut c| redis::cmd("PING").query::<String>(&mut c));
-            if pong.is_ok() {
+            if self.answers_ping() {
                 return Ok(());
             }
             std::thread::sleep(Duration::from_millis(20));
         }
         self.kill();
         Err(format!("no PONG within {START_WITHIN:?}"))
+    }
+
+    /// Whether the server answers `PING` on its port (after `AUTH`, with a
+    /// password). Built from the port and password, not from
+    /// [`url`](Self::url): a wrong URL then fails the tests that use it at
+    /// once, instead of looking like a server that never starts.
+    fn answers_ping(&self) -> bool {
+        redis::Client::open(("127.0.0.1", self.port))
+            .and_then(|client| client.get_connection_with_timeout(Duration::from_secs(2)))
+            .and_then(|mut c| {
+                if let Some(password) = &self.password {
+                    redis::cmd("AUTH").arg(password).exec(&mut c)?;
+                }
+                redis::cmd("PING").query::<String>(&mut c)
+            })
+            .is_ok()
     }
 }
 
@@ -230,4 +246,33 @@ fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
         .and_then(|listener| listener.local_addr())
         .map_or(0, |addr| addr.port())
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, reason = "test")]
+mod tests {
+    use super::*;
+
+    /// A server that cannot start says why, from its own log: here its port
+    /// is already taken, so `redis-server` exits at once.
+    #[test]
+    fn a_server_that_cannot_bind_its_port_reports_the_reason_from_its_log() {
+        if !redis_available() {
+            assert!(
+                !required(),
+                "{REQUIRE_REDIS} is set: redis-server is required"
+            );
+            return;
+        }
+        let taken = TcpListener::bind("127.0.0.1:0").unwrap();
+        let mut server = RedisServer {
+            port: taken.local_addr().unwrap().port(),
+            dir: tempfile::tempdir().unwrap(),
+            child: None,
+            password: None,
+        };
+        let why = server.spawn().unwrap_err();
+        assert!(why.starts_with("exited with "), "{why}");
+        assert!(why.contains("Address already in use"), "{why}");
+    }
 }
