@@ -80,6 +80,8 @@ impl RedisServer {
         }
         let mut last = String::new();
         // A free port can be taken between finding and binding it: try a few.
+        // A server that runs but does not answer is not helped by another
+        // port, so that fails at once (one wait, not five).
         for _ in 0..5 {
             let dir = match tempfile::tempdir() {
                 Ok(dir) => dir,
@@ -93,7 +95,8 @@ impl RedisServer {
             };
             match server.spawn() {
                 Ok(()) => return Some(server),
-                Err(why) => last = why,
+                Err(NotStarted::Exited(why)) => last = why,
+                Err(NotStarted::Silent(why)) => panic!("redis-server did not start: {why}"),
             }
         }
         panic!("redis-server did not start: {last}")
@@ -138,7 +141,7 @@ impl RedisServer {
     #[allow(clippy::panic, reason = "test support")]
     pub fn restart(&mut self) {
         self.kill();
-        if let Err(why) = self.spawn() {
+        if let Err(NotStarted::Exited(why) | NotStarted::Silent(why)) = self.spawn() {
             panic!("redis-server did not restart on port {}: {why}", self.port);
         }
     }
@@ -169,7 +172,7 @@ impl RedisServer {
         self.dir.path().join("redis.log")
     }
 
-    fn spawn(&mut self) -> Result<(), String> {
+    fn spawn(&mut self) -> Result<(), NotStarted> {
         let child = Command::new("redis-server")
             .args(["--port", &self.port.to_string(), "--bind", "127.0.0.1"])
             .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
@@ -186,28 +189,59 @@ impl RedisServer {
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| format!("spawn: {e}"))?;
+            .map_err(|e| NotStarted::Silent(format!("spawn: {e}")))?;
         self.child = Some(child);
         let deadline = Instant::now() + START_WITHIN;
-        while Instant::now() < deadline {
+        // "Until the deadline has passed", said without a comparison operator:
+        // `now < deadline` and `now <= deadline` differ only at one instant,
+        // so a mutation tool's `<` → `<=` would be a mutant no test can kill.
+        while deadline.checked_duration_since(Instant::now()).is_some() {
             if let Some(child) = self.child.as_mut() {
                 if let Ok(Some(status)) = child.try_wait() {
                     self.child = None;
                     let log = std::fs::read_to_string(self.log()).unwrap_or_default();
-                    return Err(format!("exited with {status}: {}", log.trim()));
+                    return Err(NotStarted::Exited(format!(
+                        "exited with {status}: {}",
+                        log.trim()
+                    )));
                 }
             }
-            let pong = self
-                .connection()
-                .and_then(|mut c| redis::cmd("PING").query::<String>(&mut c));
-            if pong.is_ok() {
+            if self.answers_ping() {
                 return Ok(());
             }
             std::thread::sleep(Duration::from_millis(20));
         }
         self.kill();
-        Err(format!("no PONG within {START_WITHIN:?}"))
+        Err(NotStarted::Silent(format!(
+            "no PONG within {START_WITHIN:?}"
+        )))
     }
+
+    /// Whether the server answers `PING` on its port (after `AUTH`, with a
+    /// password). Built from the port and password, not from
+    /// [`url`](Self::url): a wrong URL then fails the tests that use it at
+    /// once, instead of looking like a server that never starts.
+    fn answers_ping(&self) -> bool {
+        redis::Client::open(("127.0.0.1", self.port))
+            .and_then(|client| client.get_connection_with_timeout(Duration::from_secs(2)))
+            .and_then(|mut c| {
+                if let Some(password) = &self.password {
+                    redis::cmd("AUTH").arg(password).exec(&mut c)?;
+                }
+                redis::cmd("PING").query::<String>(&mut c)
+            })
+            .is_ok()
+    }
+}
+
+/// Why a spawned server is not up.
+#[derive(Debug)]
+enum NotStarted {
+    /// It exited (its port was taken, say): another port may do.
+    Exited(String),
+    /// It could not be run, or ran without answering in time: another port
+    /// would not help.
+    Silent(String),
 }
 
 impl Drop for RedisServer {
@@ -230,4 +264,35 @@ fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
         .and_then(|listener| listener.local_addr())
         .map_or(0, |addr| addr.port())
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, reason = "test")]
+mod tests {
+    use super::*;
+
+    /// A server that cannot start says why, from its own log: here its port
+    /// is already taken, so `redis-server` exits at once.
+    #[test]
+    fn a_server_that_cannot_bind_its_port_reports_the_reason_from_its_log() {
+        if !redis_available() {
+            assert!(
+                !required(),
+                "{REQUIRE_REDIS} is set: redis-server is required"
+            );
+            return;
+        }
+        let taken = TcpListener::bind("127.0.0.1:0").unwrap();
+        let mut server = RedisServer {
+            port: taken.local_addr().unwrap().port(),
+            dir: tempfile::tempdir().unwrap(),
+            child: None,
+            password: None,
+        };
+        let Err(NotStarted::Exited(why)) = server.spawn() else {
+            panic!("redis-server started on a taken port, or did not exit");
+        };
+        assert!(why.starts_with("exited with "), "{why}");
+        assert!(why.contains("Address already in use"), "{why}");
+    }
 }
