@@ -41,6 +41,11 @@ fn a_cut_text_refuses_every_command_rendering_and_a_whole_one_does_not() {
     assert!(matches!(cut.powershell_input(), Err(Refusal::TooLong)));
     assert!(matches!(cut.cmd(), Err(Refusal::TooLong)));
     assert!(matches!(cut.command_path(), Err(Refusal::TooLong)));
+    // Every rendering's own bound is far below the cut today, so the cut is
+    // refused on its own too: a rendering whose bound grows past 16 KiB must
+    // still never carry a text whose end was dropped.
+    assert!(matches!(cut.whole(), Err(Refusal::TooLong)));
+    assert!(whole.whole().is_ok());
 }
 
 #[test]
