@@ -69,8 +69,8 @@ fn detail(finding: &Finding, env: &Environment, cause: Cause) -> String {
     out.push(String::new());
     out.push(match finding.carrier {
         Carrier::Own => "What was reported, the failure's whole message:".to_owned(),
-        Carrier::GlobWrapper => "What was reported, on the line below the glob tool's wrapper \
-                                 sentence (the wrapper alone names no cause):"
+        Carrier::GlobWrapper => "What was reported, on the line below the search tool's \
+                                 wrapper sentence (the wrapper alone names no cause):"
             .to_owned(),
     });
     out.push(finding.line.quote_block().to_string());

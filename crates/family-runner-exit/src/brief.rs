@@ -48,7 +48,7 @@ const EN: Words = Words {
     this_tool: "This tool",
     helper: "The runner's helper failed while it started, and the producer named why.",
     evidence: "What was reported:",
-    evidence_wrapped: "What was reported, below the glob tool's wrapper sentence:",
+    evidence_wrapped: "What was reported, below the search tool's wrapper sentence:",
     desktop_before: "Known cause: Desktop before 2.0.9 starts the runner with its own \
                      executable, which opens a second app instance that exits 0. The \
                      configured version is {version}: update Desktop to 2.0.9 or later.",
@@ -95,7 +95,7 @@ const ZH_CN: Words = Words {
     this_tool: "该工具",
     helper: "runner 的辅助进程在启动时失败，生产者给出了原因代码。",
     evidence: "报告内容：",
-    evidence_wrapped: "报告内容（位于 glob 工具的包装句之下）：",
+    evidence_wrapped: "报告内容（位于搜索工具的包装句之下）：",
     desktop_before: "已知原因：2.0.9 之前的 Desktop 用自身的可执行文件启动 runner，\
                      结果打开了第二个应用实例并以 0 退出。配置的版本是 {version}：\
                      请把 Desktop 更新到 2.0.9 或更高版本。",

@@ -10,7 +10,8 @@
 //! message is read through the one envelope rule
 //! ([`advisor_core::envelope::unwrap`]) and must be that line and nothing else.
 //!
-//! The glob tool's wrapper sentence ([`GLOB_WRAPPER`]) is reported for the
+//! The search tools' wrapper sentence (`glob` or `grep`, then
+//! [`SEARCH_WRAPPER_TAIL`]; [`GLOB_WRAPPER`] is glob's) is reported for the
 //! same failure, but it names no cause of its own (a packaged `rg.exe` that
 //! cannot start gives the same sentence), so it counts only when the runner's
 //! own sentence is on a later line of the same message.
@@ -30,9 +31,24 @@ pub const BOOTSTRAP_PREFIX: &str = "; helper bootstrap: ";
 pub const FORCED: &str = "subprocess-local: Windows runner did not confirm managed-range exit \
                           after forced termination; ownership remains unknown";
 
-/// The glob/grep tools' wrapper sentence, as reported (not found in source).
+/// What the search tools write after their own name when ripgrep's
+/// subprocess failed before reporting (`@deepseek-ai/dsh-tool-fs-search`,
+/// `${toolName} subprocess failed …`).
+pub const SEARCH_WRAPPER_TAIL: &str =
+    " subprocess failed before reporting an outcome (ripgrep provider failure)";
+
+/// The search tools that write [`SEARCH_WRAPPER_TAIL`].
+const SEARCH_TOOLS: [&str; 2] = ["glob", "grep"];
+
+/// The glob tool's wrapper sentence, whole.
 pub const GLOB_WRAPPER: &str =
     "glob subprocess failed before reporting an outcome (ripgrep provider failure)";
+
+/// True when `line` is a search tool's wrapper sentence, whole.
+fn is_search_wrapper(line: &str) -> bool {
+    line.strip_suffix(SEARCH_WRAPPER_TAIL)
+        .is_some_and(|tool| SEARCH_TOOLS.contains(&tool))
+}
 
 /// The longest signal name read (`SIG` and up to 12 capitals or digits).
 const SIGNAL_MAX_CHARS: usize = 15;
@@ -203,7 +219,7 @@ fn read(text: &str) -> Option<(Report, Carrier, &str)> {
     let bare = envelope::unwrap(text);
     let mut lines = bare.lines();
     let first = lines.next()?;
-    if first == GLOB_WRAPPER {
+    if is_search_wrapper(first) {
         // The wrapper alone names no cause: the runner's own line must follow.
         return lines.find_map(|line| {
             let line = line.trim_end();
@@ -361,5 +377,10 @@ mod tests {
             )
         );
         assert_eq!(read(&format!("{own}\n{GLOB_WRAPPER}")), None);
+        let grep = GLOB_WRAPPER.replacen("glob", "grep", 1);
+        assert!(read(&format!("{grep}\nError: {own}")).is_some());
+        assert_eq!(read(&grep), None);
+        let other = GLOB_WRAPPER.replacen("glob", "read", 1);
+        assert_eq!(read(&format!("{other}\nError: {own}")), None);
     }
 }
