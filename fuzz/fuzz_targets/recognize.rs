@@ -80,12 +80,14 @@ fn environments() -> &'static [Environment] {
                 policy: resolved(Platform::Win32, SandboxMode::WorkspaceWrite, r"D:\ws"),
                 href: None,
                 locale: advisor_core::Locale::En,
+                host_version: Some(advisor_core::HostVersion::new(2, 0, 10)),
             },
             Environment {
                 host: host(Platform::Win32, HostBinary::NotElectron),
                 policy: resolved(Platform::Win32, SandboxMode::ReadOnly, r"D:\ws"),
                 href: Some("https://example.invalid/advice".into()),
                 locale: advisor_core::Locale::ZhCn,
+                host_version: None,
             },
             Environment {
                 host: host(Platform::Linux, HostBinary::NotElectron),
@@ -98,18 +100,21 @@ fn environments() -> &'static [Environment] {
                 }),
                 href: None,
                 locale: advisor_core::Locale::En,
+                host_version: None,
             },
             Environment {
                 host: host(Platform::Win32, HostBinary::NotElectron),
                 policy: PolicyState::Unresolved(Unresolved::NoSession),
                 href: None,
                 locale: advisor_core::Locale::ZhCn,
+                host_version: None,
             },
             Environment {
                 host: host(Platform::Win32, HostBinary::NotElectron),
                 policy: PolicyState::NotConsulted,
                 href: None,
                 locale: advisor_core::Locale::En,
+                host_version: None,
             },
         ]
     })
