@@ -247,7 +247,7 @@ fuzz_target!(|data: &[u8]| {
             check_advisory(family.id().as_str(), &finding.advise(env));
         }
     }
-    let owner = registry.owner(&observation).map(|o| o.family);
+    let owner = registry.owner(&observation, advisor_core::Host::Dsh).map(|o| o.family);
     assert_eq!(
         owner, first,
         "the prefilter hid a recognizer's match (or named another owner)"

@@ -22,6 +22,15 @@ pub struct NewFamilyArgs {
     /// Do not run the new crate's tests (its snapshots are then not written).
     #[arg(long)]
     pub no_test: bool,
+    /// An agent host whose failures the family knows: `dsh` (the default),
+    /// `claude-code` or `codex`; repeat for several. The fixtures run under the first.
+    #[arg(long = "host", value_parser = parse_host)]
+    pub hosts: Vec<advisor_core::Host>,
+}
+
+fn parse_host(raw: &str) -> Result<advisor_core::Host, String> {
+    raw.parse()
+        .map_err(|e: advisor_core::UnknownHost| e.to_string())
 }
 
 /// The template files, relative to `xtask/templates/family`, with their contents.
@@ -85,6 +94,8 @@ pub struct Names {
     pub snake: String,
     /// `DnsBlocked`: the family struct.
     pub ident: String,
+    /// The hosts it declares, first the one its fixtures run under.
+    pub hosts: Vec<advisor_core::Host>,
 }
 
 impl Names {
@@ -114,20 +125,60 @@ impl Names {
             id: id.to_owned(),
             snake: id.replace('-', "_"),
             ident,
+            hosts: vec![advisor_core::Host::Dsh],
         })
     }
 
+    /// The same names for a family of `hosts` (none: the DeepSeek harness).
+    pub fn on_hosts(mut self, hosts: &[advisor_core::Host]) -> Self {
+        let mut seen = Vec::new();
+        for host in hosts {
+            if !seen.contains(host) {
+                seen.push(*host);
+            }
+        }
+        if !seen.is_empty() {
+            self.hosts = seen;
+        }
+        self
+    }
+
     fn fill(&self, template: &str) -> String {
+        let hosts: Vec<String> = self
+            .hosts
+            .iter()
+            .map(|h| format!("advisor_core::Host::{h:?}"))
+            .collect();
+        let first = self.hosts.first().copied().unwrap_or_default();
+        let (host_kind, host_table) = match first {
+            advisor_core::Host::Dsh => (String::new(), String::new()),
+            other => (
+                format!("kind = \"{other}\"\n"),
+                format!("[host]\nkind = \"{other}\"\nplatform = \"linux\"\n\n"),
+            ),
+        };
         template
             .replace("{{id}}", &self.id)
             .replace("{{snake}}", &self.snake)
             .replace("{{ident}}", &self.ident)
+            .replace("{{hosts}}", &hosts.join(", "))
+            .replace(
+                "{{host_names}}",
+                &self
+                    .hosts
+                    .iter()
+                    .map(|h| format!("{} (`{h}`)", h.name()))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            )
+            .replace("{{host_kind}}", &host_kind)
+            .replace("{{host_table}}", &host_table)
     }
 }
 
 /// Runs the task from the workspace root.
 pub fn main(args: NewFamilyArgs) -> anyhow::Result<std::process::ExitCode> {
-    let names = Names::new(&args.id)?;
+    let names = Names::new(&args.id)?.on_hosts(&args.hosts);
     let root = workspace_root()?;
     scaffold(&root, &names)?;
     println!("scaffolded crates/family-{} and registered it", names.id);

@@ -229,7 +229,7 @@ impl Advisor {
         }
         self.preflight_on_call(observation, ctx, &mut decision)
             .await;
-        let Some(owner) = self.registry.owner(observation) else {
+        let Some(owner) = self.registry.owner(observation, ctx.host.kind) else {
             if let Outcome::Success(_) = observation.outcome {
                 self.rearm_on_success(observation);
             }

@@ -2,6 +2,7 @@
 
 /// Declares a family: a unit struct and its [`Family`](crate::Family) impl,
 /// forwarding to the crate's own `recognize`, `gate` and `advise` functions.
+/// `hosts:` is the agent hosts whose failures it knows ([`Host`](crate::Host));
 /// `tools:` is the family's [`ToolScope`](crate::ToolScope) (default: any tool).
 ///
 /// The family's `doc` is read from its README (`readme:`, usually
@@ -11,7 +12,7 @@
 /// `testing` feature.
 ///
 /// ```
-/// use advisor_core::{Advisory, Anchors, Environment, FamilyId, Gate, Observation};
+/// use advisor_core::{Advisory, Anchors, Environment, FamilyId, Gate, Host, Observation};
 ///
 /// fn recognize(o: &Observation) -> Option<()> {
 ///     o.failure().filter(|f| f.message == "boom").map(|_| ())
@@ -29,6 +30,7 @@
 ///         id: FamilyId::new("boom"),
 ///         finding: (),
 ///         readme: "**Recognizes:** a boom.\n**Refuses:** anything else.\n",
+///         hosts: &[Host::Dsh],
 ///         anchors: Anchors::FailureText { needles: &["boom"] },
 ///         recognize: recognize,
 ///         gate: gate,
@@ -47,6 +49,7 @@ macro_rules! family {
             id: $id:expr,
             finding: $finding:ty,
             readme: $readme:expr,
+            hosts: $hosts:expr,
             anchors: $anchors:expr,
             recognize: $recognize:expr,
             gate: $gate:expr,
@@ -72,6 +75,10 @@ macro_rules! family {
 
             fn doc(&self) -> $crate::FamilyDoc {
                 $crate::FamilyDoc::from_readme($readme)
+            }
+
+            fn hosts(&self) -> &'static [$crate::Host] {
+                $hosts
             }
 
             fn anchors(&self) -> $crate::Anchors {

@@ -64,6 +64,8 @@ pub enum HostBinary {
 /// Facts about the host that produced the events, supplied by the harness.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HostFacts {
+    /// The agent host whose tool pipeline produced the events.
+    pub kind: crate::Host,
     /// The host's operating system.
     pub platform: Platform,
     /// Whether the host process is an Electron binary.
@@ -73,9 +75,10 @@ pub struct HostFacts {
 }
 
 impl HostFacts {
-    /// The facts of the process this code runs in.
+    /// The facts of the process this code runs in, as a DeepSeek-harness host.
     pub fn current() -> Self {
         Self {
+            kind: crate::Host::Dsh,
             platform: Platform::current(),
             binary: HostBinary::NotElectron,
             temp_dir: std::env::temp_dir().to_str().map(str::to_owned),
@@ -185,6 +188,12 @@ pub enum Unresolved {
     /// The call carries no session to resolve against.
     #[error("the call has no session")]
     NoSession,
+    /// Nobody stated the session's sandbox mode: no `--mode`, no mode event,
+    /// no configured default. A mode is never assumed in its place.
+    #[error(
+        "nobody stated the session's sandbox mode (no --mode, no sandbox-mode event, no defaultMode)"
+    )]
+    NoModeStated,
     /// The resolver failed; its message is the resolver's, not the advisor's.
     #[error("the policy resolver failed: {}", .0.escaped())]
     ResolverError(crate::Untrusted),
@@ -196,6 +205,7 @@ impl Unresolved {
         match self {
             Unresolved::NoPolicyService => "no-policy-service",
             Unresolved::NoSession => "no-session",
+            Unresolved::NoModeStated => "no-mode-stated",
             Unresolved::ResolverError(_) => "resolver-error",
         }
     }

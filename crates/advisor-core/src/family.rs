@@ -22,6 +22,11 @@ pub trait Family: Send + Sync + 'static {
     /// What this family recognizes and refuses, for `families` / `explain`.
     fn doc(&self) -> FamilyDoc;
 
+    /// The agent hosts whose failures this family knows. The registry shows
+    /// the family only observations from these hosts, so a host's failure
+    /// line quoted in another host's output is never taken for its own.
+    fn hosts(&self) -> &'static [crate::Host];
+
     /// The cheap facts an observation must show before `recognize` is worth running.
     fn anchors(&self) -> Anchors;
 
@@ -222,6 +227,16 @@ pub enum Anchors {
         /// When non-empty, the captured stderr must contain one of these (the run half).
         stderr_needles: &'static [&'static str],
         /// Literal strings, at least one of which must occur (the failure half; not empty).
+        needles: &'static [&'static str],
+    },
+    /// A failure whose message or content contains one of the needles, or a
+    /// success whose rendered text does. For a host whose hook reports a
+    /// command's output without saying whether it failed (Codex's
+    /// `tool_response`), or whose sandbox denial can end in a success
+    /// (Claude Code's stderr): the needle must then be the producer's own
+    /// distinctive line, never a common phrase.
+    OutputText {
+        /// Literal strings, at least one of which must occur (not empty).
         needles: &'static [&'static str],
     },
     /// No prefilter: the recognizer sees every observation.

@@ -32,6 +32,7 @@ pub mod disclosure;
 pub mod envelope;
 mod environment;
 mod family;
+mod host;
 mod host_version;
 mod ids;
 mod ledger;
@@ -67,6 +68,7 @@ pub use environment::{
 pub use family::{
     Anchors, FailFast, Family, FamilyDoc, Gate, PreflightVerdict, Seat, WithholdReason,
 };
+pub use host::{Host, HostRemedy, UnknownHost};
 pub use host_version::{HOST_VERSION_MAX_CHARS, HostVersion, HostVersionError, VersionFact};
 pub use ids::{AgentId, CallId, FamilyId, ID_MAX_BYTES, SessionId, ToolName, short_id};
 pub use ledger::{

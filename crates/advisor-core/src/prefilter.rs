@@ -43,6 +43,9 @@ pub(crate) struct Prefilter {
     across_envelope: Vec<AcrossEnvelope>,
     foreground: Vec<ForegroundAnchor>,
     stderr: NeedleSet,
+    /// The families whose needles are read in a success's rendered text too.
+    output: u64,
+    output_text: NeedleSet,
 }
 
 impl Prefilter {
@@ -50,6 +53,7 @@ impl Prefilter {
         let (mut always, mut failure_without_needles) = (0u64, 0u64);
         let (mut failure_needles, mut stderr_needles, mut foreground) =
             (Vec::new(), Vec::new(), Vec::new());
+        let (mut output, mut output_needles) = (0u64, Vec::new());
         for (i, anchor) in anchors.enumerate() {
             let bit = 1u64 << i;
             match anchor {
@@ -57,6 +61,14 @@ impl Prefilter {
                 Anchors::FailureText { needles: [] } => failure_without_needles |= bit,
                 Anchors::FailureText { needles } => {
                     failure_needles.extend(needles.iter().map(|n| (*n, i)))
+                }
+                Anchors::OutputText { needles } => {
+                    if needles.is_empty() {
+                        failure_without_needles |= bit;
+                    }
+                    output |= bit;
+                    failure_needles.extend(needles.iter().map(|n| (*n, i)));
+                    output_needles.extend(needles.iter().map(|n| (*n, i)));
                 }
                 Anchors::ForegroundRunOrFailureText {
                     failed_exit,
@@ -115,6 +127,8 @@ impl Prefilter {
             across_envelope,
             foreground,
             stderr: NeedleSet::new(stderr_needles),
+            output,
+            output_text: NeedleSet::new(output_needles),
         }
     }
 
@@ -130,13 +144,27 @@ impl Prefilter {
             .fold(0u64, |acc, a| acc | a.bit)
     }
 
-    /// The bitset of families whose anchors this observation satisfies.
-    pub(crate) fn candidates(&self, observation: &Observation) -> u64 {
-        self.always
-            | match &observation.outcome {
-                Outcome::Failure(failure) => self.of_failure(failure),
-                Outcome::Success(success) => self.of_success(success),
-            }
+    /// The bitset of families among `hosts` (a family bitset: those of the
+    /// observation's host) whose anchors this observation satisfies. Text
+    /// is scanned only for needles some family in `hosts` declared.
+    pub(crate) fn candidates(&self, observation: &Observation, hosts: u64) -> u64 {
+        hosts
+            & (self.always
+                | match &observation.outcome {
+                    Outcome::Failure(failure) => self.of_failure(failure),
+                    Outcome::Success(success) => {
+                        self.of_success(success) | self.of_output(success, hosts)
+                    }
+                })
+    }
+
+    /// The output-text families a success's rendered text names.
+    fn of_output(&self, success: &Success, hosts: u64) -> u64 {
+        let wanted = self.output & hosts;
+        if wanted == 0 || success.content.is_empty() {
+            return 0;
+        }
+        self.output_text.hits(wanted, &[success.content.as_bytes()])
     }
 
     /// The failure-text families a failure's message or content names.
@@ -239,11 +267,11 @@ mod tests {
     fn overlapping_needles_keep_both_families() {
         let f = filter();
         assert_eq!(
-            f.candidates(&failure_with("xabcdx", "Error: xabcdx", &[])),
+            f.candidates(&failure_with("xabcdx", "Error: xabcdx", &[]), u64::MAX),
             0b100011
         );
         assert_eq!(
-            f.candidates(&failure_with("nothing", "Error: nothing", &[])),
+            f.candidates(&failure_with("nothing", "Error: nothing", &[]), u64::MAX),
             0b100000
         );
     }
@@ -251,37 +279,82 @@ mod tests {
     #[test]
     fn content_is_scanned_when_it_differs_from_the_message() {
         let f = filter();
-        assert_eq!(f.candidates(&failure_with("", "Error: abc", &[])), 0b100001);
+        assert_eq!(
+            f.candidates(&failure_with("", "Error: abc", &[]), u64::MAX),
+            0b100001
+        );
         let only_content = observation(Outcome::Failure(Failure {
             message: String::new(),
             members: vec![],
             content: "bcd".into(),
             code: None,
         }));
-        assert_eq!(f.candidates(&only_content), 0b100010);
+        assert_eq!(f.candidates(&only_content, u64::MAX), 0b100010);
     }
 
     #[test]
     fn foreground_anchors_follow_the_value() {
         let f = filter();
-        assert_eq!(f.candidates(&ok(foreground(0, "abc", "", None))), 0b100000);
-        assert_eq!(f.candidates(&ok(foreground(1, "", "", None))), 0b100100);
+        assert_eq!(
+            f.candidates(&ok(foreground(0, "abc", "", None)), u64::MAX),
+            0b100000
+        );
+        assert_eq!(
+            f.candidates(&ok(foreground(1, "", "", None)), u64::MAX),
+            0b100100
+        );
         let denied = json!({"mode": "workspace-write", "denied": true});
         assert_eq!(
-            f.candidates(&ok(foreground(1, "", "", Some(denied)))),
+            f.candidates(&ok(foreground(1, "", "", Some(denied))), u64::MAX),
             0b101100
         );
         assert_eq!(
-            f.candidates(&ok(foreground(0, "", "HRESULT 0x80041003", None))),
+            f.candidates(&ok(foreground(0, "", "HRESULT 0x80041003", None)), u64::MAX),
             0b110000
         );
         assert_eq!(
-            f.candidates(&ok(json!({"kind": "background", "exitCode": 1}))),
+            f.candidates(&ok(json!({"kind": "background", "exitCode": 1})), u64::MAX),
             0b100000
         );
         assert_eq!(
-            f.candidates(&ok(json!({"kind": "foreground", "exitCode": "1"}))),
+            f.candidates(
+                &ok(json!({"kind": "foreground", "exitCode": "1"})),
+                u64::MAX
+            ),
             0b100000
+        );
+    }
+
+    #[test]
+    fn output_text_reads_a_success_only_for_the_hosts_asked() {
+        let f = Prefilter::new(
+            [
+                Anchors::FailureText { needles: &["abc"] },
+                Anchors::OutputText {
+                    needles: &["<sandbox_violations>"],
+                },
+            ]
+            .into_iter(),
+        );
+        let said = |content: &str| {
+            observation(Outcome::Success(Success {
+                value: json!(null),
+                content: content.to_owned(),
+            }))
+        };
+        let block = "x\n<sandbox_violations>\ndeny";
+        assert_eq!(f.candidates(&said(block), u64::MAX), 0b10);
+        // A success's text is never read for a failure-text family.
+        assert_eq!(f.candidates(&said("abc"), u64::MAX), 0);
+        // The host's families only: the output family is not among them.
+        assert_eq!(f.candidates(&said(block), 0b01), 0);
+        assert_eq!(
+            f.candidates(&failure_with(block, &format!("Error: {block}"), &[]), 0b10),
+            0b10
+        );
+        assert_eq!(
+            f.candidates(&failure_with("abc", "Error: abc", &[]), 0b10),
+            0
         );
     }
 
@@ -296,7 +369,7 @@ mod tests {
                 value["exitCode"] = exit;
             }
             // Not a failed exit (bits 2, 3 stay off); the stderr needle (bit 4) still counts.
-            assert_eq!(f.candidates(&ok(value)), 0b110000, "{exit:?}");
+            assert_eq!(f.candidates(&ok(value), u64::MAX), 0b110000, "{exit:?}");
         }
     }
 
@@ -310,8 +383,14 @@ mod tests {
             }]
             .into_iter(),
         );
-        assert_eq!(f.candidates(&failure_with("abc", "Error: abc", &[])), 1);
-        assert_eq!(f.candidates(&failure_with("bc", "Error: bc", &[])), 0);
+        assert_eq!(
+            f.candidates(&failure_with("abc", "Error: abc", &[]), u64::MAX),
+            1
+        );
+        assert_eq!(
+            f.candidates(&failure_with("bc", "Error: bc", &[]), u64::MAX),
+            0
+        );
     }
 
     fn leak(needles: Vec<String>) -> &'static [&'static str] {
@@ -376,7 +455,7 @@ mod tests {
                 .map(|needles| Anchors::FailureText { needles: leak(needles) })
                 .collect();
             let f = Prefilter::new(anchors.into_iter());
-            prop_assert_eq!(f.candidates(&failure_with(&message, &content, &[])), model);
+            prop_assert_eq!(f.candidates(&failure_with(&message, &content, &[]), u64::MAX), model);
         }
     }
 }

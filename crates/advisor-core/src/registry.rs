@@ -86,6 +86,8 @@ pub trait ErasedFamily: Send + Sync {
     fn id(&self) -> FamilyId;
     /// See [`Family::doc`].
     fn doc(&self) -> FamilyDoc;
+    /// See [`Family::hosts`].
+    fn hosts(&self) -> &'static [crate::Host];
     /// See [`Family::anchors`].
     fn anchors(&self) -> Anchors;
     /// See [`Family::tools`].
@@ -113,6 +115,9 @@ impl<F: Family, B: BudgetRole> ErasedFamily for Registered<F, B> {
     }
     fn doc(&self) -> FamilyDoc {
         self.family.doc()
+    }
+    fn hosts(&self) -> &'static [crate::Host] {
+        self.family.hosts()
     }
     fn anchors(&self) -> Anchors {
         self.family.anchors()
@@ -158,6 +163,9 @@ pub enum RegistryError {
     /// More than one family was registered as the fail-fast family.
     #[error("only one family may feed the fail-fast budget; `{0}` is the second")]
     SecondFailFastFamily(FamilyId),
+    /// A family declares no host, so it could never speak.
+    #[error("family `{0}` declares no host (`Family::hosts` is empty)")]
+    NoHost(FamilyId),
     /// More families than the prefilter's bitset holds.
     #[error("at most 64 families can be registered")]
     TooManyFamilies,
@@ -213,11 +221,22 @@ impl RegistryBuilder {
             if seen.contains(&id) {
                 return Err(RegistryError::DuplicateId(id));
             }
+            if f.hosts().is_empty() {
+                return Err(RegistryError::NoHost(id));
+            }
             seen.push(id);
         }
         let prefilter = Prefilter::new(self.families.iter().map(|f| f.anchors()));
+        let on_host = crate::Host::ALL.map(|host| {
+            self.families
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| f.hosts().contains(&host))
+                .fold(0u64, |acc, (i, _)| acc | 1u64 << i)
+        });
         Ok(Registry {
             families: self.families,
+            on_host,
             prefilter,
             prefilter_on: true,
             fail_fast: self.fail_fast,
@@ -228,6 +247,8 @@ impl RegistryBuilder {
 /// The families, in precedence order, with one prefilter over all their anchors.
 pub struct Registry {
     families: Vec<Box<dyn ErasedFamily>>,
+    /// Per host (in [`Host::ALL`](crate::Host::ALL) order), the bits of the families that declare it.
+    on_host: [u64; 3],
     prefilter: Prefilter,
     prefilter_on: bool,
     fail_fast: Option<FamilyId>,
@@ -252,6 +273,18 @@ impl Registry {
         self.families.iter().map(|f| &**f)
     }
 
+    /// The families that declare `host`, in precedence order.
+    pub fn families_on(&self, host: crate::Host) -> impl Iterator<Item = &dyn ErasedFamily> {
+        self.families
+            .iter()
+            .filter(move |f| f.hosts().contains(&host))
+            .map(|f| &**f)
+    }
+
+    fn host_bits(&self, host: crate::Host) -> u64 {
+        self.on_host[host as usize]
+    }
+
     /// The family registered as the fail-fast family, if any.
     pub fn fail_fast_family(&self) -> Option<FamilyId> {
         self.fail_fast
@@ -265,13 +298,15 @@ impl Registry {
         self
     }
 
-    /// The first family (in precedence order) that recognizes the observation.
-    /// A family that panics is treated as not recognizing and reported on the host log.
-    pub fn owner(&self, observation: &Observation) -> Option<Owner<'_>> {
+    /// The first family (in precedence order) among those of `host` that
+    /// recognizes the observation. A family that panics is treated as not
+    /// recognizing and reported on the host log.
+    pub fn owner(&self, observation: &Observation, host: crate::Host) -> Option<Owner<'_>> {
+        let hosts = self.host_bits(host);
         let candidates = if self.prefilter_on {
-            self.prefilter.candidates(observation)
+            self.prefilter.candidates(observation, hosts)
         } else {
-            u64::MAX
+            hosts
         };
         if candidates == 0 {
             return None;
@@ -294,13 +329,16 @@ impl Registry {
         None
     }
 
-    /// Every family's own recognition of one observation, in order (for `explain`).
+    /// The own recognition of one observation by every family of `host`,
+    /// in order (for `explain`); the other hosts' families are left out.
     pub fn each_recognition<'r>(
         &'r self,
         observation: &Observation,
+        host: crate::Host,
     ) -> Vec<(FamilyId, Option<Box<dyn Recognized + 'r>>)> {
         self.families
             .iter()
+            .filter(|f| f.hosts().contains(&host))
             .map(|f| {
                 (
                     f.id(),

@@ -26,6 +26,7 @@ advisor_core::family! {
         id: ID,
         finding: AggregateFailure,
         readme: include_str!("../README.md"),
+        hosts: &[advisor_core::Host::Dsh],
         anchors: Anchors::FailureText {
             needles: &[TEMP_SENTENCE, WORKSPACE_SENTENCE],
         },

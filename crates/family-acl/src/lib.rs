@@ -27,6 +27,7 @@ advisor_core::family! {
         id: ID,
         finding: AclFinding,
         readme: include_str!("../README.md"),
+        hosts: &[advisor_core::Host::Dsh],
         anchors: Anchors::FailureText { needles: &[recognize::NEEDLE] },
         recognize: recognize::recognize,
         gate: gate::gate,

@@ -63,7 +63,9 @@ fn holds(name: &str, observation: &Observation, env: &Environment) -> (AclFindin
         .build()
         .unwrap();
     assert!(
-        registry.owner(observation).is_some(),
+        registry
+            .owner(observation, advisor_core::Host::Dsh)
+            .is_some(),
         "{name}: the shared prefilter disagrees with the recognizer"
     );
     let failure = observation.failure().expect("recognized only on failures");

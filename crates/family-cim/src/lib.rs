@@ -27,6 +27,7 @@ advisor_core::family! {
         id: ID,
         finding: CimRefusal,
         readme: include_str!("../README.md"),
+        hosts: &[advisor_core::Host::Dsh],
         // No exit-code or stamp condition: the recognizer has none either.
         anchors: Anchors::ForegroundRun {
             failed_exit: false,

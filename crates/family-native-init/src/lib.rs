@@ -35,6 +35,7 @@ advisor_core::family! {
         id: ID,
         finding: Found,
         readme: include_str!("../README.md"),
+        hosts: &[advisor_core::Host::Dsh],
         // Two carriers: a success value and, since issue 24, the desktop
         // trampoline's line inside a runner failure.
         anchors: Anchors::ForegroundRunOrFailureText {

@@ -45,7 +45,7 @@ proptest! {
         let rendered = format!("{stdout}\n[exit code: {SIGNED}]");
         let stderr = "[exit code: -1073741502]";
         let obs = success(foreground(code, &stdout, stderr, stamped()), &rendered);
-        prop_assert_eq!(registry.owner(&obs).is_some(), is_dll_init_failed(code));
+        prop_assert_eq!(registry.owner(&obs, advisor_core::Host::Dsh).is_some(), is_dll_init_failed(code));
         prop_assert_eq!(NativeInit.recognize(&obs).is_some(), is_dll_init_failed(code));
     }
 }

@@ -29,6 +29,7 @@ advisor_core::family! {
         id: ID,
         finding: Finding,
         readme: include_str!("../README.md"),
+        hosts: &[advisor_core::Host::Dsh],
         anchors: Anchors::FailureText { needles: &[SENTENCE] },
         recognize: recognize::recognize,
         gate: gate::gate,

@@ -34,6 +34,7 @@ advisor_core::family! {
         id: ID,
         finding: TempRootRefusal,
         readme: include_str!("../README.md"),
+        hosts: &[advisor_core::Host::Dsh],
         anchors: Anchors::FailureText { needles: &[recognize::SENTENCE_HEAD] },
         recognize: recognize::recognize,
         gate: gate::gate,

@@ -41,6 +41,7 @@ advisor_core::family! {
         id: ID,
         finding: Finding,
         readme: include_str!("../README.md"),
+        hosts: &[advisor_core::Host::Dsh],
         anchors: ANCHORS,
         recognize: recognize::recognize,
         gate: gate::gate,

@@ -80,32 +80,52 @@ mod nomatch {
     #[divan::bench(args = [true, false])]
     fn success_4k(bencher: Bencher, prefilter: bool) {
         let (r, obs) = (registry(prefilter), success_nomatch(4096));
-        bencher.bench(|| black_box(&r).owner(black_box(&obs)).is_none());
+        bencher.bench(|| {
+            black_box(&r)
+                .owner(black_box(&obs), advisor_core::Host::Dsh)
+                .is_none()
+        });
     }
 
     #[divan::bench(args = [true, false])]
     fn failure_4k(bencher: Bencher, prefilter: bool) {
         let (r, obs) = (registry(prefilter), failure_nomatch(4096));
-        bencher.bench(|| black_box(&r).owner(black_box(&obs)).is_none());
+        bencher.bench(|| {
+            black_box(&r)
+                .owner(black_box(&obs), advisor_core::Host::Dsh)
+                .is_none()
+        });
     }
 
     #[divan::bench(args = [true, false])]
     fn failure_4k_dense(bencher: Bencher, prefilter: bool) {
         let (r, obs) = (registry(prefilter), failure_dense(4096));
-        bencher.bench(|| black_box(&r).owner(black_box(&obs)).is_none());
+        bencher.bench(|| {
+            black_box(&r)
+                .owner(black_box(&obs), advisor_core::Host::Dsh)
+                .is_none()
+        });
     }
 
     #[divan::bench(args = [true, false])]
     fn failure_short(bencher: Bencher, prefilter: bool) {
         let (r, obs) = (registry(prefilter), super::failure_short());
-        bencher.bench(|| black_box(&r).owner(black_box(&obs)).is_none());
+        bencher.bench(|| {
+            black_box(&r)
+                .owner(black_box(&obs), advisor_core::Host::Dsh)
+                .is_none()
+        });
     }
 
     /// A failed exit with 4 KiB of stderr: the stderr needles are scanned.
     #[divan::bench(args = [true, false])]
     fn failed_stderr_4k(bencher: Bencher, prefilter: bool) {
         let (r, obs) = (registry(prefilter), failed_stderr(4096));
-        bencher.bench(|| black_box(&r).owner(black_box(&obs)).is_none());
+        bencher.bench(|| {
+            black_box(&r)
+                .owner(black_box(&obs), advisor_core::Host::Dsh)
+                .is_none()
+        });
     }
 
     #[divan::bench]
@@ -132,17 +152,21 @@ mod throughput {
     #[divan::bench(args = [true, false])]
     fn failure_message_1mib(bencher: Bencher, prefilter: bool) {
         let (r, obs) = (registry(prefilter), failure_nomatch(MIB));
-        bencher
-            .counter(BytesCount::new(MIB))
-            .bench(|| black_box(&r).owner(black_box(&obs)).is_none());
+        bencher.counter(BytesCount::new(MIB)).bench(|| {
+            black_box(&r)
+                .owner(black_box(&obs), advisor_core::Host::Dsh)
+                .is_none()
+        });
     }
 
     #[divan::bench(args = [true, false])]
     fn stderr_1mib(bencher: Bencher, prefilter: bool) {
         let (r, obs) = (registry(prefilter), failed_stderr(MIB));
-        bencher
-            .counter(BytesCount::new(MIB))
-            .bench(|| black_box(&r).owner(black_box(&obs)).is_none());
+        bencher.counter(BytesCount::new(MIB)).bench(|| {
+            black_box(&r)
+                .owner(black_box(&obs), advisor_core::Host::Dsh)
+                .is_none()
+        });
     }
 }
 
@@ -162,7 +186,11 @@ mod acl {
     #[divan::bench(args = [true, false])]
     fn owner_through_registry(bencher: Bencher, prefilter: bool) {
         let (r, obs) = (registry(prefilter), failure(ACL_LINE));
-        bencher.bench(|| black_box(&r).owner(black_box(&obs)).is_some());
+        bencher.bench(|| {
+            black_box(&r)
+                .owner(black_box(&obs), advisor_core::Host::Dsh)
+                .is_some()
+        });
     }
 
     /// Recognition, gate, advisory rendering, ledger claim and release.

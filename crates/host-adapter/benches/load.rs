@@ -151,7 +151,7 @@ fn session_fill(capacity: usize, sessions: usize) -> (usize, usize, u64) {
     let advisor = Advisor::new(standard_registry().build().unwrap(), config);
     let policy = SessionPolicy::with_capacity(
         PolicyDefaults {
-            default_mode: SandboxMode::ReadOnly,
+            default_mode: Some(SandboxMode::ReadOnly),
             fallback_root: None,
             platform: Platform::Win32,
         },

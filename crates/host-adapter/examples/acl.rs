@@ -15,7 +15,7 @@ use host_adapter::{HostAdapter, PolicyDefaults, PostExecute, SessionPolicy};
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let session = SessionId::new("s1");
     let policy = Arc::new(SessionPolicy::new(PolicyDefaults {
-        default_mode: SandboxMode::ReadOnly,
+        default_mode: Some(SandboxMode::ReadOnly),
         fallback_root: None,
         platform: Platform::Win32,
     }));
@@ -23,6 +23,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     policy.set_mode(&session, SandboxMode::WorkspaceWrite);
     let adapter = HostAdapter::builder()
         .host(HostFacts {
+            kind: advisor_core::Host::Dsh,
             platform: Platform::Win32,
             binary: HostBinary::NotElectron,
             temp_dir: None,

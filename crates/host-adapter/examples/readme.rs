@@ -12,7 +12,7 @@ use host_adapter::{HostAdapter, PolicyDefaults, PostExecute, SessionPolicy};
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The harness's policy: deployment default, each session's header cwd and mode events.
     let policy = Arc::new(SessionPolicy::new(PolicyDefaults {
-        default_mode: SandboxMode::ReadOnly,
+        default_mode: Some(SandboxMode::ReadOnly),
         fallback_root: None,
         platform: Platform::Win32,
     }));

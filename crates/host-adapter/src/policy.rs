@@ -34,8 +34,10 @@ use advisor_core::{
 /// The deployment's side of the policy: default mode, fallback root, host grammar.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PolicyDefaults {
-    /// The deployment default mode (the harness's default is `read-only`).
-    pub default_mode: SandboxMode,
+    /// The deployment default mode (the harness's default is `read-only`);
+    /// `None` when nobody stated one: a session without a mode of its own
+    /// then resolves to [`Unresolved::NoModeStated`], never to a guess.
+    pub default_mode: Option<SandboxMode>,
     /// The root used when a session has no `cwd` (the harness defaults it to its own cwd).
     pub fallback_root: Option<String>,
     /// The platform whose path grammar the recorded paths use.
@@ -45,7 +47,7 @@ pub struct PolicyDefaults {
 impl Default for PolicyDefaults {
     fn default() -> Self {
         Self {
-            default_mode: SandboxMode::ReadOnly,
+            default_mode: Some(SandboxMode::ReadOnly),
             fallback_root: None,
             platform: Platform::current(),
         }
@@ -65,6 +67,9 @@ struct SessionRecord {
 #[derive(Debug)]
 pub struct SessionPolicy {
     defaults: PolicyDefaults,
+    /// The default mode now in force: `defaults.default_mode` until
+    /// [`SessionPolicy::set_default_mode`] changes it.
+    default_mode: RwLock<Option<SandboxMode>>,
     platform: RwLock<Platform>,
     sessions: BoundedMap<SessionId, SessionRecord>,
     unavailable: RwLock<Option<Unresolved>>,
@@ -86,6 +91,7 @@ impl SessionPolicy {
     pub fn with_capacity(defaults: PolicyDefaults, session_capacity: usize) -> Self {
         Self {
             platform: RwLock::new(defaults.platform),
+            default_mode: RwLock::new(defaults.default_mode),
             defaults,
             sessions: BoundedMap::new(session_capacity),
             unavailable: RwLock::new(None),
@@ -128,6 +134,16 @@ impl SessionPolicy {
             .platform
             .write()
             .unwrap_or_else(PoisonError::into_inner) = platform;
+        self.changed_everywhere();
+    }
+
+    /// Replaces the default mode (a stream that announces a host whose mode
+    /// nobody stated drops the harness's default); `None`: no default.
+    pub fn set_default_mode(&self, mode: Option<SandboxMode>) {
+        *self
+            .default_mode
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = mode;
         self.changed_everywhere();
     }
 
@@ -195,7 +211,11 @@ impl SessionPolicy {
         let mode = query
             .approved_mode
             .or(mode)
-            .unwrap_or(self.defaults.default_mode);
+            .or(*self
+                .default_mode
+                .read()
+                .unwrap_or_else(PoisonError::into_inner))
+            .ok_or(Unresolved::NoModeStated)?;
         let root = cwd.or_else(|| self.defaults.fallback_root.clone());
         let workspace_root = root.map(|r| canonical_root(self.platform(), &r));
         Ok(ResolvedPolicy {

@@ -42,7 +42,7 @@ impl PolicySource for Spy {
 
 fn advisor(config: serde_json::Value, log: &Log) -> DshAdvisor {
     let inner = SessionPolicy::new(PolicyDefaults {
-        default_mode: SandboxMode::ReadOnly,
+        default_mode: Some(SandboxMode::ReadOnly),
         fallback_root: None,
         platform: Platform::Win32,
     });

@@ -13,7 +13,7 @@ use third_party_family::EgressBlocked;
 
 fn adapter(mode: SandboxMode) -> HostAdapter {
     let policy = Arc::new(SessionPolicy::new(PolicyDefaults {
-        default_mode: mode,
+        default_mode: Some(mode),
         fallback_root: None,
         platform: Platform::Linux,
     }));

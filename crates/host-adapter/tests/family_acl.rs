@@ -22,7 +22,7 @@ const AGGREGATE: &str =
 
 fn policy(mode: SandboxMode) -> Arc<SessionPolicy> {
     let policy = Arc::new(SessionPolicy::new(PolicyDefaults {
-        default_mode: SandboxMode::ReadOnly,
+        default_mode: Some(SandboxMode::ReadOnly),
         fallback_root: None,
         platform: Platform::Win32,
     }));

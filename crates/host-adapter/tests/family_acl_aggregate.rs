@@ -43,7 +43,7 @@ impl Rig {
 
 fn rig_over(platform: Platform, registry: RegistryBuilder) -> Rig {
     let policy = Arc::new(SessionPolicy::new(PolicyDefaults {
-        default_mode: SandboxMode::ReadOnly,
+        default_mode: Some(SandboxMode::ReadOnly),
         fallback_root: None,
         platform,
     }));

@@ -52,7 +52,7 @@ impl Rig {
 /// A host on `platform` whose session `s1` opened on `D:\ws` and recorded `mode`.
 fn rig_over(platform: Platform, mode: SandboxMode, registry: RegistryBuilder) -> Rig {
     let policy = Arc::new(SessionPolicy::new(PolicyDefaults {
-        default_mode: SandboxMode::ReadOnly,
+        default_mode: Some(SandboxMode::ReadOnly),
         fallback_root: None,
         platform,
     }));

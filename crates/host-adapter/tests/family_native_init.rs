@@ -24,7 +24,7 @@ struct Rig {
 
 fn rig_on(platform: Platform, binary: HostBinary, default_mode: SandboxMode) -> Rig {
     let policy = Arc::new(SessionPolicy::new(PolicyDefaults {
-        default_mode,
+        default_mode: Some(default_mode),
         fallback_root: None,
         platform,
     }));

@@ -29,7 +29,7 @@ fn s1() -> SessionId {
 
 fn build(binary: HostBinary, default_mode: SandboxMode, config: Config) -> Rig {
     let policy = Arc::new(SessionPolicy::new(PolicyDefaults {
-        default_mode,
+        default_mode: Some(default_mode),
         fallback_root: None,
         platform: Platform::Win32,
     }));
@@ -379,6 +379,9 @@ impl Family for BudgetOwner {
             refuses: "everything",
         }
     }
+    fn hosts(&self) -> &'static [advisor_core::Host] {
+        &[advisor_core::Host::Dsh]
+    }
     fn anchors(&self) -> Anchors {
         Anchors::FailureText {
             needles: &["\u{0}never"],
@@ -401,7 +404,7 @@ impl FailFast for BudgetOwner {}
 #[tokio::test]
 async fn pty_failures_never_feed_the_fail_fast_budget() {
     let policy = Arc::new(SessionPolicy::new(PolicyDefaults {
-        default_mode: SandboxMode::WorkspaceWrite,
+        default_mode: Some(SandboxMode::WorkspaceWrite),
         fallback_root: None,
         platform: Platform::Win32,
     }));

@@ -40,7 +40,7 @@ fn windows_host(temp: Option<&str>) -> HostFacts {
 /// A resolver whose recorded paths use `grammar`, with session `s1` opened on `root`.
 fn policy(grammar: Platform, root: &str, mode: Option<SandboxMode>) -> Arc<SessionPolicy> {
     let policy = Arc::new(SessionPolicy::new(PolicyDefaults {
-        default_mode: SandboxMode::ReadOnly,
+        default_mode: Some(SandboxMode::ReadOnly),
         fallback_root: None,
         platform: grammar,
     }));

@@ -58,7 +58,7 @@ fn counted(platform: Platform) -> Rig {
 
 fn rig_over(platform: Platform, cwd: Option<&str>, registry: RegistryBuilder) -> Rig {
     let policy = Arc::new(SessionPolicy::new(PolicyDefaults {
-        default_mode: SandboxMode::ReadOnly,
+        default_mode: Some(SandboxMode::ReadOnly),
         fallback_root: None,
         platform,
     }));

@@ -9,7 +9,7 @@ use host_adapter::{PolicyDefaults, SessionPolicy};
 
 fn windows(default_mode: SandboxMode, fallback: Option<&str>) -> SessionPolicy {
     SessionPolicy::new(PolicyDefaults {
-        default_mode,
+        default_mode: Some(default_mode),
         fallback_root: fallback.map(str::to_owned),
         platform: Platform::Win32,
     })
@@ -153,7 +153,7 @@ async fn a_local_root_is_canonicalized_through_a_real_symlink_before_lexical_nor
     // `link/..` is `real` on the filesystem (the symlink's parent), but `dir` lexically.
     let s = SessionId::new("s1");
     let policy = SessionPolicy::new(PolicyDefaults {
-        default_mode: SandboxMode::ReadOnly,
+        default_mode: Some(SandboxMode::ReadOnly),
         fallback_root: None,
         platform: Platform::Linux,
     });
@@ -172,7 +172,7 @@ async fn a_local_root_is_canonicalized_through_a_real_symlink_before_lexical_nor
 async fn a_recorded_root_that_does_not_exist_here_is_normalized_lexically() {
     let s = SessionId::new("s1");
     let policy = SessionPolicy::new(PolicyDefaults {
-        default_mode: SandboxMode::ReadOnly,
+        default_mode: Some(SandboxMode::ReadOnly),
         fallback_root: None,
         platform: Platform::Linux,
     });
@@ -196,7 +196,7 @@ async fn a_unc_root_is_never_resolved_on_the_filesystem() {
     std::fs::create_dir_all(dir.path().join("real")).unwrap();
     std::os::unix::fs::symlink(dir.path().join("real"), dir.path().join("link")).unwrap();
     let policy = SessionPolicy::new(PolicyDefaults {
-        default_mode: SandboxMode::ReadOnly,
+        default_mode: Some(SandboxMode::ReadOnly),
         fallback_root: None,
         platform: Platform::Linux,
     });
@@ -227,7 +227,7 @@ async fn a_unc_root_is_never_resolved_on_the_filesystem() {
 async fn a_late_platform_switch_rereads_recorded_roots() {
     let s = SessionId::new("s1");
     let policy = SessionPolicy::new(PolicyDefaults {
-        default_mode: SandboxMode::ReadOnly,
+        default_mode: Some(SandboxMode::ReadOnly),
         fallback_root: None,
         platform: Platform::Linux,
     });
@@ -249,7 +249,7 @@ async fn a_late_platform_switch_rereads_recorded_roots() {
 async fn sessions_are_bounded_and_an_active_session_keeps_its_facts() {
     let policy = SessionPolicy::with_capacity(
         PolicyDefaults {
-            default_mode: SandboxMode::ReadOnly,
+            default_mode: Some(SandboxMode::ReadOnly),
             fallback_root: None,
             platform: Platform::Win32,
         },

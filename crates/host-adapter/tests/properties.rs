@@ -179,7 +179,9 @@ fn recognized_by(registry: &Registry, observation: &Observation) -> Vec<&'static
         }
     }
     // The prefilter may only skip families that would not have matched.
-    let owner = registry.owner(observation).map(|o| o.family.as_str());
+    let owner = registry
+        .owner(observation, advisor_core::Host::Dsh)
+        .map(|o| o.family.as_str());
     assert_eq!(owner, out.first().copied(), "the prefilter hid a match");
     out
 }
@@ -211,7 +213,8 @@ fn fragments() -> Vec<String> {
     let mut out: Vec<String> = GENERIC_FRAGMENTS.iter().map(|s| (*s).to_owned()).collect();
     for family in registry.families() {
         match family.anchors() {
-            advisor_core::Anchors::FailureText { needles } => {
+            advisor_core::Anchors::FailureText { needles }
+            | advisor_core::Anchors::OutputText { needles } => {
                 out.extend(needles.iter().map(|n| (*n).to_owned()));
             }
             advisor_core::Anchors::ForegroundRun { stderr_needles, .. } => {
@@ -703,7 +706,11 @@ fn a_miss_on_a_large_input_allocates_almost_nothing() {
             assert!(!found, "{} recognized the miss `{name}`", family.id());
             report.push((family.id().as_str(), name, cost.requested));
         }
-        let (owner, cost) = allocated(|| registry.owner(&observation).map(|o| o.family));
+        let (owner, cost) = allocated(|| {
+            registry
+                .owner(&observation, advisor_core::Host::Dsh)
+                .map(|o| o.family)
+        });
         assert_eq!(owner, None, "`{name}` has an owner");
         report.push(("registry.owner()", name, cost.requested));
     }

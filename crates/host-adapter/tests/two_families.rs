@@ -11,7 +11,7 @@ use serde_json::json;
 
 fn adapter() -> HostAdapter {
     let policy = Arc::new(SessionPolicy::new(PolicyDefaults {
-        default_mode: SandboxMode::ReadOnly,
+        default_mode: Some(SandboxMode::ReadOnly),
         fallback_root: None,
         platform: Platform::Win32,
     }));

@@ -31,6 +31,8 @@ impl HostInput {
             _ => Platform::Linux,
         };
         HostFacts {
+            // The plugin is mounted on the DeepSeek harness's ToolRuntime.
+            kind: advisor_core::Host::Dsh,
             platform,
             binary: if self.electron {
                 HostBinary::Electron

@@ -197,13 +197,14 @@ impl Advisor {
             value,
         };
         let observation = event.observation().map_err(Error::from_reason)?;
-        let (owner_needs_policy, feeds_budget) = match self.core.registry().owner(&observation) {
-            Some(owner) => (
-                owner.finding.policy_need(&self.host) == PolicyNeed::Required,
-                self.enforce_after > 0 && owner.finding.feeds_budget(),
-            ),
-            None => (false, false),
-        };
+        let (owner_needs_policy, feeds_budget) =
+            match self.core.registry().owner(&observation, self.host.kind) {
+                Some(owner) => (
+                    owner.finding.policy_need(&self.host) == PolicyNeed::Required,
+                    self.enforce_after > 0 && owner.finding.feeds_budget(),
+                ),
+                None => (false, false),
+            };
         let session = observation.agent.as_str().to_owned();
         if policy.is_none() && (owner_needs_policy || self.preflight_pending(&session)) {
             return Ok(Some(Answer::need_policy()));

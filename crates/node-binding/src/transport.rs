@@ -8,7 +8,7 @@
 //! arguments and the full projection follow only when some family's anchor
 //! holds. The filter is conservative: when in doubt the event crosses.
 
-use advisor_core::{Anchors, Registry};
+use advisor_core::{Anchors, Host, Registry};
 use aho_corasick::{AhoCorasick, MatchKind};
 
 /// Literal needles, any of which must occur.
@@ -67,9 +67,11 @@ impl Transport {
     pub(crate) fn new(registry: &Registry) -> Self {
         let (mut always, mut any_failure) = (false, false);
         let (mut failure, mut stderr, mut runs) = (Vec::new(), Vec::new(), Vec::new());
-        for family in registry.families() {
+        // The plugin runs on the DeepSeek harness: only its families are asked.
+        for family in registry.families_on(Host::Dsh) {
             match family.anchors() {
-                Anchors::Always => always = true,
+                // A success's text is read too: the whole result must cross.
+                Anchors::Always | Anchors::OutputText { .. } => always = true,
                 Anchors::FailureText { needles: [] } => any_failure = true,
                 Anchors::FailureText { needles } => failure.extend_from_slice(needles),
                 Anchors::ForegroundRunOrFailureText {

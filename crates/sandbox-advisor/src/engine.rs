@@ -85,6 +85,21 @@ pub struct Engine {
     /// The session facts the stream described; roots are read at resolution
     /// time with the grammar current then, so a late `host` line is one switch.
     policy: Arc<SessionPolicy>,
+    /// The config's `defaultMode`, when it states one.
+    stated: Option<advisor_core::SandboxMode>,
+    mode_default: ModeDefault,
+}
+
+/// Which default mode a session that states none is given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ModeDefault {
+    /// A DeepSeek-harness stream (`serve`, `replay`): the config's, else the
+    /// harness's own (`read-only`), as the harness resolves it; another
+    /// host's stream gets only the config's.
+    HarnessStream,
+    /// A hook event: only the config's. The payload never says the client's
+    /// mode, so without `--mode` or `defaultMode` nothing is assumed.
+    Stated,
 }
 
 impl Engine {
@@ -101,10 +116,33 @@ impl Engine {
         registry: RegistryBuilder,
         stores: Vec<Arc<dyn LedgerStore>>,
     ) -> Result<Self, AdapterError> {
+        Self::build(config, registry, stores, ModeDefault::HarnessStream)
+    }
+
+    /// An engine for one hook event: no mode is assumed (see [`ModeDefault::Stated`]).
+    pub fn for_hook(
+        config: &FileConfig,
+        registry: RegistryBuilder,
+        stores: Vec<Arc<dyn LedgerStore>>,
+    ) -> Result<Self, AdapterError> {
+        Self::build(config, registry, stores, ModeDefault::Stated)
+    }
+
+    fn build(
+        config: &FileConfig,
+        registry: RegistryBuilder,
+        stores: Vec<Arc<dyn LedgerStore>>,
+        mode_default: ModeDefault,
+    ) -> Result<Self, AdapterError> {
         let host = HostFacts::current();
+        let stated = config.default_mode;
+        let default_mode = match mode_default {
+            ModeDefault::HarnessStream => Some(config.stream_default_mode()),
+            ModeDefault::Stated => stated,
+        };
         let policy = Arc::new(SessionPolicy::with_capacity(
             PolicyDefaults {
-                default_mode: config.default_mode,
+                default_mode,
                 fallback_root: config.fallback_root.clone(),
                 platform: host.platform,
             },
@@ -117,7 +155,12 @@ impl Engine {
             .registry(registry)
             .stores(stores)
             .build()?;
-        Ok(Self { adapter, policy })
+        Ok(Self {
+            adapter,
+            policy,
+            stated,
+            mode_default,
+        })
     }
 
     /// The adapter (its registry names the compiled-in families).
@@ -136,12 +179,22 @@ impl Engine {
                 ));
             }
             Event::Host {
+                host,
                 platform,
                 electron,
                 tmpdir,
             } => {
                 self.policy.set_platform(platform);
+                // The harness's own default belongs to the harness's streams only.
+                self.policy
+                    .set_default_mode(match (self.mode_default, host) {
+                        (ModeDefault::HarnessStream, advisor_core::Host::Dsh) => {
+                            Some(self.stated.unwrap_or(crate::config::HARNESS_DEFAULT_MODE))
+                        }
+                        _ => self.stated,
+                    });
                 self.adapter.set_host(HostFacts {
+                    kind: host,
                     platform,
                     binary: if electron {
                         HostBinary::Electron

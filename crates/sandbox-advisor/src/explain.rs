@@ -38,6 +38,8 @@ pub struct Request {
     pub subject: Subject,
     /// The host platform.
     pub platform: Platform,
+    /// The agent host (`--host`): only its families are asked.
+    pub host: advisor_core::Host,
     /// The session's mode; `None` means unknown (families that need it withhold).
     pub mode: Option<SandboxMode>,
     /// The workspace root.
@@ -97,6 +99,7 @@ pub async fn explain(request: Request, registry: RegistryBuilder) -> Result<Repo
     };
     let adapter = HostAdapter::builder()
         .host(HostFacts {
+            kind: request.host,
             platform: request.platform,
             binary: if request.electron {
                 HostBinary::Electron

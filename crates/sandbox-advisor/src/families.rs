@@ -1,9 +1,10 @@
-//! `families`: the compiled-in families, in precedence order, and (`--dialect`)
-//! which of them work through a hook payload.
+//! `families`: the compiled-in families, in precedence order, the hosts whose
+//! failures each knows (`--host` keeps one host's), and (`--dialect`) which of
+//! them work through a hook payload.
 
 use std::fmt::Write as _;
 
-use advisor_core::{Anchors, HostBinary, HostFacts, Platform, Registry};
+use advisor_core::{Anchors, ErasedFamily, Host, HostBinary, HostFacts, Platform, Registry};
 use serde::Serialize;
 
 use crate::hook::Dialect;
@@ -24,40 +25,60 @@ pub struct Listed {
     pub fail_fast: bool,
     /// The platforms on which it runs a pre-flight check at session start.
     pub preflight: Vec<&'static str>,
+    /// The agent hosts whose failures it knows (`dsh`, `claude-code`, `codex`).
+    pub hosts: Vec<&'static str>,
 }
 
-/// The registry's families, in precedence order.
-pub fn list(registry: &Registry) -> Vec<Listed> {
-    let hosts = [Platform::Win32, Platform::Linux, Platform::Macos].map(|platform| HostFacts {
+/// The registry's families in precedence order: all of them, or (`host`)
+/// those that know that host's failures.
+pub fn list(registry: &Registry, host: Option<Host>) -> Vec<Listed> {
+    of_host(registry, host)
+        .map(|f| listed(registry, f))
+        .collect()
+}
+
+fn of_host(registry: &Registry, host: Option<Host>) -> impl Iterator<Item = &dyn ErasedFamily> {
+    registry
+        .families()
+        .filter(move |f| host.is_none_or(|h| f.hosts().contains(&h)))
+}
+
+fn listed(registry: &Registry, f: &dyn ErasedFamily) -> Listed {
+    let platforms = [Platform::Win32, Platform::Linux, Platform::Macos].map(|platform| HostFacts {
+        kind: Host::Dsh,
         platform,
         binary: HostBinary::NotElectron,
         temp_dir: None,
     });
-    registry
-        .families()
-        .map(|f| {
-            let doc = f.doc();
-            Listed {
-                id: f.id().as_str(),
-                recognizes: doc.recognizes,
-                refuses: doc.refuses,
-                fail_fast: registry.fail_fast_family() == Some(f.id()),
-                preflight: hosts
-                    .iter()
-                    .filter(|h| f.wants_preflight(h))
-                    .map(|h| h.platform.as_str())
-                    .collect(),
-            }
-        })
-        .collect()
+    let doc = f.doc();
+    Listed {
+        id: f.id().as_str(),
+        recognizes: doc.recognizes,
+        refuses: doc.refuses,
+        fail_fast: registry.fail_fast_family() == Some(f.id()),
+        preflight: platforms
+            .iter()
+            .filter(|p| f.wants_preflight(p))
+            .map(|p| p.platform.as_str())
+            .collect(),
+        hosts: f.hosts().iter().map(|h| h.as_str()).collect(),
+    }
 }
 
 /// The text listing.
-pub fn render(families: &[Listed]) -> String {
-    let mut out = format!(
-        "{} families compiled in, in precedence order (the first that recognizes a failure owns it):\n",
-        families.len()
-    );
+pub fn render(families: &[Listed], host: Option<Host>) -> String {
+    let mut out = match host {
+        None => format!(
+            "{} families compiled in, in precedence order (the first that recognizes a failure owns it):\n",
+            families.len()
+        ),
+        Some(host) => format!(
+            "{} families know {}'s failures (`--host {host}`), in precedence order (the first \
+             that recognizes a failure owns it):\n",
+            families.len(),
+            host.name()
+        ),
+    };
     for (i, f) in families.iter().enumerate() {
         let mut tags = Vec::new();
         if f.fail_fast {
@@ -73,9 +94,10 @@ pub fn render(families: &[Listed]) -> String {
         };
         let _ = write!(
             out,
-            "\n{}. {}{tags}\n   recognizes: {}\n   refuses:    {}\n",
+            "\n{}. {}{tags}\n   hosts:      {}\n   recognizes: {}\n   refuses:    {}\n",
             i + 1,
             f.id,
+            f.hosts.join(", "),
             f.recognizes,
             f.refuses
         );
@@ -116,41 +138,84 @@ pub struct ThroughHook {
 pub struct HookListing {
     /// The dialect.
     pub dialect: &'static str,
+    /// The host the hook runs in (`--host`, by default the dialect's own client).
+    pub host: Host,
     /// The families, in precedence order.
     pub families: Vec<ThroughHook>,
 }
 
-/// Derives, from each family's anchors, whether it works through `dialect`'s payloads.
-pub fn through_hook(registry: &Registry, dialect: Dialect) -> HookListing {
+/// Derives, from each family's anchors, whether it works through `dialect`'s
+/// payloads in `host` (only that host's families are listed).
+pub fn through_hook(registry: &Registry, dialect: Dialect, host: Host) -> HookListing {
     let reference = dialect.reference();
+    // Where a failure's text arrives. Only the harness's bridges mark a
+    // failed call in `tool_response` (`Error: …`); the clients' own
+    // PostToolUse carries a command's output with no such mark.
     let carriers: Vec<String> = reference
         .events
         .iter()
         .filter_map(|e| match e.kind {
             EventKind::PostFailure => Some(format!("{} `error`", e.name)),
-            EventKind::Post => Some(format!(
+            EventKind::Post if host == Host::Dsh => Some(format!(
                 "{} `tool_response` text that begins with `{}`",
                 e.name,
                 FAILURE_ENVELOPE.trim_end()
             )),
+            EventKind::Post | EventKind::Pre => None,
+        })
+        .collect();
+    let outputs: Vec<String> = reference
+        .events
+        .iter()
+        .filter_map(|e| match e.kind {
+            EventKind::PostFailure => Some(format!("{} `error`", e.name)),
+            EventKind::Post if dialect == Dialect::ClaudeCode && host != Host::Dsh => {
+                Some(format!("{} `tool_response.stdout` and `.stderr`", e.name))
+            }
+            EventKind::Post => Some(format!("{} `tool_response` text", e.name)),
             EventKind::Pre => None,
         })
         .collect();
-    let listed = list(registry);
-    let families = registry
-        .families()
-        .zip(listed)
-        .map(|(f, listed)| {
+    let failure_text = if carriers.is_empty() {
+        (
+            TextOnly::Silent,
+            format!(
+                "reads a failure's text, and {} reports a command's output with no mark that it \
+                 failed",
+                host.name()
+            ),
+        )
+    } else {
+        (
+            TextOnly::Works,
+            format!("reads a failure's text: {}", carriers.join(", or ")),
+        )
+    };
+    let families = of_host(registry, Some(host))
+        .map(|f| {
+            let listed = listed(registry, f);
             let (text_only, why) = match f.anchors() {
-                Anchors::FailureText { .. } => (
+                Anchors::FailureText { .. } => failure_text.clone(),
+                Anchors::OutputText { .. } => (
                     TextOnly::Works,
-                    format!("reads a failure's text: {}", carriers.join(", or ")),
+                    format!(
+                        "reads its producer's own line in a command's output: {}",
+                        outputs.join(", or ")
+                    ),
                 ),
                 Anchors::ForegroundRun { .. } => (
                     TextOnly::Silent,
                     "reads the producer's structured success value (the shell tools' \
                      foreground value), which no hook payload carries"
                         .to_owned(),
+                ),
+                Anchors::ForegroundRunOrFailureText { .. } if carriers.is_empty() => (
+                    TextOnly::Silent,
+                    format!(
+                        "reads a failure's text or a structured success value; {} marks no \
+                         failure in its payloads and no payload carries that value",
+                        host.name()
+                    ),
                 ),
                 Anchors::ForegroundRunOrFailureText { .. } => (
                     TextOnly::Works,
@@ -177,6 +242,7 @@ pub fn through_hook(registry: &Registry, dialect: Dialect) -> HookListing {
         .collect();
     HookListing {
         dialect: reference.dialect,
+        host,
         families,
     }
 }
@@ -189,8 +255,10 @@ pub fn render_hook(listing: &HookListing) -> String {
         .filter(|f| f.text_only == TextOnly::Works)
         .count();
     let mut out = format!(
-        "{works} of {} families work through a `{}` hook payload, which may carry only text:\n",
+        "{works} of {} families for {} work through a `{}` hook payload, which may carry only \
+         text:\n",
         listing.families.len(),
+        listing.host.name(),
         listing.dialect
     );
     for (i, f) in listing.families.iter().enumerate() {

@@ -9,7 +9,7 @@
 
 mod common;
 
-use advisor_core::Anchors;
+use advisor_core::{Anchors, Host};
 use common::*;
 use sandbox_advisor::hook::reference::{CLAUDE_CODE, CODEX};
 
@@ -61,29 +61,50 @@ fn hook_never_exits_2() {
     assert_eq!(run(&["explain", "--platform", "beos", "x"], "").code, 2);
 }
 
-/// `families --dialect` is derived from the registry's anchors, in both formats.
+/// `families --dialect` is derived from the registry's anchors and the host,
+/// in both formats: only the host's families are listed, and a failure's text
+/// reaches a family only where the payload marks a failure.
 #[test]
-fn families_through_a_hook_follow_the_anchors() {
+fn families_through_a_hook_follow_the_anchors_and_the_host() {
     let registry = registry();
-    for dialect in ["claude-code", "codex"] {
-        let run = run(&["families", "--dialect", dialect, "--format", "json"], "");
+    let cases = [
+        ("claude-code", None, Host::ClaudeCode),
+        ("codex", None, Host::Codex),
+        ("claude-code", Some("dsh"), Host::Dsh),
+        ("codex", Some("dsh"), Host::Dsh),
+    ];
+    for (dialect, host_flag, host) in cases {
+        let mut args = vec!["families", "--dialect", dialect];
+        if let Some(flag) = host_flag {
+            args.extend(["--host", flag]);
+        }
+        let run = run(&[&args[..], &["--format", "json"]].concat(), "");
         assert_eq!(run.code, 0, "{}", run.stderr);
         let listing: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
         assert_eq!(listing["dialect"], dialect);
+        assert_eq!(listing["host"], host.as_str());
         let listed = listing["families"].as_array().unwrap();
-        assert_eq!(listed.len(), registry.families().count());
-        for (family, row) in registry.families().zip(listed) {
+        let of_host: Vec<_> = registry.families_on(host).collect();
+        assert_eq!(listed.len(), of_host.len(), "{dialect} {host}");
+        // A failure is marked by Claude Code's failure event, or by the bridges' envelope.
+        let failure_text = if dialect == "claude-code" || host == Host::Dsh {
+            "works"
+        } else {
+            "silent"
+        };
+        for (family, row) in of_host.iter().zip(listed) {
             assert_eq!(row["id"], family.id().as_str());
             let expected = match family.anchors() {
-                Anchors::FailureText { .. } => "works",
+                Anchors::FailureText { .. } => failure_text,
+                Anchors::OutputText { .. } => "works",
                 Anchors::ForegroundRun { .. } => "silent",
-                Anchors::ForegroundRunOrFailureText { .. } => "works",
+                Anchors::ForegroundRunOrFailureText { .. } => failure_text,
                 Anchors::Always => "unknown",
             };
-            assert_eq!(row["textOnly"], expected, "{dialect}: {row}");
+            assert_eq!(row["textOnly"], expected, "{dialect} {host}: {row}");
         }
-        let text = run_text(&["families", "--dialect", dialect]);
-        for (family, row) in registry.families().zip(listed) {
+        let text = run_text(&args);
+        for (family, row) in of_host.iter().zip(listed) {
             let verdict = row["textOnly"].as_str().unwrap();
             assert!(
                 text.contains(&format!("{}  {verdict}\n", family.id())),
@@ -91,11 +112,53 @@ fn families_through_a_hook_follow_the_anchors() {
             );
         }
     }
-    // Only Claude Code has a failure event to carry the text.
+    // Only Claude Code has a failure event to carry the text; only the
+    // bridges mark a failed call in `tool_response`.
     let claude = run_text(&["families", "--dialect", "claude-code"]);
-    let codex = run_text(&["families", "--dialect", "codex"]);
+    let codex = run_text(&["families", "--dialect", "codex", "--host", "dsh"]);
     assert!(claude.contains("PostToolUseFailure `error`"), "{claude}");
+    assert!(!claude.contains("begins with `Error:`"), "{claude}");
     assert!(!codex.contains("PostToolUseFailure"), "{codex}");
+    assert!(codex.contains("begins with `Error:`"), "{codex}");
+}
+
+/// `families --host` lists exactly the families that declare the host.
+#[test]
+fn families_by_host_are_the_families_that_declare_it() {
+    let registry = registry();
+    for host in Host::ALL {
+        let run = run(
+            &["families", "--host", host.as_str(), "--format", "json"],
+            "",
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let listed: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        let ids: Vec<&str> = listed
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|row| row["id"].as_str().unwrap())
+            .collect();
+        let expected: Vec<&str> = registry
+            .families_on(host)
+            .map(|f| f.id().as_str())
+            .collect();
+        assert_eq!(ids, expected, "{host}");
+        for row in listed.as_array().unwrap() {
+            assert!(
+                row["hosts"]
+                    .as_array()
+                    .unwrap()
+                    .contains(&host.as_str().into()),
+                "{row}"
+            );
+        }
+    }
+    let dsh = run_text(&["families", "--host", "dsh"]);
+    assert!(
+        dsh.contains("know the DeepSeek harness's failures"),
+        "{dsh}"
+    );
 }
 
 fn run_text(args: &[&str]) -> String {

@@ -19,6 +19,8 @@ advisor_core::family! {
         id: ID,
         finding: BlockedHost,
         readme: include_str!("../README.md"),
+        // The guard runs beside the DeepSeek harness's tools.
+        hosts: &[advisor_core::Host::Dsh],
         anchors: Anchors::FailureText { needles: &[PREFIX] },
         recognize: recognize,
         gate: gate,

@@ -102,7 +102,7 @@ fn owners(text: &str) -> BTreeMap<&'static str, u64> {
     for line in text.lines() {
         let v: Value = serde_json::from_str(line).unwrap();
         if v["type"] == "post" {
-            if let Some(owner) = registry.owner(&observation(&v)) {
+            if let Some(owner) = registry.owner(&observation(&v), advisor_core::Host::Dsh) {
                 *owned.entry(owner.family.as_str()).or_default() += 1;
             }
         }
@@ -147,7 +147,7 @@ fn each_shape_is_owned_by_its_family_and_names_a_family_once() {
             let mut line = json!({"type": "post", "tool": post.tool, "args": post.args});
             line[post.outcome.0] = post.outcome.1;
             let owner = registry
-                .owner(&observation(&line))
+                .owner(&observation(&line), advisor_core::Host::Dsh)
                 .map(|o| o.family.as_str());
             assert_eq!(owner, Some(shape.family), "{line}");
         }

@@ -16,7 +16,7 @@ impl Advisor {
     ) -> Vec<(FamilyId, Explanation)> {
         let mut owner: Option<FamilyId> = None;
         let mut out = Vec::new();
-        for (family, finding) in self.registry.each_recognition(observation) {
+        for (family, finding) in self.registry.each_recognition(observation, ctx.host.kind) {
             let Some(finding) = finding else {
                 out.push((family, Explanation::NotRecognized));
                 continue;

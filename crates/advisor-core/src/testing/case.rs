@@ -155,7 +155,12 @@ fn host_facts(spec: Option<&HostSpec>) -> Result<HostFacts, String> {
         "macos" => Platform::Macos,
         other => return Err(format!("host.platform: unknown platform `{other}`")),
     };
+    let kind = match spec.kind.as_deref() {
+        None => crate::Host::Dsh,
+        Some(raw) => raw.parse().map_err(|e| format!("host.kind: {e}"))?,
+    };
     Ok(HostFacts {
+        kind,
         platform,
         binary: if spec.electron {
             HostBinary::Electron
@@ -175,6 +180,7 @@ fn policy_state(spec: Option<&PolicySpec>, platform: Platform) -> Result<PolicyS
         return Ok(PolicyState::Unresolved(match why.as_str() {
             "no-policy-service" => Unresolved::NoPolicyService,
             "no-session" => Unresolved::NoSession,
+            "no-mode-stated" => Unresolved::NoModeStated,
             "resolver-error" => Unresolved::ResolverError("the resolver failed".into()),
             other => return Err(format!("policy.unresolved: unknown reason `{other}`")),
         }));

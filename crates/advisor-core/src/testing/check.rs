@@ -38,7 +38,7 @@ pub fn decide(registry: &Registry, case: &Case) -> Outcome {
     let mut said = None;
     let mut family = None;
     match &case.subject {
-        Subject::Observation(observation) => match registry.owner(observation) {
+        Subject::Observation(observation) => match registry.owner(observation, case.host.kind) {
             None => report.push_str("owner: none\n"),
             Some(owner) => {
                 let _ = writeln!(report, "owner: {}", owner.family);

@@ -152,6 +152,9 @@ pub struct Fixture {
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct HostSpec {
+    /// The agent host: `dsh` (default), `claude-code` or `codex`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
     /// `win32` (default), `linux` or `macos`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub platform: Option<String>,

@@ -75,9 +75,10 @@ pub fn observation(outcome: Outcome) -> Observation {
     }
 }
 
-/// Host facts for a platform (not Electron, no temp dir).
+/// Host facts for a platform (the DeepSeek harness, not Electron, no temp dir).
 pub fn host(platform: Platform) -> HostFacts {
     HostFacts {
+        kind: crate::Host::Dsh,
         platform,
         binary: HostBinary::NotElectron,
         temp_dir: None,

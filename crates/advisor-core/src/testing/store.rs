@@ -42,6 +42,9 @@ macro_rules! double {
                     refuses: "-",
                 }
             }
+            fn hosts(&self) -> &'static [crate::Host] {
+                &crate::Host::ALL
+            }
             fn anchors(&self) -> Anchors {
                 Anchors::FailureText { needles: &[$word] }
             }

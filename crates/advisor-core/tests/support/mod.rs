@@ -56,6 +56,9 @@ impl Family for Fake {
             refuses: "everything else",
         }
     }
+    fn hosts(&self) -> &'static [advisor_core::Host] {
+        &[advisor_core::Host::Dsh]
+    }
     fn anchors(&self) -> Anchors {
         Anchors::Always
     }
@@ -118,6 +121,9 @@ impl Family for Provisioning {
             refuses: "-",
         }
     }
+    fn hosts(&self) -> &'static [advisor_core::Host] {
+        &[advisor_core::Host::Dsh]
+    }
     fn anchors(&self) -> Anchors {
         Anchors::FailureText {
             needles: &["PROVISIONING"],
@@ -157,6 +163,9 @@ impl Family for Panicky {
             recognizes: "-",
             refuses: "-",
         }
+    }
+    fn hosts(&self) -> &'static [advisor_core::Host] {
+        &[advisor_core::Host::Dsh]
     }
     fn anchors(&self) -> Anchors {
         Anchors::Always

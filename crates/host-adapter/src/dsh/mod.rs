@@ -40,7 +40,7 @@
 //! # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! // In the harness an agent's id is also its session's id.
 //! let policy = Arc::new(SessionPolicy::new(PolicyDefaults {
-//!     default_mode: SandboxMode::ReadOnly, fallback_root: None, platform: Platform::Win32,
+//!     default_mode: Some(SandboxMode::ReadOnly), fallback_root: None, platform: Platform::Win32,
 //! }));
 //! policy.open_session(&SessionId::new("a1"), r"D:\ws");
 //! policy.set_mode(&SessionId::new("a1"), SandboxMode::WorkspaceWrite);

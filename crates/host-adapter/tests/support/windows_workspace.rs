@@ -15,7 +15,7 @@ pub const WS: &str = r"D:\ws";
 /// A fresh adapter on the shared rig.
 pub fn adapter() -> HostAdapter {
     let policy = Arc::new(SessionPolicy::new(PolicyDefaults {
-        default_mode: SandboxMode::ReadOnly,
+        default_mode: Some(SandboxMode::ReadOnly),
         fallback_root: None,
         platform: Platform::Win32,
     }));

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use advisor_core::{HostVersion, Locale, Platform, SandboxMode};
+use advisor_core::{Host, HostVersion, Locale, Platform, SandboxMode};
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::hook::Dialect;
@@ -57,6 +57,10 @@ pub(super) enum Command {
         /// Instead: which families work through this dialect's hook payload, which may carry only text.
         #[arg(long, value_enum)]
         dialect: Option<DialectArg>,
+        /// Only the families that know this agent host's failures (with `--dialect`:
+        /// default, the dialect's own client).
+        #[arg(long, value_enum)]
+        host: Option<HostArg>,
     },
     /// One Claude Code or Codex hook event on stdin → the dialect's answer on stdout, or nothing.
     ///
@@ -77,10 +81,15 @@ pub(super) struct HookArgs {
     /// The payload's dialect.
     #[arg(long, value_enum)]
     pub dialect: DialectArg,
+    /// The agent host the hook runs in (default: the dialect's client; `dsh` for the
+    /// DeepSeek harness's hook bridges). Only that host's families are asked.
+    #[arg(long, value_enum)]
+    pub host: Option<HostArg>,
     /// The host platform (default: this machine's).
     #[arg(long, value_enum)]
     pub platform: Option<PlatformArg>,
-    /// The session's sandbox mode (default: the config's `defaultMode`).
+    /// The client's sandbox mode (default: the config's `defaultMode`; absent both, no
+    /// mode is assumed and the families that need one withhold).
     #[arg(long, value_parser = parse_mode)]
     pub mode: Option<SandboxMode>,
     /// The DSH Desktop version hosting the harness, MAJOR.MINOR.PATCH (overrides the
@@ -124,6 +133,27 @@ impl From<DialectArg> for Dialect {
     }
 }
 
+/// The agent hosts.
+#[derive(Clone, Copy, ValueEnum)]
+pub(super) enum HostArg {
+    /// The DeepSeek harness (the TypeScript or Rust harness, DSH Desktop, or its hook bridges).
+    Dsh,
+    /// Claude Code.
+    ClaudeCode,
+    /// Codex.
+    Codex,
+}
+
+impl From<HostArg> for Host {
+    fn from(arg: HostArg) -> Self {
+        match arg {
+            HostArg::Dsh => Host::Dsh,
+            HostArg::ClaudeCode => Host::ClaudeCode,
+            HostArg::Codex => Host::Codex,
+        }
+    }
+}
+
 #[derive(clap::Args)]
 pub(super) struct ExplainArgs {
     /// The failure's message (`error.message`).
@@ -134,6 +164,9 @@ pub(super) struct ExplainArgs {
     /// The host platform the failure came from.
     #[arg(long, value_enum, default_value = "win32")]
     pub platform: PlatformArg,
+    /// The agent host the failure came from: only its families are asked.
+    #[arg(long, value_enum, default_value = "dsh")]
+    pub host: HostArg,
     /// The session's sandbox mode (absent: unknown, and families that need it withhold).
     #[arg(long, value_parser = parse_mode)]
     pub mode: Option<SandboxMode>,

@@ -46,7 +46,11 @@ pub(super) fn dispatch(
             serve(registry, &runtime, (&stream, &ledger, locale), io)
         }
         Command::Explain(args) => explain(registry, &runtime, (args, locale), io),
-        Command::Families { format, dialect } => families(registry, (format, dialect), io),
+        Command::Families {
+            format,
+            dialect,
+            host,
+        } => families(registry, (format, dialect, host.map(Into::into)), io),
         Command::Hook(args) => run_hook(registry, &runtime, (args, locale), io),
         Command::Collect { state_dir } => match ledger::collect(state_dir.as_deref()) {
             Ok(done) => text(io, &format!("{done}\n")),
@@ -79,6 +83,7 @@ fn explain(
     let request = Request {
         subject,
         platform: args.platform.into(),
+        host: args.host.into(),
         mode: args.mode,
         root: args.root,
         electron: args.electron,
@@ -107,7 +112,7 @@ fn explain(
 
 fn families(
     registry: RegistryBuilder,
-    (format, dialect): (Format, Option<DialectArg>),
+    (format, dialect, host): (Format, Option<DialectArg>, Option<advisor_core::Host>),
     io: &mut Io<'_>,
 ) -> Exit {
     let registry = match registry.build() {
@@ -116,14 +121,15 @@ fn families(
     };
     let json = match dialect.map(Dialect::from) {
         None => {
-            let listed = families::list(&registry);
+            let listed = families::list(&registry, host);
             match format {
-                Format::Text => return text(io, &families::render(&listed)),
+                Format::Text => return text(io, &families::render(&listed, host)),
                 Format::Json => serde_json::to_string_pretty(&listed),
             }
         }
         Some(dialect) => {
-            let listed = families::through_hook(&registry, dialect);
+            let host = host.unwrap_or(dialect.default_host());
+            let listed = families::through_hook(&registry, dialect, host);
             match format {
                 Format::Text => return text(io, &families::render_hook(&listed)),
                 Format::Json => serde_json::to_string_pretty(&listed),
@@ -149,12 +155,13 @@ fn run_hook(
     io: &mut Io<'_>,
 ) -> Exit {
     let dialect = Dialect::from(args.dialect);
+    let host = args.host.map_or(dialect.default_host(), Into::into);
     let (config, _) = match load_config(args.config.as_deref(), locale, args.host_version) {
         Ok(c) => c,
         Err(message) => return not_blocking(io, message),
     };
     let payload = match payload::read(&mut io.stdin)
-        .and_then(|bytes| payload::parse(dialect.reference(), &bytes))
+        .and_then(|bytes| payload::parse(dialect.reference(), host, &bytes))
     {
         Ok(p) => p,
         Err(e) => return not_blocking(io, format!("{} payload: {e}", dialect.as_str())),
@@ -170,6 +177,7 @@ fn run_hook(
     let settings = Settings {
         platform: args.platform.map(Into::into),
         mode: args.mode,
+        host,
     };
     let exit = match hook::answer(&mut engine, runtime, settings, payload) {
         Ok(answer) => {

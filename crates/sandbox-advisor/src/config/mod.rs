@@ -40,13 +40,21 @@ pub const POLICY_KEYS: [&str; 2] = ["defaultMode", "fallbackRoot"];
 /// The keys that choose where the once-per-agent facts live (`crate::ledger`).
 pub const LEDGER_KEYS: [&str; 2] = ["ledger", "stateDir"];
 
+/// The mode the DeepSeek harness resolves for a session that states none
+/// (seed 002). Only a stream from the harness is given it; a hook is not,
+/// since what it reads never says which mode the client runs.
+pub const HARNESS_DEFAULT_MODE: SandboxMode = SandboxMode::ReadOnly;
+
 /// The validated file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FileConfig {
     /// The library configuration.
     pub core: Config,
-    /// The deployment default mode.
-    pub default_mode: SandboxMode,
+    /// The deployment default mode, when the file states one (`defaultMode`).
+    /// Absent: `serve` and `replay` use the harness's own default,
+    /// `read-only`, for a DeepSeek-harness stream; `hook` and any other
+    /// host use none, and a family that needs the mode withholds.
+    pub default_mode: Option<SandboxMode>,
     /// The root of a session without a `cwd`.
     pub fallback_root: Option<String>,
     /// The `ledger` key, when set (`--ledger` overrides it).
@@ -59,7 +67,7 @@ impl Default for FileConfig {
     fn default() -> Self {
         Self {
             core: Config::default(),
-            default_mode: SandboxMode::ReadOnly,
+            default_mode: None,
             fallback_root: None,
             ledger: None,
             state_dir: None,
@@ -385,16 +393,16 @@ impl FileConfig {
             return Err(KeyError::NotATable(got(&value)));
         };
         let mut library = Map::new();
-        let mut default_mode = SandboxMode::ReadOnly;
+        let mut default_mode = None;
         let mut fallback_root = None;
         let (mut ledger, mut state_dir) = (None, None);
         for (key, value) in map {
             match key.as_str() {
                 "defaultMode" => {
-                    default_mode =
+                    default_mode = Some(
                         value
                             .as_str()
-                            .and_then(|raw| raw.parse().ok())
+                            .and_then(|raw| raw.parse::<SandboxMode>().ok())
                             .ok_or_else(|| {
                                 key_error(
                                     "defaultMode",
@@ -404,7 +412,8 @@ impl FileConfig {
                                         got(&value)
                                     ),
                                 )
-                            })?;
+                            })?,
+                    );
                 }
                 "fallbackRoot" => match value {
                     Value::String(raw) if !raw.is_empty() => fallback_root = Some(raw),
@@ -450,9 +459,15 @@ impl FileConfig {
         })
     }
 
+    /// The default mode of a DeepSeek-harness stream (`serve`, `replay`): the
+    /// file's `defaultMode`, else the harness's own default, [`HARNESS_DEFAULT_MODE`].
+    pub fn stream_default_mode(&self) -> SandboxMode {
+        self.default_mode.unwrap_or(HARNESS_DEFAULT_MODE)
+    }
+
     /// A short account of the settings that change decisions, for the text header.
     pub fn describe(&self) -> String {
-        let mut parts = vec![format!("defaultMode {}", self.default_mode)];
+        let mut parts = vec![format!("defaultMode {}", self.stream_default_mode())];
         if self.core.enforce_after > 0 {
             parts.push(format!(
                 "enforceAfter {}, maxDenials {}",

@@ -88,7 +88,7 @@ pub mod reference;
 
 use std::sync::Arc;
 
-use advisor_core::{HostFacts, LedgerStore, Platform, RegistryBuilder, SandboxMode};
+use advisor_core::{Host, HostFacts, LedgerStore, Platform, RegistryBuilder, SandboxMode};
 use host_adapter::AdapterError;
 
 use crate::config::FileConfig;
@@ -120,6 +120,16 @@ impl Dialect {
     pub fn as_str(self) -> &'static str {
         self.reference().dialect
     }
+
+    /// The host a hook of this dialect runs in unless `--host` says
+    /// otherwise: the client whose dialect it is. The harness's hook
+    /// bridges speak both dialects and are `--host dsh`.
+    pub fn default_host(self) -> Host {
+        match self {
+            Dialect::ClaudeCode => Host::ClaudeCode,
+            Dialect::Codex => Host::Codex,
+        }
+    }
 }
 
 /// What the command line says about the host and the session.
@@ -127,8 +137,11 @@ impl Dialect {
 pub struct Settings {
     /// The host platform; `None`: this process's.
     pub platform: Option<Platform>,
-    /// The session's sandbox mode; `None`: the config's `defaultMode`.
+    /// The session's sandbox mode; `None`: the config's `defaultMode`, else
+    /// none (a family that needs the mode withholds; nothing is assumed).
     pub mode: Option<SandboxMode>,
+    /// The agent host (`--host`; by default the dialect's own client).
+    pub host: Host,
 }
 
 /// The advisor's answer to one payload.
@@ -148,7 +161,7 @@ pub fn engine(
     registry: RegistryBuilder,
     stores: Vec<Arc<dyn LedgerStore>>,
 ) -> Result<Engine, AdapterError> {
-    Engine::with_stores(config, registry, stores)
+    Engine::for_hook(config, registry, stores)
 }
 
 /// Runs `payload` through `engine` and renders the answer; withheld
@@ -184,6 +197,7 @@ async fn decide(
     let platform = settings.platform.unwrap_or(os.platform);
     let mut events = vec![
         Event::Host {
+            host: settings.host,
             platform,
             electron: false,
             // The OS's temp directory is a path of the OS's grammar.

@@ -8,7 +8,7 @@
 
 use std::io::Read;
 
-use advisor_core::{AgentId, CallId, Failure, Outcome, SessionId, Success, ToolName};
+use advisor_core::{AgentId, CallId, Failure, Host, Outcome, SessionId, Success, ToolName};
 use serde::de::{Deserialize, Deserializer, IgnoredAny};
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -121,8 +121,9 @@ struct Raw<'a> {
     error: Field<'a>,
 }
 
-/// Reads `bytes` as one event of `dialect`.
-pub fn parse(dialect: &'static Reference, bytes: &[u8]) -> Result<Payload, Malformed> {
+/// Reads `bytes` as one event of `dialect`, sent by `host` (which decides
+/// what a `tool_response` says: see [`response`]).
+pub fn parse(dialect: &'static Reference, host: Host, bytes: &[u8]) -> Result<Payload, Malformed> {
     if let Some(utf16) = crate::lines::utf16(bytes) {
         return Err(Malformed::new(format!(
             "it is {utf16}; a hook payload is UTF-8 JSON"
@@ -179,7 +180,7 @@ pub fn parse(dialect: &'static Reference, bytes: &[u8]) -> Result<Payload, Malfo
     };
     let outcome = match event.kind {
         EventKind::Pre => None,
-        EventKind::Post => Some(response(raw.tool_response)?),
+        EventKind::Post => Some(response(raw.tool_response, host)?),
         EventKind::PostFailure => Some(failure(required_string("error", raw.error)?)),
     };
     Ok(Payload {
@@ -197,21 +198,38 @@ pub fn parse(dialect: &'static Reference, bytes: &[u8]) -> Result<Payload, Malfo
     })
 }
 
-/// `tool_response`: text is all a flattened payload carries, and nothing in
-/// it, nor in any other JSON, is taken for the producer's value (the module
-/// doc of [`crate::hook`] says why).
-fn response(field: Field<'_>) -> Result<Outcome, Malformed> {
+/// `tool_response`, as `host` writes it. Nothing in it, nor in any other
+/// JSON, is taken for the producer's value (the module doc of
+/// [`crate::hook`] says why); what it yields is text:
+///
+/// - the harness's bridges (`Host::Dsh`) flatten a result to text, and a
+///   failed call's text begins with [`FAILURE_ENVELOPE`]: that is a failure;
+/// - Codex sends a command's bare output as a string, with no exit code and
+///   no mark of failure: it is a success whose text is that output, so only
+///   a family whose producer's own line is distinctive reads it
+///   (`Anchors::OutputText`);
+/// - Claude Code sends an object; for Bash its `stdout` and `stderr` are the
+///   text (a sandbox denial can end in a success), joined by a newline.
+fn response(field: Field<'_>, host: Host) -> Result<Outcome, Malformed> {
     let Some(raw) = field.0 else {
         return Err(Malformed::new("missing field `tool_response`".into()));
     };
     if !raw.get().starts_with('"') {
+        let content = if host != Host::Dsh && raw.get().starts_with('{') {
+            streams(raw)?
+        } else {
+            String::new()
+        };
         return Ok(Outcome::Success(Success {
             value: Value::Null,
-            content: String::new(),
+            content,
         }));
     }
     let text = read_string("tool_response", raw)?;
-    Ok(match text.strip_prefix(FAILURE_ENVELOPE) {
+    let envelope = (host == Host::Dsh)
+        .then(|| text.strip_prefix(FAILURE_ENVELOPE))
+        .flatten();
+    Ok(match envelope {
         Some(message) => Outcome::Failure(Failure {
             message: message.to_owned(),
             content: text,
@@ -222,6 +240,28 @@ fn response(field: Field<'_>) -> Result<Outcome, Malformed> {
             value: Value::Null,
             content: text,
         }),
+    })
+}
+
+/// The `stdout` and `stderr` strings of a `tool_response` object (Claude
+/// Code's Bash result), joined by a newline; any other field is skipped, and
+/// an object without them is no text.
+fn streams(raw: &RawValue) -> Result<String, Malformed> {
+    #[derive(serde::Deserialize)]
+    struct Streams<'a> {
+        #[serde(borrow, default)]
+        stdout: Field<'a>,
+        #[serde(borrow, default)]
+        stderr: Field<'a>,
+    }
+    let streams: Streams<'_> = serde_json::from_str(raw.get())
+        .map_err(|e| Malformed::new(format!("field `tool_response`: {e}")))?;
+    let stdout = optional_string("tool_response.stdout", streams.stdout)?.unwrap_or_default();
+    let stderr = optional_string("tool_response.stderr", streams.stderr)?.unwrap_or_default();
+    Ok(match (stdout.is_empty(), stderr.is_empty()) {
+        (_, true) => stdout,
+        (true, false) => stderr,
+        (false, false) => format!("{stdout}\n{stderr}"),
     })
 }
 

@@ -1,13 +1,13 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use advisor_core::{Failure, Outcome, Success};
+use advisor_core::{Failure, Host, Outcome, Success};
 use serde_json::{Value, json};
 
 use super::payload::{self, FAILURE_ENVELOPE, Malformed, Payload};
 use super::reference::{CLAUDE_CODE, CODEX, EventKind, READ_ALWAYS, Reference};
 
 fn parse(dialect: &'static Reference, payload: &Value) -> Result<Payload, Malformed> {
-    payload::parse(dialect, payload.to_string().as_bytes())
+    payload::parse(dialect, Host::Dsh, payload.to_string().as_bytes())
 }
 
 fn post(response: Value) -> Value {
@@ -107,6 +107,63 @@ fn what_a_response_may_say() {
     assert!(parse(&CODEX, &failed).is_err());
 }
 
+/// In the clients themselves a `tool_response` is a command's output, with
+/// no mark of failure: Codex's bare string, Claude Code's `stdout`/`stderr`.
+/// Nothing there reads as a failure, and `Error: ` is only output.
+#[test]
+fn what_a_clients_response_says() {
+    let success = |content: &str| {
+        Some(Outcome::Success(Success {
+            value: Value::Null,
+            content: content.into(),
+        }))
+    };
+    let cases = [
+        (Host::Codex, json!("Error: x"), success("Error: x")),
+        (
+            Host::Codex,
+            json!(
+                "fatal: Unable to create '/ws/.git/index.lock': Read-only file system
+"
+            ),
+            success(
+                "fatal: Unable to create '/ws/.git/index.lock': Read-only file system
+",
+            ),
+        ),
+        (
+            Host::ClaudeCode,
+            json!({"stdout": "out", "stderr": "err", "interrupted": false, "isImage": false}),
+            success("out\nerr"),
+        ),
+        (
+            Host::ClaudeCode,
+            json!({"stdout": "", "stderr": "err"}),
+            success("err"),
+        ),
+        (Host::ClaudeCode, json!({"stdout": "out"}), success("out")),
+        (
+            Host::ClaudeCode,
+            json!({"file": {"content": "x"}}),
+            success(""),
+        ),
+        (Host::ClaudeCode, json!("Error: y"), success("Error: y")),
+    ];
+    for (host, response, outcome) in cases {
+        for dialect in [&CLAUDE_CODE, &CODEX] {
+            let text = post(response.clone()).to_string();
+            let read = payload::parse(dialect, host, text.as_bytes()).unwrap();
+            assert_eq!(read.outcome, outcome, "{host} {response}");
+        }
+    }
+    let wrong = post(json!({"stdout": 7})).to_string();
+    let e = payload::parse(&CLAUDE_CODE, Host::ClaudeCode, wrong.as_bytes()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "field `tool_response.stdout` must be a string, not a number"
+    );
+}
+
 #[test]
 fn identities() {
     let mut p = post(json!("ok"));
@@ -179,14 +236,15 @@ fn each_refusal_names_its_field() {
             "`session_id` is not valid text",
         ),
     ] {
-        let e = payload::parse(&CLAUDE_CODE, text.as_bytes()).unwrap_err();
+        let e = payload::parse(&CLAUDE_CODE, Host::Dsh, text.as_bytes()).unwrap_err();
         assert!(e.0.contains(names), "{text:?}: {e}");
         assert!(!e.0.contains('\n'));
     }
-    let e = payload::parse(&CLAUDE_CODE, b"{\"session_id\":\"\xff\"}").unwrap_err();
+    let e = payload::parse(&CLAUDE_CODE, Host::Dsh, b"{\"session_id\":\"\xff\"}").unwrap_err();
     assert!(e.0.contains("UTF-8"), "{e}");
     let e = payload::parse(
         &CODEX,
+        Host::Dsh,
         format!("{{\"hook_event_name\":\"{}\"}}", "x\n".repeat(1000)).as_bytes(),
     )
     .unwrap_err();
@@ -205,7 +263,7 @@ fn no_input_panics() {
     for cut in 0..=text.len() {
         if let Some(prefix) = text.get(..cut) {
             for dialect in [&CLAUDE_CODE, &CODEX] {
-                let _ = payload::parse(dialect, prefix.as_bytes());
+                let _ = payload::parse(dialect, Host::Dsh, prefix.as_bytes());
             }
         }
     }
@@ -215,7 +273,7 @@ fn no_input_panics() {
         "]".repeat(100_000)
     );
     // Too deep a member of `tool_input` is left out; the rest is read.
-    let read = payload::parse(&CODEX, deep.as_bytes()).unwrap();
+    let read = payload::parse(&CODEX, Host::Dsh, deep.as_bytes()).unwrap();
     assert!(
         read.args
             .get(crate::protocol::value::DIGEST_MEMBER)
@@ -228,7 +286,7 @@ fn no_input_panics() {
         (format!(" \u{feff}{}", failed), false),
     ] {
         assert_eq!(
-            payload::parse(&CLAUDE_CODE, text.as_bytes()).is_ok(),
+            payload::parse(&CLAUDE_CODE, Host::Dsh, text.as_bytes()).is_ok(),
             ok,
             "{text:.10}"
         );

@@ -8,9 +8,9 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde_json::value::RawValue;
 
 /// Every field name some line shape reads; any other field is ignored unread.
-const KNOWN: [&str; 16] = [
-    "type", "protocol", "platform", "electron", "tmpdir", "session", "cwd", "mode", "reason",
-    "message", "agent", "call", "tool", "args", "error", "result",
+const KNOWN: [&str; 17] = [
+    "type", "protocol", "platform", "host", "electron", "tmpdir", "session", "cwd", "mode",
+    "reason", "message", "agent", "call", "tool", "args", "error", "result",
 ];
 
 /// The known fields of one object line. A field given twice keeps its first

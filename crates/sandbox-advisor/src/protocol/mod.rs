@@ -61,6 +61,8 @@ pub enum Event {
     },
     /// Facts about the host that produced the events.
     Host {
+        /// The agent host (`host`; absent: the DeepSeek harness).
+        host: advisor_core::Host,
         /// Its operating system (the path grammar of every recorded path).
         platform: Platform,
         /// Whether the host process is an Electron binary.
@@ -177,8 +179,9 @@ fn parse_event(kind: &str, fields: &Fields<'_>) -> Result<Event, String> {
             }
         }
         "host" => {
-            let line: HostLine = read(fields, &["platform", "electron", "tmpdir"])?;
+            let line: HostLine = read(fields, &["platform", "electron", "tmpdir", "host"])?;
             Event::Host {
+                host: line.host.map_or(advisor_core::Host::Dsh, |named| named.0),
                 platform: line.platform.0,
                 electron: line.electron,
                 tmpdir: line.tmpdir,

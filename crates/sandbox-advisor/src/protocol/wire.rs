@@ -24,6 +24,8 @@ pub(super) struct HelloLine {
 pub(super) struct HostLine {
     pub(super) platform: Named<Platform>,
     #[serde(default)]
+    pub(super) host: Option<Named<advisor_core::Host>>,
+    #[serde(default)]
     pub(super) electron: bool,
     #[serde(default)]
     pub(super) tmpdir: Option<String>,
