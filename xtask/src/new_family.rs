@@ -335,7 +335,8 @@ mod tests {
             Names {
                 id: "dns-blocked".into(),
                 snake: "dns_blocked".into(),
-                ident: "DnsBlocked".into()
+                ident: "DnsBlocked".into(),
+                hosts: vec![advisor_core::Host::Dsh],
             }
         );
         for bad in [
@@ -377,6 +378,49 @@ mod tests {
             let filled = names().fill(text);
             assert!(!filled.contains("{{"), "{rel} keeps a placeholder");
         }
+    }
+
+    /// A family of another host declares it, names it in its README, and
+    /// runs its fixtures under it (on Linux, where those clients sandbox).
+    #[test]
+    fn a_family_of_another_host_is_scaffolded_for_it() {
+        use advisor_core::Host;
+        let codex = names().on_hosts(&[Host::Codex, Host::ClaudeCode, Host::Codex]);
+        assert_eq!(codex.hosts, [Host::Codex, Host::ClaudeCode]);
+        let filled = |rel: &str| {
+            let (_, text) = TEMPLATES.iter().find(|(r, _)| *r == rel).unwrap();
+            codex.fill(text)
+        };
+        assert!(
+            filled("src/lib.rs")
+                .contains("hosts: &[advisor_core::Host::Codex, advisor_core::Host::ClaudeCode],")
+        );
+        assert!(
+            filled("README.md")
+                .contains("**Hosts:** Codex (`codex`), Claude Code (`claude-code`).")
+        );
+        let fixture = filled("tests/fixtures/pos-producer-sentence.toml");
+        assert!(
+            fixture.contains("[host]\nkind = \"codex\"\nplatform = \"linux\"\n"),
+            "{fixture}"
+        );
+        assert!(
+            names().fill(TEMPLATES[0].1).contains("family-dns-blocked"),
+            "the default stays the harness's"
+        );
+        assert!(
+            names()
+                .fill(filled_src())
+                .contains("hosts: &[advisor_core::Host::Dsh],")
+        );
+    }
+
+    fn filled_src() -> &'static str {
+        TEMPLATES
+            .iter()
+            .find(|(r, _)| *r == "src/lib.rs")
+            .unwrap()
+            .1
     }
 
     #[test]

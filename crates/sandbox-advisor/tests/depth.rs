@@ -139,7 +139,7 @@ fn check(case: &Case) {
 
 fn hook(dialect: &'static str) -> Vec<&'static str> {
     let mut args = HOOK.to_vec();
-    args.extend(["--dialect", dialect, "--ledger", "memory"]);
+    args.extend(["--dialect", dialect, "--host", "dsh", "--ledger", "memory"]);
     args
 }
 

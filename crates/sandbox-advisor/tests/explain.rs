@@ -221,9 +221,12 @@ fn families_lists_ids_descriptions_refusals_and_the_fail_fast_family() {
     )));
     let position = |id: &str| ids.iter().position(|i| *i == id).unwrap() + 1;
     assert!(text.stdout.contains(&format!(
-        "\n{}. acl-provisioning  [fail-fast]\n   recognizes: ",
+        "\n{}. acl-provisioning  [fail-fast]\n   hosts:      dsh\n   recognizes: ",
         position("acl-provisioning")
     )));
+    for f in &listed {
+        assert!(!f["hosts"].as_array().unwrap().is_empty(), "{f}");
+    }
     assert!(text.stdout.contains(&format!(
         "{}. temp-root-inside-workspace  [pre-flight on win32]\n",
         position("temp-root-inside-workspace")

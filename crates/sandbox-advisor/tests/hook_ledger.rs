@@ -71,6 +71,9 @@ fn in_home(home: &Path, platform: &str, extra: &[&str], payloads: Vec<Value>) ->
         "hook",
         "--dialect",
         "claude-code",
+        // The harness's bridge: its families are the ones under test.
+        "--host",
+        "dsh",
         "--platform",
         platform,
         "--mode",

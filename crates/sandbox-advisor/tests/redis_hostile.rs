@@ -57,7 +57,15 @@ impl Out {
 fn hook(home: &Path, extra: &[&str], payload: &Value) -> Out {
     let start = Instant::now();
     let mut child = Command::new(BIN)
-        .args(["--log", "info", "hook", "--dialect", "claude-code"])
+        .args([
+            "--log",
+            "info",
+            "hook",
+            "--dialect",
+            "claude-code",
+            "--host",
+            "dsh",
+        ])
         .args(["--platform", "win32", "--mode", "workspace-write"])
         .args(extra)
         .env("XDG_STATE_HOME", home)

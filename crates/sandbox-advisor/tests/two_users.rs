@@ -213,8 +213,14 @@ fn check(attack: &Attack) -> Vec<String> {
         "hook",
         "--dialect",
         "claude-code",
+        "--host",
+        "dsh",
         "--platform",
         "win32",
+        // Stated, not assumed (a hook has no default mode); under
+        // read-only the temp-root pre-flight has nothing to say.
+        "--mode",
+        "read-only",
         "--state-dir",
         state,
     ];

@@ -57,7 +57,7 @@ fn families_lists_the_third_party_family_after_the_shipped_ones() {
     assert_eq!(code, 0);
     let doc = advisor_core::Family::doc(&third_party_family::EgressBlocked);
     assert!(text.contains(&format!(
-        "\n{}. egress-blocked\n   recognizes: {}\n",
+        "\n{}. egress-blocked\n   hosts:      dsh\n   recognizes: {}\n",
         shipped.len() + 1,
         doc.recognizes
     )));

@@ -189,27 +189,9 @@ fn run_hook(
         Err(e) => not_blocking(io, e),
     };
     if let Some(dir) = opened.collection_due() {
-        start_collector(&dir);
+        ledger::start_collector(&dir);
     }
     exit
-}
-
-/// Starts `sandbox-advisor collect --state-dir DIR` detached, with no stdio,
-/// so the host that waits for this hook never waits for the collection.
-fn start_collector(dir: &Path) {
-    let started = std::env::current_exe().and_then(|exe| {
-        std::process::Command::new(exe)
-            .arg("collect")
-            .arg("--state-dir")
-            .arg(dir)
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-    });
-    if let Err(e) = started {
-        tracing::debug!(target: "sandbox_advisor::ledger", error = %advisor_core::quote::log_field(&e.to_string()), "could not start the collector; the next hook will try again");
-    }
 }
 
 /// The ledger the flags (else the config) name, for `role`.
@@ -351,7 +333,6 @@ fn serve(
     }
 }
 
-/// The configuration and the format it was read with (`None` without a file).
 /// `--value`'s JSON: the argument, or stdin for `-` (bounded like a config file).
 fn read_value(raw: String, io: &mut Io<'_>) -> Result<serde_json::Value, String> {
     let text = if raw == "-" {
@@ -366,7 +347,8 @@ fn read_value(raw: String, io: &mut Io<'_>) -> Result<serde_json::Value, String>
     serde_json::from_str(&text).map_err(|e| e.to_string())
 }
 
-/// `--locale` and `--host-version`, when given, override the file's `locale` and `hostVersion`.
+/// The configuration and the format it was read with (`None` without a file);
+/// `--locale` and `--host-version`, when given, override its `locale` and `hostVersion`.
 fn load_config(
     path: Option<&Path>,
     locale: Option<Locale>,

@@ -46,7 +46,7 @@ pub const LEDGER_KEYS: [&str; 2] = ["ledger", "stateDir"];
 pub const HARNESS_DEFAULT_MODE: SandboxMode = SandboxMode::ReadOnly;
 
 /// The validated file.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct FileConfig {
     /// The library configuration.
     pub core: Config,
@@ -61,18 +61,6 @@ pub struct FileConfig {
     pub ledger: Option<LedgerSpec>,
     /// The `stateDir` key, when set (`--state-dir` overrides it).
     pub state_dir: Option<PathBuf>,
-}
-
-impl Default for FileConfig {
-    fn default() -> Self {
-        Self {
-            core: Config::default(),
-            default_mode: None,
-            fallback_root: None,
-            ledger: None,
-            state_dir: None,
-        }
-    }
 }
 
 /// The two syntaxes a configuration file may use.

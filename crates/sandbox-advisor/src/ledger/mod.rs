@@ -238,6 +238,24 @@ fn state_dir_or_default(state_dir: Option<&Path>) -> Result<PathBuf, String> {
     }
 }
 
+/// Starts `sandbox-advisor collect --state-dir DIR` detached, with no stdio,
+/// so the host that waits for this hook never waits for the collection.
+pub fn start_collector(dir: &Path) {
+    let started = std::env::current_exe().and_then(|exe| {
+        std::process::Command::new(exe)
+            .arg("collect")
+            .arg("--state-dir")
+            .arg(dir)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+    });
+    if let Err(e) = started {
+        tracing::debug!(target: "sandbox_advisor::ledger", error = %advisor_core::quote::log_field(&e.to_string()), "could not start the collector; the next hook will try again");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
