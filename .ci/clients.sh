@@ -127,7 +127,9 @@ install_clients() {
 #   hook=CMD       the hook command; default: the recorder, into <dir>/hooks
 #   sandbox=on|off                      Claude Code: .claude/settings.json sandbox.enabled (default off)
 #   sandbox=workspace-write|read-only|danger-full-access   Codex --sandbox (default workspace-write)
-#   trust=bypass|none                   Codex: --dangerously-bypass-hook-trust or not (default bypass)
+#   trust=bypass|appserver|none         Codex: --dangerously-bypass-hook-trust (default); or trust
+#                  each hook through `codex app-server` first (clients/codex-trust.mjs,
+#                  exchange in <dir>/trust.jsonl); or neither (untrusted hooks are skipped)
 #   git=1          the project is a git repo with one commit
 #   userns=0       run under a user namespace whose max_user_namespaces is 0, so bwrap cannot start
 #   romount=1      <dir>/ro is a read-only bind mount (a real one, not a sandbox's)
@@ -165,22 +167,8 @@ run_scenario() {
     echo change >> "$dir/proj/README"
   fi
   case "$client" in
-    claude-code)
-      mkdir -p "$dir/proj/.claude"
-      node -e '
-        const [hook, sandbox] = process.argv.slice(1);
-        const h = [{ matcher: "Bash", hooks: [{ type: "command", command: hook }] }];
-        const s = { hooks: { PreToolUse: h, PostToolUse: h, PostToolUseFailure: h } };
-        if (sandbox === "on") s.sandbox = { enabled: true };
-        process.stdout.write(JSON.stringify(s, null, 2) + "\n");
-      ' "$hook" "${sandbox:-off}" > "$dir/proj/.claude/settings.json"
-      ;;
-    codex)
-      node -e '
-        const h = [{ matcher: "Bash", hooks: [{ type: "command", command: process.argv[1] }] }];
-        process.stdout.write(JSON.stringify({ hooks: { PreToolUse: h, PostToolUse: h } }, null, 2) + "\n");
-      ' "$hook" > "$dir/codex-home/hooks.json"
-      ;;
+    claude-code) node "$CLIENTS/configure.mjs" claude-settings "$dir/proj" "$hook" "${sandbox:-off}" ;;
+    codex) node "$CLIENTS/configure.mjs" codex-hooks "$dir/codex-home" "$hook" ;;
     *) die "unknown client: $client" ;;
   esac
   local ns=(unshare -n -m)
@@ -234,30 +222,18 @@ inner() {
         < /dev/null > "$dir/client.out" 2> "$dir/client.err" || status=$?
       ;;
     codex)
-      cat > "$dir/codex-home/config.toml" <<EOF
-model = "gpt-scripted"
-model_provider = "scripted"
-check_for_update_on_startup = false
-
-[analytics]
-enabled = false
-
-[features]
-plugins = false
-remote_plugin = false
-plugin_sharing = false
-apps = false
-in_app_updates = false
-
-[model_providers.scripted]
-name = "scripted"
-base_url = "http://127.0.0.1:$port/v1"
-wire_api = "responses"
-request_max_retries = 0
-stream_max_retries = 0
-EOF
+      node "$CLIENTS/configure.mjs" codex-config "$dir/codex-home" "$port"
       local extra=()
-      [ "$SCN_TRUST" = bypass ] && extra+=(--dangerously-bypass-hook-trust)
+      case "$SCN_TRUST" in
+        bypass) extra+=(--dangerously-bypass-hook-trust) ;;
+        appserver)
+          env -i PATH="$CLIENT_PATH" HOME="$dir/home" CODEX_HOME="$dir/codex-home" \
+            timeout "$CLIENT_TIMEOUT" node "$CLIENTS/codex-trust.mjs" "$CODEX_BIN" "$dir/proj" "$dir/trust.jsonl" \
+            2> "$dir/trust.err" || { cat "$dir/trust.err" >&2; status=1; }
+          ;;
+        none) ;;
+        *) die "unknown trust: $SCN_TRUST" ;;
+      esac
       env -i PATH="$CLIENT_PATH" HOME="$dir/home" CODEX_HOME="$dir/codex-home" SHELL=/bin/bash \
         LANG=C.UTF-8 TERM=dumb \
         ${CLIENT_WRAP:-} timeout "$CLIENT_TIMEOUT" "$CODEX_BIN" exec --strict-config --json --skip-git-repo-check \
@@ -285,7 +261,7 @@ record_one() { # CLIENT NAME TURN-JSON [options...]
   shift 3
   dir=$(run_scenario "$client" "$name" "$(script_file "$client-$name" "$turn")" "$@") || true
   [ -n "$dir" ] || dir=$RUN_ROOT/$client/$name
-  node "$CLIENTS/collect.mjs" "$dir" "$ROOT/docs/hooks/$client" "$name" >&2
+  node "$CLIENTS/collect.mjs" "$dir" "$ROOT/docs/hooks/$client" "$name" "$ROOT" >&2
 }
 
 record() {
@@ -321,14 +297,21 @@ record() {
   timed "$x no-userns" record_one $x no-userns '{"run":"echo hello"}' userns=0
   timed "$x no-userns-bundled-bwrap" record_one $x no-userns-bundled-bwrap '{"run":"echo hello"}' \
     userns=0 nobwrap=1
+  timed "$x trust-app-server" record_one $x trust-app-server '{"run":"echo hello"}' trust=appserver
   timed "$x control-readonly-mount" record_one $x control-readonly-mount \
     "{\"run\":\"touch $RUN_ROOT/$x/control-readonly-mount/ro/x\"}" romount=1 sandbox=danger-full-access
 }
 
 # ---------- test ----------
-FAILS=0
+PASSES=0 FAILS=0
 check() { # DESCRIPTION CMD...: one assertion
-  if "${@:2}"; then log "  ok    $1"; else log "  FAIL  $1"; FAILS=$((FAILS + 1)); fi
+  if "${@:2}"; then
+    log "  ok    $1"
+    PASSES=$((PASSES + 1))
+  else
+    log "  FAIL  $1"
+    FAILS=$((FAILS + 1))
+  fi
 }
 has() { grep -qF -- "$2" "$1"; }
 
@@ -368,6 +351,14 @@ test_client() { # CLIENT
     codex)
       check "$client: the deny reaches the model as 'Command blocked by PreToolUse hook'" \
         has "$dir/requests.jsonl" "Command blocked by PreToolUse hook: DENY-$nonce"
+      # 3. Hook trust: an untrusted hook is skipped without a word; one trusted
+      #    through app-server runs with no bypass flag.
+      script=$(script_file "$client-test-trust" '{"run":"echo hello"}')
+      dir=$(run_scenario "$client" test-untrusted "$script" trust=none) || true
+      check "$client: an untrusted hook does not run" test -z "$(ls "$dir/hooks")"
+      check "$client: the command ran anyway" has "$dir/requests.jsonl" 'Process exited with code 0'
+      dir=$(run_scenario "$client" test-trusted "$script" trust=appserver) || true
+      check "$client: a hook trusted through app-server runs" test -s "$dir/hooks/002-PostToolUse.json"
       ;;
   esac
 }
@@ -375,8 +366,7 @@ test_client() { # CLIENT
 run_tests() {
   timed "claude-code tests" test_client claude-code
   timed "codex tests" test_client codex
-  local total=$((4 + 3))
-  printf '%d passed, %d failed\n' $((total - FAILS)) "$FAILS"
+  printf '%d passed, %d failed\n' "$PASSES" "$FAILS"
   [ "$FAILS" -eq 0 ]
 }
 

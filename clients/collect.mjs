@@ -2,13 +2,15 @@
 // Copies one scenario's recorded hook payloads, and what reached the model
 // after the command ran, into docs/hooks/<client>/.
 //
-//   node collect.mjs <scenario-dir> <out-dir> <name>
+//   node collect.mjs <scenario-dir> <out-dir> <name> [<repo-root>]
 //
 // <scenario-dir>/hooks/NNN-<Event>.json    -> <out-dir>/<name>.<Event>.json
 //   (a second payload of the same event is <name>.<Event>.2.json, and so on)
 // <scenario-dir>/requests.jsonl            -> <out-dir>/<name>.model.json
 //   the items the client added to the model's conversation after its last
 //   tool call, as the next request carried them.
+// <scenario-dir>/trust.jsonl               -> <out-dir>/<name>.app-server.jsonl
+//   the JSON-RPC exchange of clients/codex-trust.mjs, when the scenario had one.
 // <scenario-dir>/client.err                -> <out-dir>/<name>.stderr.txt
 //   the client's own stderr, when it said anything but Codex's
 //   "Reading additional input from stdin..." (which every `codex exec` prints).
@@ -16,11 +18,12 @@
 // The payloads are pretty-printed (key order and every value kept). The only
 // text replaced is the scenario directory's absolute path, which differs per
 // checkout: it becomes "<run>", and the dashed form Claude Code derives from
-// it for its projects folder becomes "<run-dashed>".
+// it for its projects folder becomes "<run-dashed>"; and the repository's own
+// path, when given (it appears in hook command lines), becomes "<repo>".
 import fs from 'node:fs';
 import path from 'node:path';
 
-const [dir, outDir, name] = process.argv.slice(2);
+const [dir, outDir, name, repo] = process.argv.slice(2);
 if (!dir || !outDir || !name) {
   process.stderr.write('usage: collect.mjs <scenario-dir> <out-dir> <name>\n');
   process.exit(2);
@@ -29,7 +32,9 @@ const abs = path.resolve(dir);
 const dashed = abs.replace(/[^A-Za-z0-9]/g, '-');
 
 function scrub(text) {
-  return text.split(abs).join('<run>').split(dashed).join('<run-dashed>');
+  let t = text.split(abs).join('<run>').split(dashed).join('<run-dashed>');
+  if (repo) t = t.split(path.resolve(repo)).join('<repo>');
+  return t;
 }
 
 function pretty(value) {
@@ -85,6 +90,12 @@ if (tail) {
   fs.writeFileSync(path.join(outDir, `${name}.model.json`), pretty(tail));
   written.push(`${name}.model.json`);
 }
+const trustFile = path.join(abs, 'trust.jsonl');
+if (fs.existsSync(trustFile)) {
+  fs.writeFileSync(path.join(outDir, `${name}.app-server.jsonl`), scrub(fs.readFileSync(trustFile, 'utf8')));
+  written.push(`${name}.app-server.jsonl`);
+}
+
 const errFile = path.join(abs, 'client.err');
 if (fs.existsSync(errFile)) {
   const err = fs.readFileSync(errFile, 'utf8');
