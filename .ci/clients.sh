@@ -328,10 +328,16 @@ test_client() { # CLIENT
   replies=$RUN_ROOT/replies/$client-context
   rm -rf "$replies"
   reply_hook "$replies" PostToolUse \
-    "{\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUse\",\"additionalContext\":\"CTX-$nonce\"}}"
-  script=$(script_file "$client-test-context" '{"run":"echo hello"}')
+    "{\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUse\",\"additionalContext\":\"OKCTX-$nonce\"}}"
+  # Claude Code's failure event too: the advisor answers on it.
+  reply_hook "$replies" PostToolUseFailure \
+    "{\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUseFailure\",\"additionalContext\":\"FAILCTX-$nonce\"}}"
+  script=$(script_file "$client-test-context" '{"run":"echo hello"}' '{"run":"false"}')
   dir=$(run_scenario "$client" test-context "$script" "hook=node $CLIENTS/hooks/record.mjs $replies") || true
-  check "$client: PostToolUse additionalContext reaches the next request" has "$dir/requests.jsonl" "CTX-$nonce"
+  check "$client: PostToolUse additionalContext reaches the next request" has "$dir/requests.jsonl" "OKCTX-$nonce"
+  [ "$client" != claude-code ] ||
+    check "$client: PostToolUseFailure additionalContext reaches the next request" \
+      has "$dir/requests.jsonl" "PostToolUseFailure:Bash hook additional context: FAILCTX-$nonce"
   # 2. A PreToolUse deny is honoured: the command does not run, the model is told.
   replies=$RUN_ROOT/replies/$client-deny
   rm -rf "$replies"
