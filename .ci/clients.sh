@@ -266,7 +266,7 @@ record_one() { # CLIENT NAME TURN-JSON [options...]
 
 record() {
   local c=claude-code x=codex
-  rm -f "$ROOT"/docs/hooks/claude-code/*.json "$ROOT"/docs/hooks/codex/*.json
+  rm -f "$ROOT"/docs/hooks/claude-code/* "$ROOT"/docs/hooks/codex/*
   timed "$c echo-success" record_one $c echo-success '{"run":"echo hello"}'
   timed "$c ls-missing" record_one $c ls-missing '{"run":"ls /nonexistent"}'
   timed "$c false" record_one $c false '{"run":"false"}'
