@@ -1,0 +1,413 @@
+#!/usr/bin/env bash
+# The real Claude Code and Codex CLIs, driven offline against a scripted model
+# (clients/model-server.mjs) with a hook command mounted, to see what each
+# client really sends its hooks and what reaches the model afterwards.
+#
+#   .ci/clients.sh install     install the pinned clients (cached) and the host tools
+#   .ci/clients.sh record      re-record docs/hooks/{claude-code,codex}/ (see docs/hooks/README.md)
+#   .ci/clients.sh test        run the scenarios and assert what the clients did with a hook's answer
+#   .ci/clients.sh scenario CLIENT NAME SCRIPT.json [key=value ...]
+#                              run one scenario; prints its directory (options: see run_scenario)
+#
+# Everything model-related stays on loopback: each scenario runs the model
+# server and the client together inside `unshare -n`, a network namespace
+# whose only interface is lo. Needs root (CI is root).
+#
+# Environment: CLIENT_TIMEOUT (seconds per client run, default 90),
+# CLIENTS_RUN_ROOT (where scenarios run, default ~/.cache/sandbox-advisor/run; each
+# scenario's directory is emptied when it starts, and left for a look afterwards),
+# CLIENT_WRAP (a command put before the client, e.g. "strace -f -e trace=execve -o F").
+#
+# Cache: the installed node_modules live in
+#   ${XDG_CACHE_HOME:-$HOME/.cache}/sandbox-advisor/clients/<sha256 of clients/package-lock.json>
+# and the clients run from there. One directory per lockfile hash is kept: an
+# install removes the directories of other hashes, so the cache holds at most
+# one install (about 810 MB) plus, while `npm ci` runs, its staging directory.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SELF=$ROOT/.ci/clients.sh
+CLIENTS=$ROOT/clients
+CACHE_BASE=${XDG_CACHE_HOME:-$HOME/.cache}/sandbox-advisor
+CACHE_ROOT=$CACHE_BASE/clients
+# Where scenarios run. Not under /tmp: Codex will not put its helper binaries
+# under the system temp directory, and then every sandboxed command fails. Not
+# inside a git work tree either: Claude Code finds the enclosing repository by
+# itself (GIT_CEILING_DIRECTORIES does not stop it) and puts that checkout's
+# branch, status and commits into the model's context.
+RUN_ROOT=${CLIENTS_RUN_ROOT:-$CACHE_BASE/run}
+CLAUDE_VERSION=2.1.332
+CODEX_VERSION=0.171.0
+CLIENT_TIMEOUT=${CLIENT_TIMEOUT:-90}
+NODE_DIR=$(dirname "$(command -v node)")
+CLIENT_PATH=$NODE_DIR:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+
+log() { printf '%s\n' "$*" >&2; }
+die() { log "clients.sh: $*"; exit 1; }
+
+# ---------- timings ----------
+TIMES=()
+timed() { # NAME CMD...: runs CMD, remembers its wall time
+  local name=$1 t0=$SECONDS status=0
+  shift
+  "$@" || status=$?
+  TIMES+=("$(printf '%5ds  %s%s' $((SECONDS - t0)) "$name" "$([ $status -eq 0 ] || echo " (exit $status)")")")
+  return $status
+}
+print_times() {
+  local status=$?
+  [ ${#TIMES[@]} -gt 0 ] || return $status
+  printf '\n==> clients.sh times\n' >&2
+  printf '%s\n' "${TIMES[@]}" >&2
+  printf '%5ds  total (exit %d)\n' "$((SECONDS - T0))" "$status" >&2
+  return $status
+}
+
+# ---------- host tools and install ----------
+ensure_host_tools() {
+  local missing=()
+  command -v bwrap >/dev/null || missing+=(bubblewrap)
+  command -v socat >/dev/null || missing+=(socat)
+  if [ ${#missing[@]} -gt 0 ]; then
+    [ "$(id -u)" -eq 0 ] || die "needs root to install ${missing[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+  local t
+  for t in unshare ip node npm timeout git curl sha256sum setpriv; do
+    command -v "$t" >/dev/null || die "missing host tool: $t"
+  done
+  [ -x /usr/bin/python3 ] || die "missing /usr/bin/python3 (the codex socket scenario runs it)"
+  mkdir -p "$RUN_ROOT"
+  case "$RUN_ROOT" in /tmp | /tmp/* | /var/tmp/*) die "CLIENTS_RUN_ROOT must not be under the temp directory" ;; esac
+  if git -C "$RUN_ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    die "CLIENTS_RUN_ROOT ($RUN_ROOT) is inside a git work tree"
+  fi
+}
+
+install_clients() {
+  local hash dir tmp d
+  hash=$(sha256sum "$CLIENTS/package-lock.json" | cut -d' ' -f1)
+  dir=$CACHE_ROOT/$hash
+  mkdir -p "$CACHE_ROOT"
+  if [ -f "$dir/.complete" ]; then
+    log "clients: cached install $dir"
+  else
+    log "clients: npm ci into $dir"
+    tmp=$CACHE_ROOT/.staging-$hash-$$
+    rm -rf "$tmp"
+    mkdir -p "$tmp"
+    cp "$CLIENTS/package.json" "$CLIENTS/package-lock.json" "$tmp/"
+    (cd "$tmp" && npm ci --no-audit --no-fund --loglevel=error)
+    touch "$tmp/.complete"
+    rm -rf "$dir"
+    mv "$tmp" "$dir"
+  fi
+  # The bound: only this lockfile's install stays (and no one's stale staging).
+  for d in "$CACHE_ROOT"/*/ "$CACHE_ROOT"/.staging-*/; do
+    [ -d "$d" ] || continue
+    d=${d%/}
+    case "$(basename "$d")" in
+      "$hash" | ".staging-$hash-$$") ;;
+      .staging-*) [ -n "$(find "$d" -maxdepth 0 -mmin +60)" ] && rm -rf "$d" ;;
+      *) [[ "$(basename "$d")" =~ ^[0-9a-f]{64}$ ]] && rm -rf "$d" ;;
+    esac
+  done
+  CLAUDE_BIN=$dir/node_modules/.bin/claude
+  CODEX_BIN=$dir/node_modules/.bin/codex
+  "$CLAUDE_BIN" --version | grep -qF "$CLAUDE_VERSION" || die "claude is not $CLAUDE_VERSION"
+  "$CODEX_BIN" --version | grep -qF "$CODEX_VERSION" || die "codex is not $CODEX_VERSION"
+  export CLAUDE_BIN CODEX_BIN
+}
+
+# ---------- one scenario ----------
+# run_scenario CLIENT NAME SCRIPT.json [key=value ...]
+#   CLIENT   claude-code | codex
+#   SCRIPT   the model's turns (clients/model-server.mjs)
+#   hook=CMD       the hook command; default: the recorder, into <dir>/hooks
+#   sandbox=on|off                      Claude Code: .claude/settings.json sandbox.enabled (default off)
+#   sandbox=workspace-write|read-only|danger-full-access   Codex --sandbox (default workspace-write)
+#   trust=bypass|appserver|none         Codex: --dangerously-bypass-hook-trust (default); or trust
+#                  each hook through `codex app-server` first (clients/codex-trust.mjs,
+#                  exchange in <dir>/trust.jsonl); or neither (untrusted hooks are skipped)
+#   git=1          the project is a git repo with one commit
+#   userns=0       run under a user namespace whose max_user_namespaces is 0, so bwrap cannot start
+#   romount=1      <dir>/ro is a read-only bind mount (a real one, not a sandbox's)
+#   nobwrap=1      /usr/bin/bwrap is hidden (an overlay whites it out), as on a host without bubblewrap
+# The directory (printed on stdout) holds home/, codex-home/, proj/, hooks/,
+# requests.jsonl (every request the model saw), client.out, client.err, server.err.
+run_scenario() {
+  local client=$1 name=$2 script=$3
+  shift 3
+  local hook='' sandbox='' trust=bypass git=0 userns=1 romount=0 nobwrap=0 kv
+  for kv in "$@"; do
+    case "$kv" in
+      hook=*) hook=${kv#hook=} ;;
+      sandbox=*) sandbox=${kv#sandbox=} ;;
+      trust=*) trust=${kv#trust=} ;;
+      git=*) git=${kv#git=} ;;
+      userns=*) userns=${kv#userns=} ;;
+      romount=*) romount=${kv#romount=} ;;
+      nobwrap=*) nobwrap=${kv#nobwrap=} ;;
+      *) die "unknown scenario option: $kv" ;;
+    esac
+  done
+  local dir=$RUN_ROOT/$client/$name
+  rm -rf "$dir"
+  mkdir -p "$dir/home" "$dir/proj" "$dir/hooks" "$dir/codex-home"
+  cp "$script" "$dir/script.json"
+  [ -n "$hook" ] || hook="node $CLIENTS/hooks/record.mjs $dir/hooks"
+  if [ "$git" = 1 ]; then
+    git -C "$dir/proj" init -q -b main
+    git -C "$dir/proj" config user.email scripted@example.invalid
+    git -C "$dir/proj" config user.name scripted
+    echo scripted > "$dir/proj/README"
+    git -C "$dir/proj" add README
+    git -C "$dir/proj" commit -qm init
+    echo change >> "$dir/proj/README"
+  fi
+  case "$client" in
+    claude-code) node "$CLIENTS/configure.mjs" claude-settings "$dir/proj" "$hook" "${sandbox:-off}" ;;
+    codex) node "$CLIENTS/configure.mjs" codex-hooks "$dir/codex-home" "$hook" ;;
+    *) die "unknown client: $client" ;;
+  esac
+  local ns=(unshare -n -m)
+  [ "$userns" = 1 ] || ns=(unshare -U --map-root-user -n -m)
+  local status=0
+  SCN_CLIENT=$client SCN_DIR=$dir SCN_SANDBOX=$sandbox SCN_TRUST=$trust \
+    SCN_USERNS=$userns SCN_ROMOUNT=$romount SCN_NOBWRAP=$nobwrap \
+    "${ns[@]}" -- bash "$SELF" __inner || status=$?
+  [ ! -s "$dir/server.err" ] || sed 's/^/  server: /' "$dir/server.err" >&2
+  echo "$dir"
+  return $status
+}
+
+# Runs inside the namespaces: lo up, the model server, then the client.
+inner() {
+  local dir=$SCN_DIR
+  ip link set lo up
+  if [ "$SCN_USERNS" = 0 ]; then
+    echo 0 > /proc/sys/user/max_user_namespaces
+  fi
+  if [ "$SCN_ROMOUNT" = 1 ]; then
+    mkdir -p "$dir/ro"
+    mount --bind "$dir/ro" "$dir/ro"
+    mount -o remount,bind,ro "$dir/ro"
+  fi
+  if [ "$SCN_NOBWRAP" = 1 ]; then
+    # A whiteout (a 0:0 character device) in the overlay's upper layer hides the file.
+    mkdir -p "$dir/nobwrap/upper" "$dir/nobwrap/work"
+    mknod "$dir/nobwrap/upper/bwrap" c 0 0
+    mount -t overlay overlay \
+      -o "lowerdir=/usr/bin,upperdir=$dir/nobwrap/upper,workdir=$dir/nobwrap/work" /usr/bin
+    ! command -v bwrap >/dev/null || die "bwrap is still visible"
+  fi
+  node "$CLIENTS/model-server.mjs" --script "$dir/script.json" --record "$dir/requests.jsonl" \
+    > "$dir/port" 2> "$dir/server.err" &
+  local server=$! i port=''
+  for i in $(seq 100); do
+    [ -s "$dir/port" ] && break
+    sleep 0.05
+  done
+  port=$(head -1 "$dir/port")
+  [ -n "$port" ] || { kill "$server"; die "the model server did not start"; }
+  local status=0 prompt='Run the scripted commands.'
+  cd "$dir/proj"
+  case "$SCN_CLIENT" in
+    claude-code)
+      env -i PATH="$CLIENT_PATH" HOME="$dir/home" SHELL=/bin/bash LANG=C.UTF-8 TERM=dumb \
+        ANTHROPIC_BASE_URL="http://127.0.0.1:$port" ANTHROPIC_API_KEY=sk-scripted-offline \
+        DISABLE_TELEMETRY=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 \
+        ${CLIENT_WRAP:-} timeout "$CLIENT_TIMEOUT" "$CLAUDE_BIN" -p "$prompt" --output-format json --allowedTools Bash \
+        < /dev/null > "$dir/client.out" 2> "$dir/client.err" || status=$?
+      ;;
+    codex)
+      node "$CLIENTS/configure.mjs" codex-config "$dir/codex-home" "$port"
+      local extra=()
+      case "$SCN_TRUST" in
+        bypass) extra+=(--dangerously-bypass-hook-trust) ;;
+        appserver)
+          env -i PATH="$CLIENT_PATH" HOME="$dir/home" CODEX_HOME="$dir/codex-home" \
+            timeout "$CLIENT_TIMEOUT" node "$CLIENTS/codex-trust.mjs" "$CODEX_BIN" "$dir/proj" "$dir/trust.jsonl" \
+            2> "$dir/trust.err" || { cat "$dir/trust.err" >&2; status=1; }
+          ;;
+        none) ;;
+        *) die "unknown trust: $SCN_TRUST" ;;
+      esac
+      env -i PATH="$CLIENT_PATH" HOME="$dir/home" CODEX_HOME="$dir/codex-home" SHELL=/bin/bash \
+        LANG=C.UTF-8 TERM=dumb \
+        ${CLIENT_WRAP:-} timeout "$CLIENT_TIMEOUT" "$CODEX_BIN" exec --strict-config --json --skip-git-repo-check \
+        --sandbox "${SCN_SANDBOX:-workspace-write}" "${extra[@]}" "$prompt" \
+        < /dev/null > "$dir/client.out" 2> "$dir/client.err" || status=$?
+      ;;
+  esac
+  kill "$server" 2>/dev/null || true
+  wait "$server" 2>/dev/null || true
+  [ $status -eq 0 ] || log "clients.sh: $SCN_CLIENT exited $status in $dir (see client.err)"
+  return $status
+}
+
+# ---------- record ----------
+script_file() { # NAME TURN-JSON...: writes a script of those turns, prints its path
+  local f=$RUN_ROOT/scripts/$1.json
+  shift
+  mkdir -p "$RUN_ROOT/scripts"
+  (IFS=,; printf '{"turns":[%s,{"final":"done."}]}\n' "$*") > "$f"
+  echo "$f"
+}
+
+record_one() { # CLIENT NAME TURN-JSON [options...]
+  local client=$1 name=$2 turn=$3 dir
+  shift 3
+  dir=$(run_scenario "$client" "$name" "$(script_file "$client-$name" "$turn")" "$@") || true
+  [ -n "$dir" ] || dir=$RUN_ROOT/$client/$name
+  node "$CLIENTS/collect.mjs" "$dir" "$ROOT/docs/hooks/$client" "$name" "$ROOT" >&2
+}
+
+record() {
+  local c=claude-code x=codex
+  rm -f "$ROOT"/docs/hooks/claude-code/* "$ROOT"/docs/hooks/codex/*
+  timed "$c echo-success" record_one $c echo-success '{"run":"echo hello"}'
+  timed "$c ls-missing" record_one $c ls-missing '{"run":"ls /nonexistent"}'
+  timed "$c false" record_one $c false '{"run":"false"}'
+  timed "$c sandbox-curl-example" record_one $c sandbox-curl-example \
+    '{"run":"curl -sS https://example.com"}' sandbox=on
+  # Outside the project, inside the scenario's directory: nothing on the host
+  # is touched even if the sandbox were off.
+  timed "$c sandbox-write-outside" record_one $c sandbox-write-outside \
+    "{\"run\":\"touch $RUN_ROOT/$c/sandbox-write-outside/outside\"}" sandbox=on
+  timed "$c sandbox-echo-ok" record_one $c sandbox-echo-ok '{"run":"echo sandboxed"}' sandbox=on
+  timed "$c sandbox-no-userns" record_one $c sandbox-no-userns '{"run":"echo hello"}' sandbox=on userns=0
+  timed "$c sandbox-no-bwrap" record_one $c sandbox-no-bwrap \
+    "{\"run\":\"touch $RUN_ROOT/$c/sandbox-no-bwrap/outside\"}" sandbox=on nobwrap=1
+  timed "$c control-readonly-mount" record_one $c control-readonly-mount \
+    "{\"run\":\"touch $RUN_ROOT/$c/control-readonly-mount/ro/x\"}" romount=1
+  timed "$c control-dns" record_one $c control-dns '{"run":"curl -sS https://nonexistent.invalid"}'
+  timed "$c control-permission-denied" record_one $c control-permission-denied \
+    '{"run":"setpriv --reuid=65534 --regid=65534 --clear-groups touch /etc/sandbox-advisor-probe"}'
+
+  timed "$x echo-success" record_one $x echo-success '{"run":"echo hello"}'
+  timed "$x ls-missing" record_one $x ls-missing '{"run":"ls /nonexistent"}'
+  timed "$x bad-workdir" record_one $x bad-workdir '{"run":"echo hello","workdir":"/nonexistent-dir"}'
+  timed "$x git-commit" record_one $x git-commit '{"run":"git add -A && git commit -m x"}' git=1
+  timed "$x python-socket" record_one $x python-socket \
+    '{"run":"/usr/bin/python3 -c '"'"'import socket; socket.socket(socket.AF_INET, socket.SOCK_STREAM)'"'"'"}'
+  timed "$x write-outside" record_one $x write-outside \
+    "{\"run\":\"touch $RUN_ROOT/$x/write-outside/outside\"}"
+  timed "$x no-userns" record_one $x no-userns '{"run":"echo hello"}' userns=0
+  timed "$x no-userns-bundled-bwrap" record_one $x no-userns-bundled-bwrap '{"run":"echo hello"}' \
+    userns=0 nobwrap=1
+  timed "$x trust-app-server" record_one $x trust-app-server '{"run":"echo hello"}' trust=appserver
+  timed "$x control-readonly-mount" record_one $x control-readonly-mount \
+    "{\"run\":\"touch $RUN_ROOT/$x/control-readonly-mount/ro/x\"}" romount=1 sandbox=danger-full-access
+}
+
+# ---------- test ----------
+PASSES=0 FAILS=0
+check() { # DESCRIPTION CMD...: one assertion
+  if "${@:2}"; then
+    log "  ok    $1"
+    PASSES=$((PASSES + 1))
+  else
+    log "  FAIL  $1"
+    FAILS=$((FAILS + 1))
+  fi
+}
+has() { grep -qF -- "$2" "$1"; }
+
+# A hook's answer, written where the recorder finds it (reply-<Event>.json).
+reply_hook() { # DIR EVENT JSON
+  mkdir -p "$1"
+  printf '%s\n' "$3" > "$1/reply-$2.json"
+}
+
+test_client() { # CLIENT
+  local client=$1 nonce dir replies script
+  nonce=$(date +%s%N)
+  # 1. PostToolUse additionalContext reaches the model's next request.
+  replies=$RUN_ROOT/replies/$client-context
+  rm -rf "$replies"
+  reply_hook "$replies" PostToolUse \
+    "{\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUse\",\"additionalContext\":\"OKCTX-$nonce\"}}"
+  # Claude Code's failure event too: the advisor answers on it.
+  reply_hook "$replies" PostToolUseFailure \
+    "{\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUseFailure\",\"additionalContext\":\"FAILCTX-$nonce\"}}"
+  script=$(script_file "$client-test-context" '{"run":"echo hello"}' '{"run":"false"}')
+  dir=$(run_scenario "$client" test-context "$script" "hook=node $CLIENTS/hooks/record.mjs $replies") || true
+  check "$client: PostToolUse additionalContext reaches the next request" has "$dir/requests.jsonl" "OKCTX-$nonce"
+  [ "$client" != claude-code ] ||
+    check "$client: PostToolUseFailure additionalContext reaches the next request" \
+      has "$dir/requests.jsonl" "PostToolUseFailure:Bash hook additional context: FAILCTX-$nonce"
+  # 2. A PreToolUse deny is honoured: the command does not run, the model is told.
+  replies=$RUN_ROOT/replies/$client-deny
+  rm -rf "$replies"
+  reply_hook "$replies" PreToolUse \
+    "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"DENY-$nonce\"}}"
+  script=$(script_file "$client-test-deny" '{"run":"touch denied-marker"}')
+  dir=$(run_scenario "$client" test-deny "$script" "hook=node $CLIENTS/hooks/record.mjs $replies") || true
+  check "$client: a denied command does not run" test ! -e "$dir/proj/denied-marker"
+  case "$client" in
+    claude-code)
+      check "$client: the deny reason reaches the model" has "$dir/requests.jsonl" "DENY-$nonce"
+      check "$client: the deny is listed in permission_denials" node -e '
+        const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+        process.exit(Array.isArray(r.permission_denials) && r.permission_denials.length === 1 ? 0 : 1);
+      ' "$dir/client.out"
+      ;;
+    codex)
+      check "$client: the deny reaches the model as 'Command blocked by PreToolUse hook'" \
+        has "$dir/requests.jsonl" "Command blocked by PreToolUse hook: DENY-$nonce"
+      # 3. Hook trust: an untrusted hook is skipped without a word; one trusted
+      #    through app-server runs with no bypass flag.
+      script=$(script_file "$client-test-trust" '{"run":"echo hello"}')
+      dir=$(run_scenario "$client" test-untrusted "$script" trust=none) || true
+      check "$client: an untrusted hook does not run" test -z "$(ls "$dir/hooks")"
+      check "$client: the command ran anyway" has "$dir/requests.jsonl" 'Process exited with code 0'
+      dir=$(run_scenario "$client" test-trusted "$script" trust=appserver) || true
+      check "$client: a hook trusted through app-server runs" test -s "$dir/hooks/002-PostToolUse.json"
+      ;;
+  esac
+}
+
+run_tests() {
+  timed "claude-code tests" test_client claude-code
+  timed "codex tests" test_client codex
+  printf '%d passed, %d failed\n' "$PASSES" "$FAILS"
+  [ "$FAILS" -eq 0 ]
+}
+
+# ---------- main ----------
+T0=$SECONDS
+case "${1:-}" in
+  __inner)
+    inner
+    ;;
+  install)
+    trap print_times EXIT
+    timed "host tools" ensure_host_tools
+    timed "install clients" install_clients
+    ;;
+  record)
+    trap print_times EXIT
+    timed "host tools" ensure_host_tools
+    timed "install clients" install_clients
+    record
+    ;;
+  test)
+    trap print_times EXIT
+    timed "host tools" ensure_host_tools
+    timed "install clients" install_clients
+    run_tests
+    ;;
+  scenario)
+    [ $# -ge 4 ] || die "usage: clients.sh scenario CLIENT NAME SCRIPT.json [key=value ...]"
+    ensure_host_tools
+    install_clients
+    shift
+    run_scenario "$@"
+    ;;
+  *)
+    sed -n '2,20p' "$SELF" | sed 's/^# \{0,1\}//'
+    exit 2
+    ;;
+esac

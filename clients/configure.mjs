@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+// Writes a scenario's client configuration.
+//
+//   node configure.mjs claude-settings <project-dir> <hook-command> <sandbox on|off>
+//     <project-dir>/.claude/settings.json: the hook on PreToolUse, PostToolUse
+//     and PostToolUseFailure for Bash, and sandbox.enabled when "on".
+//   node configure.mjs codex-hooks <codex-home> <hook-command>
+//     <codex-home>/hooks.json: the hook on PreToolUse and PostToolUse for Bash.
+//   node configure.mjs codex-config <codex-home> <port>
+//     <codex-home>/config.toml: the scripted model on 127.0.0.1:<port>, with
+//     analytics, the update check and the features that reach out to the
+//     network (plugins, remote plugins, plugin sharing, apps, in-app updates)
+//     turned off. Tables already in the file (hooks.state, from a trust step)
+//     are kept after these keys.
+import fs from 'node:fs';
+import path from 'node:path';
+
+const [what, dir, arg, arg2] = process.argv.slice(2);
+
+function bash(command) {
+  return [{ matcher: 'Bash', hooks: [{ type: 'command', command }] }];
+}
+
+function writeJson(file, value) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(value, null, 2) + '\n');
+}
+
+switch (what) {
+  case 'claude-settings': {
+    const h = bash(arg);
+    const settings = { hooks: { PreToolUse: h, PostToolUse: h, PostToolUseFailure: h } };
+    if (arg2 === 'on') settings.sandbox = { enabled: true };
+    writeJson(path.join(dir, '.claude', 'settings.json'), settings);
+    break;
+  }
+  case 'codex-hooks': {
+    const h = bash(arg);
+    writeJson(path.join(dir, 'hooks.json'), { hooks: { PreToolUse: h, PostToolUse: h } });
+    break;
+  }
+  case 'codex-config': {
+    const port = Number(arg);
+    if (!Number.isInteger(port) || port <= 0) throw new Error(`bad port: ${arg}`);
+    const file = path.join(dir, 'config.toml');
+    const kept = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+    const head = `model = "gpt-scripted"
+model_provider = "scripted"
+check_for_update_on_startup = false
+
+[analytics]
+enabled = false
+
+[features]
+plugins = false
+remote_plugin = false
+plugin_sharing = false
+apps = false
+in_app_updates = false
+
+[model_providers.scripted]
+name = "scripted"
+base_url = "http://127.0.0.1:${port}/v1"
+wire_api = "responses"
+request_max_retries = 0
+stream_max_retries = 0
+`;
+    // Only the trust tables survive a rewrite; the rest is ours.
+    const trust = kept.split(/^(?=\[)/m).filter((t) => t.startsWith('[hooks.state.'));
+    fs.writeFileSync(file, [head, ...trust].join('\n'));
+    break;
+  }
+  default:
+    process.stderr.write('usage: configure.mjs claude-settings|codex-hooks|codex-config ...\n');
+    process.exit(2);
+}
