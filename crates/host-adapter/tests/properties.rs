@@ -178,11 +178,17 @@ fn recognized_by(registry: &Registry, observation: &Observation) -> Vec<&'static
             out.push(family.id().as_str());
         }
     }
-    // The prefilter may only skip families that would not have matched.
-    let owner = registry
-        .owner(observation, advisor_core::Host::Dsh)
-        .map(|o| o.family.as_str());
-    assert_eq!(owner, out.first().copied(), "the prefilter hid a match");
+    // The prefilter may only skip families that would not have matched, on
+    // every host: the owner there is the first of that host's families that
+    // recognizes the observation.
+    for host in advisor_core::Host::ALL {
+        let owner = registry.owner(observation, host).map(|o| o.family.as_str());
+        let first = out
+            .iter()
+            .copied()
+            .find(|id| registry.families_on(host).any(|f| f.id().as_str() == *id));
+        assert_eq!(owner, first, "the prefilter hid a match on {host}");
+    }
     out
 }
 

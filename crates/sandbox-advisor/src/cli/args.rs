@@ -77,10 +77,13 @@ pub(super) enum Command {
 }
 
 #[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub(super) struct HookArgs {
+    #[command(subcommand)]
+    pub action: Option<HookAction>,
     /// The payload's dialect.
-    #[arg(long, value_enum)]
-    pub dialect: DialectArg,
+    #[arg(long, value_enum, required = true)]
+    pub dialect: Option<DialectArg>,
     /// The agent host the hook runs in (default: the dialect's client; `dsh` for the
     /// DeepSeek harness's hook bridges). Only that host's families are asked.
     #[arg(long, value_enum)]
@@ -101,6 +104,46 @@ pub(super) struct HookArgs {
     pub config: Option<PathBuf>,
     #[command(flatten)]
     pub ledger: LedgerArgs,
+}
+
+#[derive(Subcommand)]
+pub(super) enum HookAction {
+    /// Mount the advisor in Claude Code's or Codex's hook settings (merged: other hooks stay).
+    Install(InstallArgs),
+}
+
+#[derive(clap::Args)]
+#[command(group = clap::ArgGroup::new("scope").args(["project", "user"]))]
+pub(super) struct InstallArgs {
+    /// The client whose settings are edited.
+    #[arg(long, value_enum)]
+    pub client: DialectArg,
+    /// The project's settings (Claude Code: DIR/.claude/settings.json; Codex:
+    /// DIR/.codex/hooks.json). The default, with DIR the current directory.
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+    /// The user's settings instead (~/.claude/settings.json; $CODEX_HOME/hooks.json).
+    #[arg(long)]
+    pub user: bool,
+    /// The binary the hook runs (default: this one, by its absolute path).
+    #[arg(long, value_name = "PATH")]
+    pub bin: Option<PathBuf>,
+    /// Passed on to every hook run: the client's sandbox mode, when you know it.
+    #[arg(long, value_parser = parse_mode)]
+    pub mode: Option<SandboxMode>,
+    /// Passed on to every hook run: a configuration file.
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+    /// Codex: trust the advisor's hooks through `codex app-server` after writing them.
+    #[arg(long)]
+    pub trust: bool,
+    /// Codex: only report whether the advisor's hooks are mounted and trusted
+    /// (exit 1 when not); nothing is written.
+    #[arg(long)]
+    pub check: bool,
+    /// Codex: the `codex` binary used for --trust and --check (default: `codex` on PATH).
+    #[arg(long, value_name = "PATH", default_value = "codex")]
+    pub codex: PathBuf,
 }
 
 /// Where the once-per-agent facts live (`serve` and `hook`).

@@ -7,7 +7,9 @@ use std::path::Path;
 use advisor_core::Locale;
 use advisor_core::RegistryBuilder;
 
-use super::args::{Command, DialectArg, ExplainArgs, Format, HookArgs, LedgerArgs, StreamArgs};
+use super::args::{
+    Command, DialectArg, ExplainArgs, Format, HookAction, HookArgs, LedgerArgs, StreamArgs,
+};
 use super::{Exit, Io};
 use crate::config::{self, FileConfig, shown};
 use crate::engine::Engine;
@@ -51,6 +53,10 @@ pub(super) fn dispatch(
             dialect,
             host,
         } => families(registry, (format, dialect, host.map(Into::into)), io),
+        Command::Hook(HookArgs {
+            action: Some(HookAction::Install(args)),
+            ..
+        }) => super::install::run(args, io),
         Command::Hook(args) => run_hook(registry, &runtime, (args, locale), io),
         Command::Collect { state_dir } => match ledger::collect(state_dir.as_deref()) {
             Ok(done) => text(io, &format!("{done}\n")),
@@ -142,7 +148,7 @@ fn families(
     }
 }
 
-fn text(io: &mut Io<'_>, text: &str) -> Exit {
+pub(super) fn text(io: &mut Io<'_>, text: &str) -> Exit {
     print(io, text);
     Exit::Success
 }
@@ -154,7 +160,12 @@ fn run_hook(
     (args, locale): (HookArgs, Option<Locale>),
     io: &mut Io<'_>,
 ) -> Exit {
-    let dialect = Dialect::from(args.dialect);
+    let Some(dialect) = args.dialect.map(Dialect::from) else {
+        return not_blocking(
+            io,
+            "hook: give --dialect claude-code or --dialect codex".into(),
+        );
+    };
     let host = args.host.map_or(dialect.default_host(), Into::into);
     let (config, _) = match load_config(args.config.as_deref(), locale, args.host_version) {
         Ok(c) => c,
@@ -370,7 +381,7 @@ fn load_config(
 }
 
 /// Tells a usage, configuration or I/O error on stderr.
-fn usage(io: &mut Io<'_>, message: String) -> Exit {
+pub(super) fn usage(io: &mut Io<'_>, message: String) -> Exit {
     let _ = writeln!(io.stderr, "sandbox-advisor: {message}").and_then(|()| io.stderr.flush());
     Exit::Usage
 }

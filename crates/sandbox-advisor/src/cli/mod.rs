@@ -18,6 +18,7 @@
 
 mod args;
 mod commands;
+mod install;
 mod log;
 
 use std::ffi::OsString;
@@ -117,6 +118,7 @@ where
         }
     };
     let default_log = match cli.command {
+        Command::Hook(ref hook) if hook.action.is_some() => LogLevel::Off,
         Command::Serve { .. } | Command::Hook(_) => LogLevel::Warn,
         _ => LogLevel::Off,
     };
@@ -136,7 +138,9 @@ fn names_hook(args: &[OsString]) -> bool {
             }
             Some("--") => return false,
             Some(option) if option.starts_with('-') => {}
-            other => return other == Some("hook"),
+            // `hook install` is a command of its own: its usage errors are 2.
+            Some("hook") => return rest.next().and_then(|a| a.to_str()) != Some("install"),
+            _ => return false,
         }
     }
     false
@@ -155,5 +159,6 @@ mod tests {
         assert!(!names("sandbox-advisor explain hook"));
         assert!(!names("sandbox-advisor --log hook explain"));
         assert!(!names("sandbox-advisor"));
+        assert!(!names("sandbox-advisor hook install --client x"));
     }
 }

@@ -82,9 +82,11 @@
 //! on-disk store by default (`--state-dir`), or Redis (`--ledger`), see
 //! `crate::ledger`.
 
+pub mod install;
 pub mod output;
 pub mod payload;
 pub mod reference;
+pub mod trust;
 
 use std::sync::Arc;
 
