@@ -22,6 +22,10 @@
 //!   `hookSpecificOutput` fields; the Agent SDK's hook input types agree
 //!   (`agent_id` and `agent_type` on a subagent's events; `error` and
 //!   `is_interrupt` on PostToolUseFailure).
+//! - **Recorded**: `docs/hooks/` holds the payloads the published clients
+//!   (Claude Code 2.1.332, Codex 0.171.0) sent a hook on this kind of
+//!   machine; `tests/recorded.rs` holds the input tables to every one of them
+//!   (Claude Code's `prompt_id`, `effort` and `duration_ms` came from there).
 
 /// What a hook event is to the advisor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -111,6 +115,9 @@ pub static CLAUDE_CODE: Reference = Reference {
                 "tool_name",
                 "tool_input",
                 "tool_use_id",
+                // Seen in 2.1.332's payloads (docs/hooks/claude-code/); not read.
+                "prompt_id",
+                "effort",
             ],
             output: &[
                 "hookEventName",
@@ -136,6 +143,10 @@ pub static CLAUDE_CODE: Reference = Reference {
                 "tool_input",
                 "tool_response",
                 "tool_use_id",
+                // Seen in 2.1.332's payloads (docs/hooks/claude-code/); not read.
+                "prompt_id",
+                "effort",
+                "duration_ms",
             ],
             output: &["hookEventName", "additionalContext", "updatedMCPToolOutput"],
             decisions: &[],
@@ -156,6 +167,10 @@ pub static CLAUDE_CODE: Reference = Reference {
                 "tool_use_id",
                 "error",
                 "is_interrupt",
+                // Seen in 2.1.332's payloads (docs/hooks/claude-code/); not read.
+                "prompt_id",
+                "effort",
+                "duration_ms",
             ],
             output: &["hookEventName", "additionalContext"],
             decisions: &[],
