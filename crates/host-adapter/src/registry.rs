@@ -35,5 +35,7 @@ pub fn standard_registry() -> RegistryBuilder {
     let builder = builder.family(family_workspace_denial::WorkspaceDenial);
     #[cfg(feature = "runner-exit")]
     let builder = builder.family(family_runner_exit::RunnerExit);
+    #[cfg(feature = "bwrap-cannot-start")]
+    let builder = builder.family(family_bwrap_cannot_start::BwrapCannotStart);
     builder
 }
