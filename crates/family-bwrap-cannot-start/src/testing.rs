@@ -2,10 +2,13 @@
 
 use advisor_core::testing::{ProducerSample, SampleShape};
 
-/// The producer's throw, built around an operand (this one takes none).
+/// bubblewrap's line when user namespaces are unavailable, as both clients
+/// recorded it; it takes no operand.
 pub fn sample() -> ProducerSample {
     ProducerSample {
-        shape: SampleShape::Message(|_| crate::SENTENCE.to_owned()),
-        quoted: &[crate::SENTENCE],
+        shape: SampleShape::Message(|_| SAMPLE.to_owned()),
+        quoted: &[SAMPLE],
     }
 }
+
+const SAMPLE: &str = "bwrap: Creating new namespace failed: nesting depth or /proc/sys/user/max_*_namespaces exceeded (ENOSPC)";
