@@ -37,5 +37,7 @@ pub fn standard_registry() -> RegistryBuilder {
     let builder = builder.family(family_runner_exit::RunnerExit);
     #[cfg(feature = "codex-protected-path")]
     let builder = builder.family(family_codex_protected_path::CodexProtectedPath);
+    #[cfg(feature = "bwrap-cannot-start")]
+    let builder = builder.family(family_bwrap_cannot_start::BwrapCannotStart);
     builder
 }

@@ -1,0 +1,45 @@
+#![doc = include_str!("../README.md")]
+
+pub mod advise;
+mod brief;
+pub mod facts;
+pub mod gate;
+pub mod recognize;
+#[cfg(feature = "testing")]
+pub mod testing;
+
+use advisor_core::{Anchors, Diagnosis, FamilyId, PolicyNeed, ToolScope};
+
+pub use recognize::{Carrier, Finding, Kind, NAMESPACE_LIMIT, NEEDLES, PREFIX};
+
+/// The family id.
+pub const ID: FamilyId = FamilyId::new("bwrap-cannot-start");
+
+/// The structured diagnosis: the sandbox could not be built, so the command
+/// never started and had no effect; it fails the same way until the host is fixed.
+pub const DIAGNOSIS: Diagnosis = advisor_core::diagnosis!(
+    category: RunnerSetupFailed, phase: Setup, confidence: Confirmed, source: Runner,
+    command_started: No, effects: None, retry: AfterRemedy, remedy_owner: User
+);
+
+advisor_core::family! {
+    /// bubblewrap cannot start the client's sandbox: every command fails.
+    pub struct BwrapCannotStart {
+        id: ID,
+        finding: Finding,
+        readme: include_str!("../README.md"),
+        // Claude Code and Codex sandbox their commands with bubblewrap; the
+        // registry never shows this family another host's observation.
+        hosts: &[advisor_core::Host::ClaudeCode, advisor_core::Host::Codex],
+        anchors: Anchors::OutputText { needles: NEEDLES },
+        recognize: recognize::recognize,
+        gate: gate::gate,
+        advise: advise::advise,
+        // Only a command's output can be bubblewrap's: a file or network
+        // tool's text quoting the line is not the sandbox failing.
+        tools: ToolScope::SandboxProcess,
+        policy_need: |_, _| PolicyNeed::NotNeeded,
+        diagnose: |_, _| DIAGNOSIS,
+        sample: testing::sample(),
+    }
+}
