@@ -130,7 +130,8 @@ impl ExplainValue {
 }
 
 /// The brief's last lines: where the full account is, with the `explain`
-/// command that reproduces it (a PowerShell command line) and the configured
+/// command that reproduces it (a PowerShell command line on Windows, a POSIX
+/// shell one elsewhere; `--host` when the host is not the harness) and the configured
 /// `href`, in the environment's locale.
 pub fn full_account(env: &Environment, input: ExplainInput<'_>) -> String {
     full_account_with(env, input, None)
@@ -154,6 +155,11 @@ pub fn full_account_with(
         "sandbox-advisor explain --platform {}",
         env.host.platform.as_str()
     );
+    // Only that host's families are asked: another host's line names it.
+    if env.host.kind != crate::Host::Dsh {
+        command.push_str(" --host ");
+        command.push_str(env.host.kind.as_str());
+    }
     let mut rooted = false;
     if let Ok(policy) = env.policy() {
         command.push_str(" --mode ");
@@ -191,8 +197,14 @@ pub fn full_account_with(
 fn intro(env: &Environment, input: ExplainInput<'_>, command: bool, root: bool) -> String {
     let pick = |en, zh| env.locale.pick(en, zh);
     let mut parts: Vec<&str> = Vec::new();
+    let windows = env.host.is_windows();
     if let ExplainInput::Message(message) = input {
-        parts.push(if message.powershell().is_ok() {
+        parts.push(if !windows {
+            pick(
+                "the quoted line as <message>, each ' as '\\''",
+                "<message> 换成上方引用的那一行（' 写作 '\\''）",
+            )
+        } else if message.powershell().is_ok() {
             pick(
                 "the quoted line as <message>, each ' doubled",
                 "<message> 换成上方引用的那一行（' 写两遍）",
@@ -216,10 +228,17 @@ fn intro(env: &Environment, input: ExplainInput<'_>, command: bool, root: bool) 
             "<root> 换成工作区根目录",
         ));
     }
-    let head = pick(
-        "The full account is this advisory's `detail`, or run in PowerShell",
-        "完整说明见本建议的 `detail` 字段，或在 PowerShell 中运行",
-    );
+    let head = if windows {
+        pick(
+            "The full account is this advisory's `detail`, or run in PowerShell",
+            "完整说明见本建议的 `detail` 字段，或在 PowerShell 中运行",
+        )
+    } else {
+        pick(
+            "The full account is this advisory's `detail`, or run in a shell",
+            "完整说明见本建议的 `detail` 字段，或在 shell 中运行",
+        )
+    };
     if parts.is_empty() {
         return format!("{head}{}", pick(":", "："));
     }

@@ -40,8 +40,9 @@ advisor_core::family! {
         recognize: recognize::recognize,
         gate: gate::gate,
         advise: advise::advise,
-        // Any command tool can print the line (Codex names its shell tool `Bash`).
-        tools: ToolScope::Any,
+        // The line comes from a process the sandbox confined (Codex names its
+        // shell tool `Bash`); a file or network tool's text quoting it is not one.
+        tools: ToolScope::SandboxProcess,
         // The mode and the workspace root decide; the resolver is always asked.
         policy_need: |_, _| PolicyNeed::Required,
         diagnose: |_, _| DIAGNOSIS,

@@ -185,7 +185,8 @@ fn context(request: &Request) -> String {
         ""
     };
     format!(
-        "host {}{binary}, mode {mode}, root {root}, tool {}",
+        "host {} on {}{binary}, mode {mode}, root {root}, tool {}",
+        request.host,
         request.platform.as_str(),
         escaped(&request.tool)
     )

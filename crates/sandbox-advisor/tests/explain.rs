@@ -22,7 +22,7 @@ fn a_recognized_message_prints_the_advisory_and_exits_0() {
     let first = out.stdout.lines().next().unwrap();
     assert_eq!(
         first,
-        "acl-provisioning recognizes this and speaks (host win32, mode unknown (no --mode), root none (no --root), tool pwsh)."
+        "acl-provisioning recognizes this and speaks (host dsh on win32, mode unknown (no --mode), root none (no --root), tool pwsh)."
     );
     assert!(out.stdout.contains(r#"icacls "D:\ws""#));
     assert!(
@@ -54,7 +54,7 @@ fn without_a_mode_a_family_that_needs_it_withholds_and_says_how_to_resolve_it() 
     );
     assert_eq!(out.code, 0);
     assert!(out.stdout.starts_with(
-        "pty-startup recognizes this and speaks (host win32, Electron host, mode workspace-write"
+        "pty-startup recognizes this and speaks (host dsh on win32, Electron host, mode workspace-write"
     ));
 }
 
@@ -95,12 +95,23 @@ fn nothing_recognized_lists_every_family_and_why_then_exits_1() {
     let mut lines = out.stdout.lines();
     assert_eq!(
         lines.next().unwrap(),
-        "Nothing recognized this (host win32, mode workspace-write, root none (no --root), tool pwsh). The families that looked:"
+        "Nothing recognized this (host dsh on win32, mode workspace-write, root none (no --root), tool pwsh). The families that looked:"
     );
     let looked: Vec<&str> = lines
         .map(|l| l.split_whitespace().next().unwrap())
         .collect();
-    assert_eq!(looked, family_ids(), "every family, in precedence order");
+    let harness: Vec<&str> = registry()
+        .families_on(advisor_core::Host::Dsh)
+        .map(|f| f.id().as_str())
+        .collect();
+    assert_eq!(
+        looked, harness,
+        "every family of the host, in precedence order"
+    );
+    assert!(
+        harness.len() < family_ids().len(),
+        "other hosts' families are not asked"
+    );
     assert!(out.stdout.contains(&format!(
         "  {} not its shape — it looks for ",
         column("pty-startup")
@@ -424,7 +435,7 @@ fn every_readme_command_runs_and_the_pty_example_shows_the_main_case() {
             assert!(args.contains(&"--electron"), "{args:?}");
             assert!(
                 out.stdout.starts_with(
-                    "pty-startup recognizes this and speaks (host win32, Electron host, mode workspace-write"
+                    "pty-startup recognizes this and speaks (host dsh on win32, Electron host, mode workspace-write"
                 ),
                 "{}",
                 out.stdout

@@ -53,7 +53,8 @@ pub fn shapes() -> Result<Families> {
         shapes: Vec::new(),
         unsampled: Vec::new(),
     };
-    for family in registry.families() {
+    // The log is a DeepSeek-harness stream: only the harness's families own its posts.
+    for family in registry.families_on(advisor_core::Host::Dsh) {
         let id = family.id().as_str();
         match family.producer_sample() {
             Some(sample) => families.shapes.push(Shape {

@@ -88,7 +88,7 @@ fn registry() -> Registry {
 fn registered() -> (Vec<&'static str>, Vec<&'static str>) {
     let registry = registry();
     let (sampled, unsampled): (Vec<_>, Vec<_>) = registry
-        .families()
+        .families_on(advisor_core::Host::Dsh)
         .partition(|f| f.producer_sample().is_some());
     let ids =
         |fs: Vec<&dyn advisor_core::ErasedFamily>| fs.iter().map(|f| f.id().as_str()).collect();
