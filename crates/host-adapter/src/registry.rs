@@ -35,5 +35,7 @@ pub fn standard_registry() -> RegistryBuilder {
     let builder = builder.family(family_workspace_denial::WorkspaceDenial);
     #[cfg(feature = "runner-exit")]
     let builder = builder.family(family_runner_exit::RunnerExit);
+    #[cfg(feature = "sandbox-network-denied")]
+    let builder = builder.family(family_sandbox_network_denied::SandboxNetworkDenied);
     builder
 }
