@@ -39,5 +39,7 @@ pub fn standard_registry() -> RegistryBuilder {
     let builder = builder.family(family_codex_protected_path::CodexProtectedPath);
     #[cfg(feature = "bwrap-cannot-start")]
     let builder = builder.family(family_bwrap_cannot_start::BwrapCannotStart);
+    #[cfg(feature = "sandbox-network-denied")]
+    let builder = builder.family(family_sandbox_network_denied::SandboxNetworkDenied);
     builder
 }
