@@ -328,9 +328,15 @@ impl Advisor {
             .record_success(&observation.agent, &BudgetCall::of(observation));
     }
 
-    /// `tools/pre-execute`: refuses an identical call that already failed provisioning,
-    /// within the fail-fast budget. Off unless `enforceAfter > 0`.
+    /// `tools/pre-execute` on the DeepSeek harness: [`Advisor::pre_execute_on`] with [`Host::Dsh`](crate::Host::Dsh).
     pub fn pre_execute(&self, call: &PendingCall) -> PreDecision {
+        self.pre_execute_on(call, crate::Host::Dsh)
+    }
+
+    /// `tools/pre-execute` in `host`: refuses an identical call that already
+    /// failed provisioning, within the fail-fast budget, naming the host's
+    /// fail-fast family. Off unless `enforceAfter > 0`.
+    pub fn pre_execute_on(&self, call: &PendingCall, host: crate::Host) -> PreDecision {
         if self.config.enforce_after == 0 || !self.config.tracks(call.tool.as_str()) {
             return PreDecision::default();
         }
@@ -338,7 +344,7 @@ impl Advisor {
         if !ToolClass::of(&call.tool).can_carry_sandbox_failure() {
             return PreDecision::default();
         }
-        let Some(family) = self.registry.fail_fast_family() else {
+        let Some(family) = self.registry.fail_fast_family_on(host) else {
             return PreDecision::default();
         };
         let limits = BudgetLimits::of(&self.config);

@@ -160,9 +160,9 @@ pub enum RegistryError {
     /// An id is not kebab-case.
     #[error("family id `{0}` is not lowercase kebab-case")]
     MalformedId(FamilyId),
-    /// More than one family was registered as the fail-fast family.
-    #[error("only one family may feed the fail-fast budget; `{0}` is the second")]
-    SecondFailFastFamily(FamilyId),
+    /// Two fail-fast families share a host.
+    #[error("only one family per host may feed the fail-fast budget; `{0}` is the second on {1}")]
+    SecondFailFastFamily(FamilyId, crate::Host),
     /// A family declares no host, so it could never speak.
     #[error("family `{0}` declares no host (`Family::hosts` is empty)")]
     NoHost(FamilyId),
@@ -175,7 +175,8 @@ pub enum RegistryError {
 #[derive(Default)]
 pub struct RegistryBuilder {
     families: Vec<Box<dyn ErasedFamily>>,
-    fail_fast: Option<FamilyId>,
+    /// The fail-fast families and their hosts: at most one per host.
+    fail_fast: Vec<(FamilyId, &'static [crate::Host])>,
     error: Option<RegistryError>,
 }
 
@@ -189,14 +190,19 @@ impl RegistryBuilder {
         self
     }
 
-    /// Appends the family whose recognized failures feed the fail-fast budget.
-    /// Only a [`FailFast`] family is accepted, and only one.
+    /// Appends a family whose recognized failures feed the fail-fast budget.
+    /// Only a [`FailFast`] family is accepted, and only one per host.
     pub fn fail_fast_family<F: FailFast>(mut self, family: F) -> Self {
-        let id = family.id();
-        if self.fail_fast.is_some() && self.error.is_none() {
-            self.error = Some(RegistryError::SecondFailFastFamily(id));
+        let (id, hosts) = (family.id(), family.hosts());
+        let shared = self
+            .fail_fast
+            .iter()
+            .flat_map(|(_, theirs)| theirs.iter())
+            .find(|h| hosts.contains(h));
+        if let (Some(host), None) = (shared, &self.error) {
+            self.error = Some(RegistryError::SecondFailFastFamily(id, *host));
         }
-        self.fail_fast = Some(id);
+        self.fail_fast.push((id, hosts));
         self.families.push(Box::new(Registered::<F, FeedsBudget> {
             family,
             role: PhantomData,
@@ -239,7 +245,7 @@ impl RegistryBuilder {
             on_host,
             prefilter,
             prefilter_on: true,
-            fail_fast: self.fail_fast,
+            fail_fast: self.fail_fast.iter().map(|(id, _)| *id).collect(),
         })
     }
 }
@@ -251,7 +257,7 @@ pub struct Registry {
     on_host: [u64; 3],
     prefilter: Prefilter,
     prefilter_on: bool,
-    fail_fast: Option<FamilyId>,
+    fail_fast: Vec<FamilyId>,
 }
 
 /// The family that owns an observation, with its erased finding.
@@ -285,9 +291,21 @@ impl Registry {
         self.on_host[host as usize]
     }
 
-    /// The family registered as the fail-fast family, if any.
+    /// The DeepSeek harness's fail-fast family, if any (see [`Registry::fail_fast_family_on`]).
     pub fn fail_fast_family(&self) -> Option<FamilyId> {
-        self.fail_fast
+        self.fail_fast_family_on(crate::Host::Dsh)
+    }
+
+    /// The fail-fast family of `host`, if any (at most one per host).
+    pub fn fail_fast_family_on(&self, host: crate::Host) -> Option<FamilyId> {
+        self.families_on(host)
+            .map(|f| f.id())
+            .find(|id| self.fail_fast.contains(id))
+    }
+
+    /// True when `family` was registered as a fail-fast family (of its hosts).
+    pub fn is_fail_fast(&self, family: FamilyId) -> bool {
+        self.fail_fast.contains(&family)
     }
 
     /// Turns the shared prefilter off, so every recognizer scans on its own

@@ -43,3 +43,9 @@ advisor_core::family! {
         sample: testing::sample(),
     }
 }
+
+/// Its remedy (the host's namespace setting, the client's home) is applied
+/// outside the session while it continues, and until then every command
+/// fails the same way, `echo` included: it may feed the fail-fast budget, so
+/// an identical call is refused before it runs instead of failing again.
+impl advisor_core::FailFast for BwrapCannotStart {}

@@ -145,9 +145,10 @@ impl HostAdapter {
         downstream
     }
 
-    /// `tools/pre-execute`: a refusal when the fail-fast budget applies.
+    /// `tools/pre-execute`: a refusal when the fail-fast budget of the host's
+    /// fail-fast family applies.
     pub fn pre_execute(&self, call: &PendingCall) -> PreDecision {
-        self.advisor.pre_execute(call)
+        self.advisor.pre_execute_on(call, self.host.kind)
     }
 
     /// Session start (pre-flight seat).

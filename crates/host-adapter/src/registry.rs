@@ -38,7 +38,7 @@ pub fn standard_registry() -> RegistryBuilder {
     #[cfg(feature = "codex-protected-path")]
     let builder = builder.family(family_codex_protected_path::CodexProtectedPath);
     #[cfg(feature = "bwrap-cannot-start")]
-    let builder = builder.family(family_bwrap_cannot_start::BwrapCannotStart);
+    let builder = builder.fail_fast_family(family_bwrap_cannot_start::BwrapCannotStart);
     #[cfg(feature = "sandbox-network-denied")]
     let builder = builder.family(family_sandbox_network_denied::SandboxNetworkDenied);
     builder

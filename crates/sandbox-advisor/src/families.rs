@@ -55,7 +55,7 @@ fn listed(registry: &Registry, f: &dyn ErasedFamily) -> Listed {
         id: f.id().as_str(),
         recognizes: doc.recognizes,
         refuses: doc.refuses,
-        fail_fast: registry.fail_fast_family() == Some(f.id()),
+        fail_fast: registry.is_fail_fast(f.id()),
         preflight: platforms
             .iter()
             .filter(|p| f.wants_preflight(p))

@@ -1,0 +1,82 @@
+//! One fail-fast family per host: two may be registered when no host has
+//! both, and the refusal in a host names that host's family.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use advisor_core::{
+    Advisory, Anchors, Environment, FailFast, Family, FamilyDoc, FamilyId, Gate, Host, Observation,
+    Registry, RegistryError,
+};
+
+macro_rules! fail_fast {
+    ($name:ident, $id:literal, $hosts:expr) => {
+        struct $name;
+        impl Family for $name {
+            type Finding = ();
+            fn id(&self) -> FamilyId {
+                FamilyId::new($id)
+            }
+            fn doc(&self) -> FamilyDoc {
+                FamilyDoc {
+                    recognizes: "-",
+                    refuses: "-",
+                }
+            }
+            fn hosts(&self) -> &'static [Host] {
+                $hosts
+            }
+            fn anchors(&self) -> Anchors {
+                Anchors::FailureText { needles: &[$id] }
+            }
+            fn recognize(&self, o: &Observation) -> Option<()> {
+                o.failure()?.message.contains($id).then_some(())
+            }
+            fn gate(&self, _: &(), _: &Environment) -> Gate {
+                Gate::Speak
+            }
+            fn advise(&self, _: &(), _: &Environment) -> Advisory {
+                Advisory::new(self.id(), $id, $id.into())
+            }
+        }
+        impl FailFast for $name {}
+    };
+}
+
+fail_fast!(Harness, "harness", &[Host::Dsh]);
+fail_fast!(Clients, "clients", &[Host::ClaudeCode, Host::Codex]);
+fail_fast!(Everywhere, "everywhere", &Host::ALL);
+
+#[test]
+fn disjoint_hosts_each_have_their_fail_fast_family() {
+    let registry = Registry::builder()
+        .fail_fast_family(Harness)
+        .fail_fast_family(Clients)
+        .build()
+        .unwrap();
+    let on = |h| registry.fail_fast_family_on(h).map(|f| f.as_str());
+    assert_eq!(on(Host::Dsh), Some("harness"));
+    assert_eq!(on(Host::ClaudeCode), Some("clients"));
+    assert_eq!(on(Host::Codex), Some("clients"));
+    assert_eq!(
+        registry.fail_fast_family().map(|f| f.as_str()),
+        Some("harness")
+    );
+    assert!(registry.is_fail_fast(FamilyId::new("clients")));
+}
+
+#[test]
+fn a_second_fail_fast_family_on_a_host_is_refused_by_name_and_host() {
+    let e = Registry::builder()
+        .fail_fast_family(Clients)
+        .fail_fast_family(Everywhere)
+        .build()
+        .err()
+        .unwrap();
+    assert_eq!(
+        e,
+        RegistryError::SecondFailFastFamily(FamilyId::new("everywhere"), Host::ClaudeCode)
+    );
+    assert_eq!(
+        e.to_string(),
+        "only one family per host may feed the fail-fast budget; `everywhere` is the second on claude-code"
+    );
+}
