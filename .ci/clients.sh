@@ -39,6 +39,8 @@ RUN_ROOT=${CLIENTS_RUN_ROOT:-$CACHE_BASE/run}
 CLAUDE_VERSION=2.1.332
 CODEX_VERSION=0.171.0
 CLIENT_TIMEOUT=${CLIENT_TIMEOUT:-90}
+# The advisor under test: the workspace's debug build unless SANDBOX_ADVISOR_BIN names one.
+ADVISOR=${SANDBOX_ADVISOR_BIN:-$ROOT/target/debug/sandbox-advisor}
 NODE_DIR=$(dirname "$(command -v node)")
 CLIENT_PATH=$NODE_DIR:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 
@@ -134,12 +136,15 @@ install_clients() {
 #   userns=0       run under a user namespace whose max_user_namespaces is 0, so bwrap cannot start
 #   romount=1      <dir>/ro is a read-only bind mount (a real one, not a sandbox's)
 #   nobwrap=1      /usr/bin/bwrap is hidden (an overlay whites it out), as on a host without bubblewrap
+#   advisor="ARGS" mount sandbox-advisor as a newcomer does, with `hook install --client CLIENT ARGS`
+#                  ($ADVISOR; Claude Code: --project <dir>/proj; Codex: --user in its CODEX_HOME,
+#                  then --trust through `codex app-server`, and `codex exec` with no bypass flag)
 # The directory (printed on stdout) holds home/, codex-home/, proj/, hooks/,
 # requests.jsonl (every request the model saw), client.out, client.err, server.err.
 run_scenario() {
   local client=$1 name=$2 script=$3
   shift 3
-  local hook='' sandbox='' trust=bypass git=0 userns=1 romount=0 nobwrap=0 kv
+  local hook='' sandbox='' trust=bypass git=0 userns=1 romount=0 nobwrap=0 advisor='' kv
   for kv in "$@"; do
     case "$kv" in
       hook=*) hook=${kv#hook=} ;;
@@ -149,6 +154,7 @@ run_scenario() {
       userns=*) userns=${kv#userns=} ;;
       romount=*) romount=${kv#romount=} ;;
       nobwrap=*) nobwrap=${kv#nobwrap=} ;;
+      advisor=*) advisor=${kv#advisor=} trust=advisor ;;
       *) die "unknown scenario option: $kv" ;;
     esac
   done
@@ -166,15 +172,25 @@ run_scenario() {
     git -C "$dir/proj" commit -qm init
     echo change >> "$dir/proj/README"
   fi
-  case "$client" in
-    claude-code) node "$CLIENTS/configure.mjs" claude-settings "$dir/proj" "$hook" "${sandbox:-off}" ;;
-    codex) node "$CLIENTS/configure.mjs" codex-hooks "$dir/codex-home" "$hook" ;;
+  case "$client:${advisor:+advisor}" in
+    claude-code:)
+      node "$CLIENTS/configure.mjs" claude-settings "$dir/proj" "$hook" "${sandbox:-off}"
+      ;;
+    codex:) node "$CLIENTS/configure.mjs" codex-hooks "$dir/codex-home" "$hook" ;;
+    claude-code:advisor)
+      # The newcomer's path: the user's settings first, then one `hook install`, which keeps them.
+      mkdir -p "$dir/proj/.claude"
+      [ "${sandbox:-off}" != on ] || printf '{"sandbox": {"enabled": true}}\n' > "$dir/proj/.claude/settings.json"
+      # shellcheck disable=SC2086
+      "$ADVISOR" hook install --client claude-code --project "$dir/proj" $advisor > "$dir/install.out"
+      ;;
+    codex:advisor) ;; # installed and trusted inside the namespace (inner), where app-server runs
     *) die "unknown client: $client" ;;
   esac
   local ns=(unshare -n -m)
   [ "$userns" = 1 ] || ns=(unshare -U --map-root-user -n -m)
   local status=0
-  SCN_CLIENT=$client SCN_DIR=$dir SCN_SANDBOX=$sandbox SCN_TRUST=$trust \
+  SCN_CLIENT=$client SCN_DIR=$dir SCN_SANDBOX=$sandbox SCN_TRUST=$trust SCN_ADVISOR=$advisor \
     SCN_USERNS=$userns SCN_ROMOUNT=$romount SCN_NOBWRAP=$nobwrap \
     "${ns[@]}" -- bash "$SELF" __inner || status=$?
   [ ! -s "$dir/server.err" ] || sed 's/^/  server: /' "$dir/server.err" >&2
@@ -232,6 +248,12 @@ inner() {
             2> "$dir/trust.err" || { cat "$dir/trust.err" >&2; status=1; }
           ;;
         none) ;;
+        advisor)
+          # shellcheck disable=SC2086
+          env -i PATH="$CLIENT_PATH" HOME="$dir/home" CODEX_HOME="$dir/codex-home" \
+            timeout "$CLIENT_TIMEOUT" "$ADVISOR" hook install --client codex --user $SCN_ADVISOR \
+            --trust --codex "$CODEX_BIN" > "$dir/install.out" 2>&1 || { cat "$dir/install.out" >&2; status=1; }
+          ;;
         *) die "unknown trust: $SCN_TRUST" ;;
       esac
       env -i PATH="$CLIENT_PATH" HOME="$dir/home" CODEX_HOME="$dir/codex-home" SHELL=/bin/bash \
@@ -369,9 +391,65 @@ test_client() { # CLIENT
   esac
 }
 
+# ---------- the advisor in the real clients ----------
+last_request() { tail -n 1 "$1/requests.jsonl"; }
+# How many times TEXT occurs in the last request the model saw (the whole
+# conversation so far: an advisory delivered once appears once).
+count_in_last() { last_request "$1" | grep -oF -- "$2" | wc -l; }
+once_in_last() { [ "$(count_in_last "$1" "$2")" -eq 1 ]; }
+none_in_last() { [ "$(count_in_last "$1" "$2")" -eq 0 ]; }
+
+test_advisor() { # CLIENT
+  local client=$1 dir script cfg=$RUN_ROOT/advisor-config.json missing=$RUN_ROOT/no-such-config.json
+  [ -x "$ADVISOR" ] || die "no advisor at $ADVISOR (cargo build -p sandbox-advisor, or set SANDBOX_ADVISOR_BIN)"
+  printf '{"enforceAfter": 2, "maxDenials": 3}\n' > "$cfg"
+  rm -f "$missing"
+  # Three identical commands while bubblewrap cannot start: one advisory,
+  # then the third is refused before it runs (enforceAfter 2).
+  script=$(script_file "$client-advisor-bwrap" '{"run":"echo one"}' '{"run":"echo one"}' '{"run":"echo one"}')
+  case "$client" in
+    claude-code)
+      dir=$(run_scenario "$client" advisor-bwrap "$script" sandbox=on userns=0 advisor="--config $cfg") || true
+      check "$client: bwrap's failure is advised once" once_in_last "$dir" "Claude Code's sandbox could not start"
+      check "$client: the third identical call is refused" has "$dir/requests.jsonl" "refused this call before it ran"
+      check "$client: the refusal is a permission denial" node -e '
+        const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+        process.exit(Array.isArray(r.permission_denials) && r.permission_denials.length === 1 ? 0 : 1);
+      ' "$dir/client.out"
+      # The network filter's block, twice: named once.
+      script=$(script_file "$client-advisor-net" '{"run":"curl -sS https://example.com"}' '{"run":"curl -sS https://example.com"}')
+      dir=$(run_scenario "$client" advisor-net "$script" sandbox=on advisor="--config $cfg") || true
+      check "$client: the refused host is advised once" once_in_last "$dir" "network connection to \`example.com:443\`"
+      ;;
+    codex)
+      dir=$(run_scenario "$client" advisor-bwrap "$script" userns=0 advisor="--config $cfg --mode workspace-write") || true
+      check "$client: hook install trusted the hooks" has "$dir/install.out" "trusted: postToolUse (trusted)"
+      check "$client: bwrap's failure is advised once" once_in_last "$dir" "Codex's sandbox could not start"
+      check "$client: the third identical call is refused" has "$dir/requests.jsonl" "Command blocked by PreToolUse hook: sandbox-advisor refused this call before it ran"
+      script=$(script_file "$client-advisor-git" '{"run":"git add -A && git commit -m x"}')
+      dir=$(run_scenario "$client" advisor-git "$script" git=1 advisor="--config $cfg --mode workspace-write") || true
+      check "$client: the protected .git is advised" once_in_last "$dir" "Codex refused a write to"
+      # Installed but not trusted: hook install says so, and exits 1.
+      local home=$RUN_ROOT/$client/advisor-untrusted status=0
+      rm -rf "$home"
+      mkdir -p "$home/codex-home"
+      env -i PATH="$CLIENT_PATH" HOME="$home" CODEX_HOME="$home/codex-home" \
+        "$ADVISOR" hook install --client codex --user --codex "$CODEX_BIN" > "$home/install.out" 2>&1 || status=$?
+      check "$client: an untrusted hook is reported by hook install" has "$home/install.out" "NOT TRUSTED: preToolUse (untrusted)"
+      check "$client: and hook install exits 1 for it" test "$status" -eq 1
+      ;;
+  esac
+  # A broken advisor (its config file missing) lets every call through.
+  script=$(script_file "$client-advisor-broken" '{"run":"touch ran-marker"}')
+  dir=$(run_scenario "$client" advisor-broken "$script" advisor="--config $missing") || true
+  check "$client: a broken advisor lets the call through" test -e "$dir/proj/ran-marker"
+}
+
 run_tests() {
   timed "claude-code tests" test_client claude-code
   timed "codex tests" test_client codex
+  timed "claude-code with the advisor" test_advisor claude-code
+  timed "codex with the advisor" test_advisor codex
   printf '%d passed, %d failed\n' "$PASSES" "$FAILS"
   [ "$FAILS" -eq 0 ]
 }

@@ -29,6 +29,12 @@ const ERROR_MAX_CHARS: usize = 300;
 /// the same way; `shared/reference/producers.md`, "The host pipeline").
 pub const FAILURE_ENVELOPE: &str = "Error: ";
 
+/// The field of Claude Code's `Bash` input that only describes the command
+/// (`command`, `timeout`, `run_in_background` and `dangerouslyDisableSandbox`
+/// decide what runs): left out of the call's arguments, so the fail-fast
+/// budget's "identical call" is the same command however the model worded it.
+pub const BASH_NOTE: &str = "description";
+
 /// Why a payload cannot be used, naming the field; one line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Malformed(pub String);
@@ -167,7 +173,8 @@ pub fn parse(dialect: &'static Reference, host: Host, bytes: &[u8]) -> Result<Pa
         Some(call) => non_empty("tool_use_id", call)?,
         None => this_invocation(),
     };
-    let args = match raw.tool_input.0 {
+    let tool = non_empty("tool_name", required_string("tool_name", raw.tool_name)?)?;
+    let mut args = match raw.tool_input.0 {
         Some(input) if input.get() != "null" => {
             let (args, left_out) = for_recognition(input, Role::Args)
                 .map_err(|e| Malformed::new(format!("field `tool_input`: {e}")))?;
@@ -178,6 +185,13 @@ pub fn parse(dialect: &'static Reference, host: Host, bytes: &[u8]) -> Result<Pa
         }
         _ => Value::Object(Default::default()),
     };
+    if host == Host::ClaudeCode && tool == "Bash" {
+        // The model's note on what the command does: it changes nothing about
+        // what runs, and a retry rewords it, so it is not part of the call.
+        if let Value::Object(fields) = &mut args {
+            fields.remove(BASH_NOTE);
+        }
+    }
     let outcome = match event.kind {
         EventKind::Pre => None,
         EventKind::Post => Some(response(raw.tool_response, host)?),
@@ -188,10 +202,7 @@ pub fn parse(dialect: &'static Reference, host: Host, bytes: &[u8]) -> Result<Pa
         agent: AgentId::from(short_id(agent)),
         session: SessionId::from(short_id(session)),
         cwd: optional_string("cwd", raw.cwd)?,
-        tool: ToolName::from(short_id(non_empty(
-            "tool_name",
-            required_string("tool_name", raw.tool_name)?,
-        )?)),
+        tool: ToolName::from(short_id(tool)),
         call: CallId::from(short_id(call)),
         args,
         outcome,

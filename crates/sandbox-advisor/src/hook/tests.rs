@@ -331,3 +331,27 @@ fn a_payload_is_read_up_to_its_limit() {
     let e = payload::read(&mut over.as_slice()).unwrap_err();
     assert!(e.0.contains("8 MiB"), "{e}");
 }
+
+/// Claude Code's `Bash` note on a command is not part of the call: two
+/// retries of one command with reworded notes are the same call to the
+/// budget. Only there: another tool's `description`, or the bridges', stays.
+#[test]
+fn claude_codes_bash_note_is_not_part_of_the_call() {
+    let pre = |tool: &str| {
+        json!({
+            "session_id": "s1", "cwd": "/ws", "hook_event_name": "PreToolUse",
+            "tool_name": tool, "tool_use_id": "t1",
+            "tool_input": {"command": "echo one", "description": "scripted turn 0"},
+        })
+        .to_string()
+    };
+    let args = |host, tool: &str| {
+        payload::parse(&CLAUDE_CODE, host, pre(tool).as_bytes())
+            .unwrap()
+            .args
+    };
+    assert_eq!(args(Host::ClaudeCode, "Bash"), json!({"command": "echo one"}));
+    let kept = json!({"command": "echo one", "description": "scripted turn 0"});
+    assert_eq!(args(Host::Dsh, "Bash"), kept);
+    assert_eq!(args(Host::ClaudeCode, "Task"), kept);
+}
