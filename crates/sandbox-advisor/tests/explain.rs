@@ -258,7 +258,14 @@ fn the_readme_documents_registered_families_in_precedence_order() {
     // the rows must be an ordered subsequence of the registry's ids.
     let registered = family_ids();
     let mut rest = registered.iter();
+    let registry = registry();
     for row in &documented {
+        let declared: Vec<&str> = registry
+            .families()
+            .find(|f| f.id().as_str() == row.id)
+            .map(|f| f.hosts().iter().map(|h| h.as_str()).collect())
+            .unwrap_or_default();
+        assert_eq!(row.hosts, declared, "README.md's hosts for `{}`", row.id);
         assert!(
             rest.any(|id| *id == row.id),
             "README.md lists `{}` out of precedence order or not registered; the registry: {registered:?}",

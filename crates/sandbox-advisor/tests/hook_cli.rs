@@ -167,10 +167,12 @@ fn run_text(args: &[&str]) -> String {
     run.stdout
 }
 
-/// The README's mounts are valid JSON, name only events their dialect has,
-/// and each command answers a payload of its event.
+/// The README's mounts are what `hook install` writes (for the binary the
+/// README names), name only events their dialect has, and each command
+/// answers a payload of its event.
 #[test]
-fn the_readme_mounts_run() {
+fn the_readme_mounts_are_what_hook_install_writes_and_they_run() {
+    const SHOWN_BIN: &str = "/home/you/.cargo/bin/sandbox-advisor";
     let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
     let section = readme
         .split("\n## Mounting as a hook\n")
@@ -184,12 +186,43 @@ fn the_readme_mounts_run() {
         .collect();
     assert_eq!(blocks.len(), 2, "a Claude Code block and a Codex block");
     let mut dialects: Vec<String> = Vec::new();
-    for block in blocks {
+    for (block, (client, written)) in blocks.into_iter().zip([
+        ("claude-code", ".claude/settings.json"),
+        ("codex", ".codex/hooks.json"),
+    ]) {
         let config: serde_json::Value = serde_json::from_str(block).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let project = dir.path().to_str().unwrap();
+        let args = [
+            "hook",
+            "install",
+            "--client",
+            client,
+            "--project",
+            project,
+            "--bin",
+            SHOWN_BIN,
+        ];
+        let install = run(
+            &[
+                &args[..],
+                &["--mode", "workspace-write", "--codex", "/nonexistent"],
+            ]
+            .concat(),
+            "",
+        );
+        assert_eq!(install.code, 0, "{}", install.stderr);
+        let file: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.path().join(written)).unwrap())
+                .unwrap();
+        assert_eq!(
+            file, config,
+            "README's {client} block is not what hook install writes"
+        );
         for (event, groups) in config["hooks"].as_object().unwrap() {
             for hook in groups[0]["hooks"].as_array().unwrap() {
                 let words: Vec<&str> = hook["command"].as_str().unwrap().split(' ').collect();
-                assert_eq!(words[..2], ["sandbox-advisor", "hook"]);
+                assert_eq!(words[..2], [SHOWN_BIN, "hook"]);
                 let dialect = words[words.iter().position(|w| *w == "--dialect").unwrap() + 1];
                 let reference = [&CLAUDE_CODE, &CODEX]
                     .into_iter()

@@ -350,7 +350,10 @@ fn claude_codes_bash_note_is_not_part_of_the_call() {
             .unwrap()
             .args
     };
-    assert_eq!(args(Host::ClaudeCode, "Bash"), json!({"command": "echo one"}));
+    assert_eq!(
+        args(Host::ClaudeCode, "Bash"),
+        json!({"command": "echo one"})
+    );
     let kept = json!({"command": "echo one", "description": "scripted turn 0"});
     assert_eq!(args(Host::Dsh, "Bash"), kept);
     assert_eq!(args(Host::ClaudeCode, "Task"), kept);

@@ -49,6 +49,8 @@ pub fn repo_root() -> PathBuf {
 /// One row of README.md's table of the shipped families: the id and its crate.
 pub struct Documented {
     pub id: String,
+    /// The `hosts` column: the ids of the hosts the family declares.
+    pub hosts: Vec<String>,
     pub krate: String,
 }
 
@@ -72,7 +74,8 @@ pub fn readme_families() -> Vec<Documented> {
                 .collect();
             Documented {
                 id: cells[0].to_owned(),
-                krate: cells[2].to_owned(),
+                hosts: cells[1].split(", ").map(str::to_owned).collect(),
+                krate: cells[3].to_owned(),
             }
         })
         .collect()
