@@ -15,22 +15,10 @@
 //! invisible character in the name is shown as a visible `\u{…}` escape, so
 //! the name can neither close its span nor pass for the advisor's own words.
 
-use advisor_core::{Advisory, Environment, HostBinary, Locale, Platform, SandboxMode};
+use advisor_core::{Advisory, Environment, HostBinary, HostRemedy, Locale, Platform, SandboxMode};
 
 use crate::ID;
 use crate::recognize::Finding;
-
-/// Remedy 1: a preset whose shell needs no pseudo-console.
-const REMEDY_STANDARD: &str = "1. Switch the agent preset to `standard` for the next session. \
-     Its shell is a one-shot subprocess with no pseudo-console, and it runs under the sandbox.";
-
-/// Remedy 2: the same preset with its persistent shell replaced, in the user's patch layer.
-const REMEDY_PATCH: &str = "2. Keep the minimal preset but override its row, \
-     `preset-minimal`, in your profile patch (`$DSH_HOME/profiles/<profile>/cordis.patch.yml` \
-     for one profile, `$DSH_HOME/cordis.patch.yml` for all of them), replacing the row's \
-     `persistent-shell` group with `@deepseek-ai/dsh-tool-pwsh`, a one-shot shell with no \
-     pseudo-console. Presets are rows patched by their id, not folders on disk, and the patch \
-     layer is yours, so an upgrade leaves it in place. It applies from the next session.";
 
 /// Remedy 4, last: named for what it costs.
 const REMEDY_UNCONFINED: &str = "4. Last, switch the session to `danger-full-access`. It works \
@@ -154,8 +142,15 @@ pub fn advise(finding: &Finding, env: &Environment) -> Advisory {
     line("");
 
     line("For the user, what unblocks the session, best first:");
-    line(REMEDY_STANDARD);
-    line(REMEDY_PATCH);
+    // Remedies 1 and 2 name the harness's presets and patch layer: its host table words them.
+    for (n, remedy) in [
+        (1, HostRemedy::ShellWithoutPseudoConsole),
+        (2, HostRemedy::ReplacePersistentShell),
+    ] {
+        if let Some(text) = env.host.kind.remedy_detail(remedy) {
+            line(&format!("{n}. {text}"));
+        }
+    }
     line(&remedy_console_host(electron, &cite("#8313")));
     line(REMEDY_UNCONFINED);
     line("");

@@ -9,7 +9,7 @@
 //! #9170) stay in `detail` ([`crate::advise`]).
 
 use advisor_core::brief::{ExplainInput, fill, full_account};
-use advisor_core::{Environment, HostBinary, Locale, Platform, SandboxMode};
+use advisor_core::{Environment, HostBinary, HostRemedy, Locale, Platform, SandboxMode};
 
 use crate::recognize::Finding;
 
@@ -26,8 +26,6 @@ struct Words {
     host_remote: &'static str,
     model: &'static str,
     remedy_head: &'static str,
-    remedy_standard: &'static str,
-    remedy_patch: &'static str,
     remedy_console: &'static str,
     dont_head: &'static str,
     this_tool: &'static str,
@@ -54,11 +52,6 @@ const EN: Words = Words {
     host_remote: "This host reports `{platform}`; the measurements were made on Windows.",
     model: "For you: stop; continue with file tools and hand the choice below to the user.",
     remedy_head: "For the user, best first:",
-    remedy_standard: "Switch the agent preset to `standard` for the next session (a one-shot \
-                      shell, still sandboxed).",
-    remedy_patch: "Or, in the profile patch (`$DSH_HOME/profiles/<profile>/cordis.patch.yml`, \
-                   or `$DSH_HOME/cordis.patch.yml` for all), override the `preset-minimal` row: \
-                   replace its `persistent-shell` group with `@deepseek-ai/dsh-tool-pwsh`.",
     remedy_console: "Run the session from a host with a console (the Web UI started from a \
                      terminal), not the desktop app.",
     dont_head: "Do not:",
@@ -86,11 +79,6 @@ const ZH_CN: Words = Words {
     host_remote: "本机平台为 `{platform}`；上述实测均在 Windows 上完成。",
     model: "你应当：停止调用，改用文件读写工具继续，并把下面的选择交给用户。",
     remedy_head: "用户可选的办法，按优先顺序：",
-    remedy_standard: "下次会话把 agent 预设切换为 `standard`（一次性 shell，仍在沙箱内）。",
-    remedy_patch: "或在 profile patch（单个 profile 用 \
-                   `$DSH_HOME/profiles/<profile>/cordis.patch.yml`，全部用 \
-                   `$DSH_HOME/cordis.patch.yml`）中覆盖 `preset-minimal` 行，把其 \
-                   `persistent-shell` 组换成 `@deepseek-ai/dsh-tool-pwsh`；下次会话生效。",
     remedy_console: "改从拥有控制台的宿主运行会话，例如从终端启动的 Web UI，而不是桌面应用。",
     dont_head: "不要：",
     this_tool: "这个 shell 工具",
@@ -164,8 +152,16 @@ pub(crate) fn brief(finding: &Finding, env: &Environment) -> String {
     // 4. The remedy: the model stops; the user chooses.
     lines.push(w.model.to_owned());
     lines.push(w.remedy_head.to_owned());
-    lines.push(format!("1. {}", w.remedy_standard));
-    lines.push(format!("2. {}", w.remedy_patch));
+    // The harness's own words for its presets and patch layer: its host table.
+    let host = env.host.kind;
+    for (n, remedy) in [
+        (1, HostRemedy::ShellWithoutPseudoConsole),
+        (2, HostRemedy::ReplacePersistentShell),
+    ] {
+        if let Some(text) = host.remedy(remedy, env.locale) {
+            lines.push(format!("{n}. {text}"));
+        }
+    }
     if electron {
         lines.push(format!("3. {}", w.remedy_console));
     }
