@@ -9,7 +9,8 @@ use std::process::Command;
 use anyhow::{Context, Result};
 
 /// Directories copied into a slot's tree (besides every top-level file).
-pub const COPIED_DIRS: [&str; 4] = [".cargo", "crates", "examples", "xtask"];
+/// `docs` holds what tests read as data (`docs/hooks/`, the recorded client payloads).
+pub const COPIED_DIRS: [&str; 5] = [".cargo", "crates", "docs", "examples", "xtask"];
 
 /// Names never copied, at any depth.
 const SKIPPED: [&str; 2] = ["target", ".git"];
@@ -169,6 +170,7 @@ mod tests {
             ("crates/a/target/junk", "x"),
             ("target/debug/big", "x"),
             ("docs/mutations.md", "x"),
+            ("clients/node_modules/x", "x"),
         ] {
             fs::create_dir_all(root.join(path).parent().unwrap()).unwrap();
             fs::write(root.join(path), text).unwrap();
@@ -181,7 +183,8 @@ mod tests {
         assert!(tree.join("Cargo.toml").is_file());
         assert!(!tree.join("crates/a/target").exists());
         assert!(!tree.join("target").exists());
-        assert!(!tree.join("docs").exists());
+        assert!(tree.join("docs/mutations.md").is_file());
+        assert!(!tree.join("clients").exists());
 
         let mtime = || {
             fs::metadata(tree.join("crates/a/src/keep.rs"))

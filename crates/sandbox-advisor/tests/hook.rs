@@ -39,6 +39,9 @@ struct Expect {
     /// The families withheld on the failure seat (from the host log).
     #[serde(default)]
     withheld: Vec<String>,
+    /// Their reasons, in the same order, when the case names them.
+    #[serde(default)]
+    reasons: Vec<String>,
     /// For exit 1: what the one stderr line must name.
     error_names: Option<String>,
 }
@@ -137,6 +140,14 @@ fn check(dialect: &str, name: &str) {
         .filter_map(|l| field(l, "family"))
         .collect();
     assert_eq!(withheld, expect.withheld, "{at}: withheld\n{}", run.stderr);
+    if !expect.reasons.is_empty() {
+        let reasons: Vec<&str> = log
+            .iter()
+            .filter(|l| l.contains("sandbox_advisor::withheld") && l.contains("seat=\"failure\""))
+            .filter_map(|l| field(l, "reason"))
+            .collect();
+        assert_eq!(reasons, expect.reasons, "{at}: reasons\n{}", run.stderr);
+    }
 
     match expect.stdout {
         Answer::None => assert_eq!(run.stdout, "", "{at}: stdout"),
