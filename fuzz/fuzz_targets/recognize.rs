@@ -61,6 +61,7 @@ fn environments() -> &'static [Environment] {
     static ENVS: OnceLock<Vec<Environment>> = OnceLock::new();
     ENVS.get_or_init(|| {
         let host = |platform, binary| HostFacts {
+            kind: advisor_core::Host::Dsh,
             platform,
             binary,
             temp_dir: Some(r"C:\Users\u\AppData\Local\Temp".into()),
@@ -112,6 +113,33 @@ fn environments() -> &'static [Environment] {
             Environment {
                 host: host(Platform::Win32, HostBinary::NotElectron),
                 policy: PolicyState::NotConsulted,
+                href: None,
+                locale: advisor_core::Locale::En,
+                host_version: None,
+            },
+            // The clients' own families advise under their hosts, on Linux.
+            Environment {
+                host: HostFacts {
+                    kind: advisor_core::Host::Codex,
+                    ..host(Platform::Linux, HostBinary::NotElectron)
+                },
+                policy: PolicyState::Resolved(ResolvedPolicy {
+                    mode: SandboxMode::WorkspaceWrite,
+                    workspace_root: Some(WorkspaceRoot::new(HostPath::lexical(
+                        PathStyle::Posix,
+                        "/ws",
+                    ))),
+                }),
+                href: None,
+                locale: advisor_core::Locale::ZhCn,
+                host_version: None,
+            },
+            Environment {
+                host: HostFacts {
+                    kind: advisor_core::Host::ClaudeCode,
+                    ..host(Platform::Linux, HostBinary::NotElectron)
+                },
+                policy: PolicyState::Unresolved(Unresolved::NoModeStated),
                 href: None,
                 locale: advisor_core::Locale::En,
                 host_version: None,
@@ -235,21 +263,28 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let registry = registry();
-    let mut first = None;
+    let mut recognized = Vec::new();
     for family in registry.families() {
         let Some(finding) = family.recognize(&observation) else {
             continue;
         };
-        first.get_or_insert(family.id());
+        recognized.push(family.id());
         for env in environments() {
             let _ = finding.policy_need(&env.host);
             let _ = finding.gate(env);
             check_advisory(family.id().as_str(), &finding.advise(env));
         }
     }
-    let owner = registry.owner(&observation, advisor_core::Host::Dsh).map(|o| o.family);
-    assert_eq!(
-        owner, first,
-        "the prefilter hid a recognizer's match (or named another owner)"
-    );
+    // On each host, the owner is the first of that host's families that recognizes it.
+    for host in advisor_core::Host::ALL {
+        let first = recognized
+            .iter()
+            .copied()
+            .find(|id| registry.families_on(host).any(|f| f.id() == *id));
+        let owner = registry.owner(&observation, host).map(|o| o.family);
+        assert_eq!(
+            owner, first,
+            "the prefilter hid a recognizer's match (or named another owner) on {host}"
+        );
+    }
 });
