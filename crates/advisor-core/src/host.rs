@@ -128,6 +128,10 @@ pub enum HostRemedy {
     /// own configuration layer (the harness: the `preset-minimal` row of a
     /// profile patch).
     ReplacePersistentShell,
+    /// Install a community busybox shell set up to run inside the sandbox, and
+    /// switch to it (the harness: dsh-win32's sandboxed busybox preset, for
+    /// Git Bash's MSYS runtime, which the sandbox's token refuses).
+    SandboxedBusyboxShell,
     /// Let the sandbox reach a network host the user trusts.
     AllowNetworkHost,
     /// Where the user reviews and changes the sandbox's settings.
@@ -145,9 +149,10 @@ pub enum HostRemedy {
 
 impl HostRemedy {
     /// Every remedy, for the tables' tests and the docs.
-    pub const ALL: [HostRemedy; 8] = [
+    pub const ALL: [HostRemedy; 9] = [
         HostRemedy::ShellWithoutPseudoConsole,
         HostRemedy::ReplacePersistentShell,
+        HostRemedy::SandboxedBusyboxShell,
         HostRemedy::AllowNetworkHost,
         HostRemedy::SandboxSettings,
         HostRemedy::WeakerNestedSandbox,
@@ -221,11 +226,33 @@ mod tests {
                     ];
                     for text in texts.into_iter().flatten() {
                         for word in owned {
-                            assert!(!text.contains(word), "{host} {remedy:?} names {word}");
+                            assert!(!names(text, word), "{host} {remedy:?} names {word}");
                         }
                     }
                 }
             }
         }
+    }
+
+    /// Whether `text` names `word`. A flag is a whole token, so dsh-win32's
+    /// `--sandboxed` is not Codex's `--sandbox`; any other word also counts
+    /// inside a longer one (`presets` names `preset`).
+    fn names(text: &str, word: &str) -> bool {
+        if !word.starts_with("--") {
+            return text.contains(word);
+        }
+        text.match_indices(word).any(|(at, _)| {
+            !text[at + word.len()..]
+                .starts_with(|c: char| c.is_alphanumeric() || c == '-' || c == '_')
+        })
+    }
+
+    #[test]
+    fn a_flag_is_named_only_as_a_whole_token() {
+        assert!(names("run `codex --sandbox workspace-write`", "--sandbox"));
+        assert!(names("`--sandbox`", "--sandbox"));
+        assert!(!names("`npx dsh-win32 setup --sandboxed`", "--sandbox"));
+        assert!(!names("`--sandbox-mode`", "--sandbox"));
+        assert!(names("its agent presets", "preset"));
     }
 }

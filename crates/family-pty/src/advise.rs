@@ -66,7 +66,7 @@ pub fn advise(finding: &Finding, env: &Environment) -> Advisory {
     line("");
 
     let cause = crate::cause::cause(finding, env);
-    if let Some(middle) = crate::branches::detail_middle(cause) {
+    if let Some(middle) = crate::branches::detail_middle(cause, env) {
         lines.extend(middle);
         lines.push(String::new());
         lines.push("What will not help:".to_owned());

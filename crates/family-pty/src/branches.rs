@@ -5,9 +5,15 @@
 //!
 //! Numbers of the desktop's own tracker are written as "issue 1051", never as
 //! a bare `#` number: those are read as harness discussions.
+//!
+//! A remedy that names the harness's presets or a community preset's setup
+//! command is the host's sentence ([`HostRemedy`]); the family keeps only what
+//! it knows about the desktop's releases, and places the host's sentence in
+//! it through a `{remedy}` slot. A host without the knob leaves the remedy
+//! out, and the rest are numbered without a gap.
 
 use advisor_core::brief::fill;
-use advisor_core::{Environment, Locale, VersionFact};
+use advisor_core::{Environment, HostRemedy, Locale, VersionFact};
 
 use crate::cause::Cause;
 
@@ -15,13 +21,14 @@ use crate::cause::Cause;
 struct Words {
     desktop_cause: &'static str,
     remedy_head: &'static str,
-    desktop_standard_known_ok: &'static str,
-    desktop_standard_known_old: &'static str,
-    desktop_standard_unknown: &'static str,
+    /// The host's `standard`-preset sentence (`{remedy}`) on a release with the console fix.
+    desktop_known_ok: &'static str,
+    /// The same on a release before it: update first.
+    desktop_known_old: &'static str,
+    /// The same when no release was configured: both cases.
+    desktop_unknown: &'static str,
     desktop_web: &'static str,
     msys_cause: &'static str,
-    msys_busybox: &'static str,
-    msys_standard: &'static str,
     msys_last: &'static str,
     model: &'static str,
 }
@@ -32,24 +39,17 @@ const EN: Words = Words {
                     release and no cause a maintainer has confirmed; the desktop's console fix \
                     covers only the one-shot shell.",
     remedy_head: "For the user, best first:",
-    desktop_standard_known_ok: "Switch the agent preset to `standard` for the next session \
-                                (a one-shot shell, still sandboxed); Desktop {version} has the \
-                                console fix it needs.",
-    desktop_standard_known_old: "Update Desktop to 2.0.11 or later, then switch the agent \
-                                 preset to `standard`: on {version} its one-shot shell dies \
-                                 with 0xC0000142 instead.",
-    desktop_standard_unknown: "Switch the agent preset to `standard`. On Desktop before \
-                               2.0.11, update first: its one-shot shell dies with 0xC0000142 \
-                               there. On 2.0.11 or later it works as is.",
+    desktop_known_ok: "{remedy} Desktop {version} has the console fix it needs.",
+    desktop_known_old: "Update Desktop to 2.0.11 or later first: on {version} the one-shot \
+                        shell dies with 0xC0000142. Then: {remedy}",
+    desktop_unknown: "{remedy} On Desktop before 2.0.11, update first: its one-shot shell \
+                      dies with 0xC0000142 there. On 2.0.11 or later it works as is.",
     desktop_web: "Or run `dsh web` from a terminal instead of the desktop app.",
     msys_cause: "Cause: no stock Windows preset mounts `bash`, so this is a community Git \
                  Bash (MSYS) preset. The MSYS runtime is refused one of its own token \
                  operations under the sandbox's write-restricted token and exits; the \
                  pseudo-console is not involved, and the preset's maintainer says the plugin \
                  layer cannot fix it.",
-    msys_busybox: "Install the sandboxed busybox preset (`npx dsh-win32 setup --sandboxed`) \
-                   and switch to `Minimal (Windows, sandboxed)`.",
-    msys_standard: "Or switch the agent preset to `standard`.",
     msys_last: "Last resort, and only the user's call: `danger-full-access`, which gives up \
                 the sandbox entirely.",
     model: "For you: stop; continue with file tools and hand the choice below to the user.",
@@ -60,19 +60,15 @@ const ZH_CN: Words = Words {
                     anywhere-labs/dsh-desktop 的 issue 1051 中仍未解决，没有修复版本，\
                     维护者也未确认原因；桌面应用的控制台修复只覆盖一次性 shell。",
     remedy_head: "用户可选的办法，按优先顺序：",
-    desktop_standard_known_ok: "下次会话把 agent 预设切换为 `standard`（一次性 shell，仍在沙箱内）；\
-                                Desktop {version} 已包含它所需的控制台修复。",
-    desktop_standard_known_old: "先把 Desktop 更新到 2.0.11 或更高版本，再把 agent 预设切换为 \
-                                 `standard`：在 {version} 上它的一次性 shell 会以 0xC0000142 失败。",
-    desktop_standard_unknown: "把 agent 预设切换为 `standard`。Desktop 2.0.11 之前：先更新，\
-                               否则其一次性 shell 会以 0xC0000142 失败。2.0.11 及以后：直接可用。",
+    desktop_known_ok: "{remedy}Desktop {version} 已包含它所需的控制台修复。",
+    desktop_known_old: "先把 Desktop 更新到 2.0.11 或更高版本：在 {version} 上一次性 shell \
+                        会以 0xC0000142 失败。然后：{remedy}",
+    desktop_unknown: "{remedy}Desktop 2.0.11 之前：先更新，否则其一次性 shell 会以 0xC0000142 \
+                      失败。2.0.11 及以后：直接可用。",
     desktop_web: "或改为从终端运行 `dsh web`，而不是桌面应用。",
     msys_cause: "原因：Windows 的内置预设都不挂载 `bash`，所以这是社区的 Git Bash（MSYS）预设。\
                  在沙箱的写受限令牌下，MSYS 运行时自身的一个令牌操作被拒绝而退出；\
                  与伪控制台无关，该预设的维护者表示插件层无法修复。",
-    msys_busybox: "安装沙箱化的 busybox 预设（`npx dsh-win32 setup --sandboxed`），\
-                   并切换到 `Minimal (Windows, sandboxed)`。",
-    msys_standard: "或把 agent 预设切换为 `standard`。",
     msys_last: "最后的手段，且只能由用户决定：`danger-full-access`，它完全放弃沙箱。",
     model: "你应当：停止调用，改用文件读写工具继续，并把下面的选择交给用户。",
 };
@@ -88,46 +84,65 @@ fn words(locale: Locale) -> &'static Words {
 /// the ranked remedies. `None` for [`Cause::Stock`].
 pub(crate) fn brief_middle(cause: Cause, env: &Environment) -> Option<Vec<String>> {
     let w = words(env.locale);
-    let mut lines = Vec::with_capacity(8);
-    match cause {
+    // The harness's sentence for a preset or setup command, in this locale.
+    let host = |remedy| env.host.kind.remedy(remedy, env.locale);
+    let (cause_line, remedies) = match cause {
         Cause::Stock => return None,
-        Cause::DesktopPwsh(fact) => {
-            lines.push(w.desktop_cause.to_owned());
-            lines.push(String::new());
-            lines.push(w.model.to_owned());
-            lines.push(w.remedy_head.to_owned());
-            lines.push(format!("1. {}", standard_remedy(w, fact)));
-            lines.push(format!("2. {}", w.desktop_web));
-        }
-        Cause::MsysBash => {
-            lines.push(w.msys_cause.to_owned());
-            lines.push(String::new());
-            lines.push(w.model.to_owned());
-            lines.push(w.remedy_head.to_owned());
-            lines.push(format!("1. {}", w.msys_busybox));
-            lines.push(format!("2. {}", w.msys_standard));
-            lines.push(format!("3. {}", w.msys_last));
-        }
-    }
+        Cause::DesktopPwsh(fact) => (
+            w.desktop_cause,
+            vec![
+                host(HostRemedy::ShellWithoutPseudoConsole).map(|r| on_desktop(w, fact, r)),
+                Some(w.desktop_web.to_owned()),
+            ],
+        ),
+        Cause::MsysBash => (
+            w.msys_cause,
+            vec![
+                host(HostRemedy::SandboxedBusyboxShell).map(str::to_owned),
+                host(HostRemedy::ShellWithoutPseudoConsole).map(str::to_owned),
+                Some(w.msys_last.to_owned()),
+            ],
+        ),
+    };
+    let mut lines = Vec::with_capacity(8);
+    lines.push(cause_line.to_owned());
+    lines.push(String::new());
+    lines.push(w.model.to_owned());
+    lines.push(w.remedy_head.to_owned());
+    lines.extend(numbered(remedies));
     Some(lines)
 }
 
-/// The `standard` remedy on the desktop app, for the version the deployment gave (or both).
-fn standard_remedy(w: &Words, fact: VersionFact) -> String {
+/// The ranked remedies a host has words for, numbered from 1 without a gap.
+fn numbered(remedies: Vec<Option<String>>) -> impl Iterator<Item = String> {
+    remedies
+        .into_iter()
+        .flatten()
+        .enumerate()
+        .map(|(i, text)| format!("{}. {text}", i + 1))
+}
+
+/// The host's `standard`-preset sentence `remedy` placed in what the family
+/// knows about the desktop's releases, for the version the deployment gave (or both).
+fn on_desktop(w: &Words, fact: VersionFact, remedy: &str) -> String {
     match fact {
-        VersionFact::AtOrAfter(v) => {
-            fill(w.desktop_standard_known_ok, &[("version", &v.to_string())])
-        }
-        VersionFact::Before(v) => {
-            fill(w.desktop_standard_known_old, &[("version", &v.to_string())])
-        }
-        VersionFact::Unknown => w.desktop_standard_unknown.to_owned(),
+        VersionFact::AtOrAfter(v) => fill(
+            w.desktop_known_ok,
+            &[("remedy", remedy), ("version", &v.to_string())],
+        ),
+        VersionFact::Before(v) => fill(
+            w.desktop_known_old,
+            &[("remedy", remedy), ("version", &v.to_string())],
+        ),
+        VersionFact::Unknown => fill(w.desktop_unknown, &[("remedy", remedy)]),
     }
 }
 
 /// The full account's middle (English) for a non-stock cause; `None` for [`Cause::Stock`].
-pub(crate) fn detail_middle(cause: Cause) -> Option<Vec<String>> {
+pub(crate) fn detail_middle(cause: Cause, env: &Environment) -> Option<Vec<String>> {
     let en = &EN;
+    // The harness's account of a preset or setup command (English).
+    let host = |remedy| env.host.kind.remedy_detail(remedy);
     let mut out = Vec::with_capacity(16);
     match cause {
         Cause::Stock => return None,
@@ -157,21 +172,25 @@ pub(crate) fn detail_middle(cause: Cause) -> Option<Vec<String>> {
             );
             out.push(String::new());
             out.push("For the user, best first:".to_owned());
-            out.push(format!(
-                "1. {} The one-shot shell goes through the desktop's trampoline, which \
-                 allocates the console the restricted child needs.",
-                standard_remedy(en, fact)
-            ));
-            out.push(
-                "2. Run `dsh web` from a terminal: the runner's host is then a console \
-                 `node.exe`, not the Electron app."
-                    .to_owned(),
-            );
-            out.push(
-                "3. Last, `danger-full-access`: it works because it gives up the sandbox \
-                 altogether. The user's decision, never the model's."
-                    .to_owned(),
-            );
+            out.extend(numbered(vec![
+                host(HostRemedy::ShellWithoutPseudoConsole).map(|r| {
+                    format!(
+                        "{} The one-shot shell goes through the desktop's trampoline, which \
+                         allocates the console the restricted child needs.",
+                        on_desktop(en, fact, r)
+                    )
+                }),
+                Some(
+                    "Run `dsh web` from a terminal: the runner's host is then a console \
+                     `node.exe`, not the Electron app."
+                        .to_owned(),
+                ),
+                Some(
+                    "Last, `danger-full-access`: it works because it gives up the sandbox \
+                     altogether. The user's decision, never the model's."
+                        .to_owned(),
+                ),
+            ]));
         }
         Cause::MsysBash => {
             out.push("What is known about it:".to_owned());
@@ -205,15 +224,13 @@ pub(crate) fn detail_middle(cause: Cause) -> Option<Vec<String>> {
             );
             out.push(String::new());
             out.push("For the user, best first:".to_owned());
-            out.push(format!(
-                "1. {} It is the remedy the preset's maintainer gives.",
-                en.msys_busybox
-            ));
-            out.push(format!(
-                "2. {} Its one-shot PowerShell runs under the sandbox.",
-                en.msys_standard
-            ));
-            out.push(format!("3. {}", en.msys_last));
+            out.extend(numbered(vec![
+                host(HostRemedy::SandboxedBusyboxShell)
+                    .map(|r| format!("{r} It is the remedy the preset's maintainer gives.")),
+                host(HostRemedy::ShellWithoutPseudoConsole)
+                    .map(|r| format!("{r} On Windows that one-shot shell is PowerShell.")),
+                Some(en.msys_last.to_owned()),
+            ]));
         }
     }
     Some(out)

@@ -60,6 +60,7 @@ pub(super) fn row(remedy: HostRemedy) -> Option<&'static Row> {
         },
         HostRemedy::ShellWithoutPseudoConsole
         | HostRemedy::ReplacePersistentShell
+        | HostRemedy::SandboxedBusyboxShell
         | HostRemedy::WeakerNestedSandbox => return None,
     })
 }

@@ -1,4 +1,5 @@
-//! The DeepSeek harness's table: its agent presets and the user's profile patch.
+//! The DeepSeek harness's table: its agent presets (stock and community) and the
+//! user's profile patch.
 
 use super::{HostRemedy, Row};
 
@@ -27,6 +28,16 @@ pub(super) fn row(remedy: HostRemedy) -> Option<&'static Row> {
                      one-shot shell with no pseudo-console. Presets are rows patched by their \
                      id, not folders on disk, and the patch layer is yours, so an upgrade leaves \
                      it in place. It applies from the next session.",
+        },
+        HostRemedy::SandboxedBusyboxShell => &Row {
+            en: "Install the sandboxed busybox preset (`npx dsh-win32 setup --sandboxed`) and \
+                 switch to `Minimal (Windows, sandboxed)`.",
+            zh_cn: "安装沙箱化的 busybox 预设（`npx dsh-win32 setup --sandboxed`），\
+                    并切换到 `Minimal (Windows, sandboxed)`。",
+            detail: "Install the community dsh-win32 package's sandboxed busybox preset \
+                     (`npx dsh-win32 setup --sandboxed`) and switch the agent preset to \
+                     `Minimal (Windows, sandboxed)`. Its shell is busybox, not Git Bash's MSYS \
+                     runtime.",
         },
         HostRemedy::AllowNetworkHost
         | HostRemedy::SandboxSettings
