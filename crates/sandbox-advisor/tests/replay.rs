@@ -21,6 +21,14 @@ const BUNDLED: &[(&str, &str)] = &[
         "events 16 | advisories 2 (cim-wmi-denial 2) | withheld 2 (cim-wmi-denial 1, temp-root-inside-workspace 1) | refused 0 | invalid 0",
     ),
     (
+        "claude-code-sandbox.jsonl",
+        "events 12 | advisories 2 (bwrap-cannot-start 1, sandbox-network-denied 1) | withheld 0 | refused 0 | invalid 0",
+    ),
+    (
+        "codex-sandbox.jsonl",
+        "events 11 | advisories 2 (bwrap-cannot-start 1, codex-protected-path 1) | withheld 1 (codex-protected-path 1) | refused 0 | invalid 0",
+    ),
+    (
         "mixed.jsonl",
         "events 19 | advisories 6 (acl-provisioning 2, cim-wmi-denial 1, native-init 1, pty-startup 1, workspace-denial 1) | withheld 1 (pty-startup 1) | refused 0 | invalid 0",
     ),
