@@ -5,6 +5,9 @@
 #
 #   .ci/clients.sh install     install the pinned clients (cached) and the host tools
 #   .ci/clients.sh record      re-record docs/hooks/{claude-code,codex}/ (see docs/hooks/README.md)
+#   .ci/clients.sh record-transcripts
+#                              re-record examples/transcripts/{claude-code,codex}/: the
+#                              clients' own session files (see examples/transcripts/README.md)
 #   .ci/clients.sh test        run the scenarios and assert what the clients did with a hook's answer
 #   .ci/clients.sh scenario CLIENT NAME SCRIPT.json [key=value ...]
 #                              run one scenario; prints its directory (options: see run_scenario)
@@ -324,6 +327,34 @@ record() {
     "{\"run\":\"touch $RUN_ROOT/$x/control-readonly-mount/ro/x\"}" romount=1 sandbox=danger-full-access
 }
 
+# ---------- record-transcripts ----------
+# The clients' own session files (Claude Code's project transcript, Codex's
+# rollout), for a reader of sessions people already have (`scan`, issue #27).
+record_transcript() { # CLIENT NAME [options...] -- TURN-JSON...
+  local client=$1 name=$2 opts=() dir
+  shift 2
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do opts+=("$1"); shift; done
+  shift
+  dir=$(run_scenario "$client" "transcript-$name" "$(script_file "$client-transcript-$name" "$@")" \
+    "${opts[@]}") || true
+  [ -n "$dir" ] || dir=$RUN_ROOT/$client/transcript-$name
+  node "$CLIENTS/transcripts.mjs" "$client" "$dir" "$ROOT/examples/transcripts/$client" "$name" "$ROOT" >&2
+}
+
+record_transcripts() {
+  local c=claude-code x=codex curl='{"run":"curl -sS https://example.com"}' echo='{"run":"echo hello"}'
+  local commit='{"run":"git add -A && git commit -m x"}'
+  rm -f "$ROOT"/examples/transcripts/claude-code/*.jsonl "$ROOT"/examples/transcripts/codex/*.jsonl
+  timed "$c sandbox-network-denied" record_transcript $c sandbox-network-denied sandbox=on -- \
+    "$curl" "$curl" '{"run":"echo ok"}'
+  timed "$c sandbox-no-userns" record_transcript $c sandbox-no-userns sandbox=on userns=0 -- \
+    "$echo" "$echo" "$echo"
+  timed "$c clean" record_transcript $c clean sandbox=on -- "$echo" '{"run":"ls"}'
+  timed "$x git-commit-protected" record_transcript $x git-commit-protected git=1 -- "$commit" "$commit"
+  timed "$x no-userns" record_transcript $x no-userns userns=0 -- "$echo" "$echo" "$echo"
+  timed "$x clean" record_transcript $x clean -- "$echo" '{"run":"ls"}'
+}
+
 # ---------- test ----------
 PASSES=0 FAILS=0
 check() { # DESCRIPTION CMD...: one assertion
@@ -471,6 +502,12 @@ case "${1:-}" in
     timed "install clients" install_clients
     record
     ;;
+  record-transcripts)
+    trap print_times EXIT
+    timed "host tools" ensure_host_tools
+    timed "install clients" install_clients
+    record_transcripts
+    ;;
   test)
     trap print_times EXIT
     timed "host tools" ensure_host_tools
@@ -485,7 +522,7 @@ case "${1:-}" in
     run_scenario "$@"
     ;;
   *)
-    sed -n '2,20p' "$SELF" | sed 's/^# \{0,1\}//'
+    sed -n '2,22p' "$SELF" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac
