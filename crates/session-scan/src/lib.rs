@@ -1,0 +1,9 @@
+//! `session-scan`: reads the sessions people already have (DeepSeek harness
+//! session logs, Claude Code transcripts, Codex rollouts) and reports what
+//! sandbox failures cost there, per family, and where the advisor would have
+//! spoken. The CLI's `sandbox-advisor scan` is a thin shell over [`scan`].
+
+pub mod lines;
+pub mod model;
+pub mod report;
+pub mod source;
