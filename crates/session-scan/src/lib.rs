@@ -3,7 +3,12 @@
 //! sandbox failures cost there, per family, and where the advisor would have
 //! spoken. The CLI's `sandbox-advisor scan` is a thin shell over [`scan`].
 
+pub mod analyze;
 pub mod lines;
 pub mod model;
 pub mod report;
+mod scan;
 pub mod source;
+
+pub use analyze::{Assume, ScanError};
+pub use scan::{JOBS_MAX, Options, scan};

@@ -67,6 +67,15 @@ pub(super) enum Command {
     /// Never exits 2, which both dialects read as "block the tool call": a payload,
     /// configuration or command line it cannot use is exit 1, with the reason on stderr.
     Hook(HookArgs),
+    /// Read recorded sessions and report what sandbox failures cost there, per family,
+    /// and where the advisor would have spoken.
+    ///
+    /// Reads DeepSeek harness session logs (`~/.dsh/sessions`, plain or zstd, formats
+    /// v0 to v3, and the web export's .zip), Claude Code transcripts
+    /// (`~/.claude/projects`) and Codex rollouts (`~/.codex/sessions`). A file it cannot
+    /// read is named on stderr and the scan goes on; the exit status is 0 whenever a
+    /// report was written.
+    Scan(ScanArgs),
     /// Collect the on-disk ledger (agents past 7 days or beyond 10 000) if a
     /// collection is due; `hook` starts this detached after answering.
     Collect {
@@ -195,6 +204,42 @@ impl From<HostArg> for Host {
             HostArg::Codex => Host::Codex,
         }
     }
+}
+
+#[derive(clap::Args)]
+pub(super) struct ScanArgs {
+    /// Files or directories to read (directories are walked; links are not followed).
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// `table` for people, `json` for programs (docs/scan/report.md), `html` for one
+    /// self-contained page with charts.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: ScanFormat,
+    /// Write the report to this file instead of stdout.
+    #[arg(long, short)]
+    pub out: Option<PathBuf>,
+    /// The platform the sessions were recorded on (default: read from each session's
+    /// working directory, `X:\` being Windows; else Linux).
+    #[arg(long, value_enum)]
+    pub platform: Option<PlatformArg>,
+    /// The sandbox mode in force before a session records one (default: the harness's
+    /// `read-only` for DeepSeek sessions; none for Claude Code, whose transcripts never
+    /// say it).
+    #[arg(long, value_parser = parse_mode)]
+    pub mode: Option<SandboxMode>,
+    /// Files read at once (default: the cores available).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub jobs: Option<u16>,
+    /// No progress bar (it is drawn on stderr only when stderr is a terminal).
+    #[arg(long)]
+    pub no_progress: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(super) enum ScanFormat {
+    Table,
+    Json,
+    Html,
 }
 
 #[derive(clap::Args)]

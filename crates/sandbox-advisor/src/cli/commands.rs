@@ -58,6 +58,7 @@ pub(super) fn dispatch(
             ..
         }) => super::install::run(args, io),
         Command::Hook(args) => run_hook(registry, &runtime, (args, locale), io),
+        Command::Scan(args) => super::scan::run(args, locale, io),
         Command::Collect { state_dir } => match ledger::collect(state_dir.as_deref()) {
             Ok(done) => text(io, &format!("{done}\n")),
             Err(e) => usage(io, format!("collect: {e}")),

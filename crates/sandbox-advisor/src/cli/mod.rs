@@ -20,6 +20,7 @@ mod args;
 mod commands;
 mod install;
 mod log;
+mod scan;
 
 use std::ffi::OsString;
 use std::io::{self, BufRead, IsTerminal as _, Write};

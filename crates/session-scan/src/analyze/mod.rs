@@ -1,0 +1,271 @@
+//! The analysis: every call of every session goes through the same families,
+//! gates and ledger the live advisor runs, on the host the session was
+//! recorded on. A [`Scanner`] is one worker's; [`Totals`] merge.
+//!
+//! A call is a family's failure when that family owns its result
+//! (`Registry::owner`, the precedence the live advisor uses). Whether the
+//! advisor would have spoken is the advisor's own answer to the call, through
+//! a ledger that lives for the scan, so it speaks once per session (agent)
+//! and family, exactly as live.
+
+use std::sync::Arc;
+
+use advisor_core::{
+    AgentId, CallId, Config, Host, HostBinary, HostFacts, Observation, Outcome, Platform,
+    SandboxMode, SessionId, ToolName,
+};
+use host_adapter::{HostAdapter, PolicyDefaults, PostExecute, SessionPolicy, standard_registry};
+
+use crate::model::{Millis, Problem, Record, SessionHeader, Sink};
+use crate::report::{Spoke, WithheldAt};
+
+mod session;
+mod totals;
+
+use session::Session;
+pub use totals::Totals;
+
+/// What the scan assumes where a recording is silent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Assume {
+    /// The host's platform, for every session (`--platform`); otherwise the
+    /// reader's inference from the cwd, else Linux.
+    pub platform: Option<Platform>,
+    /// The sandbox mode in force before a session states one (`--mode`).
+    /// Unset, a DeepSeek harness session starts in the harness's default
+    /// (`read-only`) and a Claude Code or Codex session in none.
+    pub mode: Option<SandboxMode>,
+    /// The advisories' language (`--locale`; default: the configuration's).
+    pub locale: Option<advisor_core::Locale>,
+}
+
+/// Why a scan could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ScanError {
+    /// The families could not be registered.
+    #[error("the families: {0}")]
+    Adapter(#[from] host_adapter::AdapterError),
+    /// The worker's executor could not be built.
+    #[error("a worker's executor: {0}")]
+    Runtime(std::io::Error),
+}
+
+/// The harness's own default mode when a session states none.
+const HARNESS_DEFAULT_MODE: SandboxMode = SandboxMode::ReadOnly;
+
+/// One worker's analysis: an advisor and the session being read.
+pub struct Scanner {
+    adapter: HostAdapter,
+    policy: Arc<SessionPolicy>,
+    runtime: tokio::runtime::Runtime,
+    assume: Assume,
+    current: Option<Session>,
+    /// The figures so far.
+    pub totals: Totals,
+}
+
+impl Scanner {
+    /// A scanner with every shipped family.
+    pub fn new(assume: Assume) -> Result<Self, ScanError> {
+        let policy = Arc::new(SessionPolicy::new(PolicyDefaults {
+            default_mode: None,
+            fallback_root: None,
+            platform: Platform::Linux,
+        }));
+        let adapter = HostAdapter::builder()
+            .policy(policy.clone())
+            .config(config(assume))
+            .registry(standard_registry())
+            .build()?;
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .map_err(ScanError::Runtime)?;
+        Ok(Self {
+            adapter,
+            policy,
+            runtime,
+            assume,
+            current: None,
+            totals: Totals::default(),
+        })
+    }
+
+    /// The families, in precedence order.
+    pub fn families(&self) -> impl Iterator<Item = advisor_core::FamilyId> + '_ {
+        self.adapter.advisor().registry().families().map(|f| f.id())
+    }
+
+    fn open(&mut self, header: &SessionHeader) {
+        let host = header.format.host();
+        let platform = self
+            .assume
+            .platform
+            .or(header.platform)
+            .unwrap_or(Platform::Linux);
+        self.adapter.set_host(HostFacts {
+            kind: host,
+            platform,
+            binary: HostBinary::NotElectron,
+            temp_dir: None,
+        });
+        self.policy.set_platform(platform);
+        self.policy.set_default_mode(match host {
+            Host::Dsh => Some(self.assume.mode.unwrap_or(HARNESS_DEFAULT_MODE)),
+            Host::ClaudeCode | Host::Codex => self.assume.mode,
+        });
+        if let Some(cwd) = &header.cwd {
+            self.policy.open_session(&session_id(header), cwd);
+        }
+    }
+
+    fn result(&mut self, call: String, failed: bool, outcome: Outcome, at: Option<Millis>) {
+        let Some(session) = self.current.as_mut() else {
+            return;
+        };
+        self.totals.calls_settled(failed);
+        let Some(pending) = session.pending.remove(&call) else {
+            return;
+        };
+        let header = &session.header;
+        let host = header.format.host();
+        let observation = Observation {
+            agent: AgentId::from(header.id.clone()),
+            session: Some(session_id(header)),
+            call: CallId::from(call.clone()),
+            tool: ToolName::from(pending.tool),
+            arguments: pending.arguments,
+            outcome,
+        };
+        let owner = self
+            .adapter
+            .advisor()
+            .registry()
+            .owner(&observation, host)
+            .map(|owner| owner.family);
+        session.settled_in(pending.step, owner);
+        let Some(family) = owner else {
+            return;
+        };
+        session.family(family).failed(pending.identity, at);
+        session.last_family = Some(family);
+        self.totals.day(at, family).0 += 1;
+        let decision = self
+            .runtime
+            .block_on(self.adapter.post_execute(PostExecute {
+                observation,
+                approved_mode: None,
+            }));
+        for advisory in decision.additional_contexts {
+            let run = session.family(advisory.family);
+            if run.would_speak.is_none() {
+                run.would_speak = Some(Spoke {
+                    call_index: pending.index,
+                    call: call.clone(),
+                    at,
+                    summary: advisory.summary.as_str().to_owned(),
+                });
+            }
+        }
+        for withheld in decision.withheld {
+            let run = session.family(withheld.family);
+            let code = withheld.reason.code().to_owned();
+            if !run.withheld_reasons.contains(&code) {
+                run.withheld_reasons.push(code.clone());
+            }
+            if run.withheld.len() < session::WITHHELD_LISTED_MAX {
+                run.withheld.push(WithheldAt {
+                    call_index: pending.index,
+                    reason: code,
+                    why: withheld.reason.to_string(),
+                });
+            }
+        }
+    }
+}
+
+fn config(assume: Assume) -> Config {
+    let mut config = Config::default();
+    if let Some(locale) = assume.locale {
+        config.locale = locale;
+    }
+    config
+}
+
+fn session_id(header: &SessionHeader) -> SessionId {
+    SessionId::from(header.id.clone())
+}
+
+impl Sink for Scanner {
+    fn begin(&mut self, header: SessionHeader) {
+        self.end();
+        self.open(&header);
+        self.current = Some(Session::new(header));
+    }
+
+    fn record(&mut self, record: Record) {
+        match record {
+            Record::Mode(mode) => {
+                if let Some(session) = &self.current {
+                    self.policy.set_mode(&session_id(&session.header), mode);
+                }
+            }
+            Record::Usage { step, usage, at } => {
+                if let Some(session) = self.current.as_mut() {
+                    let step = session.step(step);
+                    step.usage.input += usage.input;
+                    step.usage.output += usage.output;
+                    step.at = step.at.or(at);
+                }
+            }
+            Record::Call {
+                call,
+                step,
+                tool,
+                arguments,
+                at,
+            } => {
+                if let Some(session) = self.current.as_mut() {
+                    session.call(call, step, tool, arguments);
+                    let _ = at;
+                }
+            }
+            Record::Result {
+                call,
+                failed,
+                outcome,
+                at,
+            } => self.result(call, failed, outcome, at),
+            Record::Spoken { .. } => {
+                if let Some(session) = self.current.as_mut() {
+                    if let Some(family) = session.last_family {
+                        let run = session.family(family);
+                        if run.spoken_mark.is_none() {
+                            run.spoken_mark = Some(run.failing_calls);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn end(&mut self) {
+        let Some(mut session) = self.current.take() else {
+            return;
+        };
+        let steps: Vec<_> = session.steps.drain().map(|(_, s)| s).collect();
+        for step in &steps {
+            session.settle(step);
+        }
+        self.adapter
+            .agent_end(&AgentId::from(session.header.id.clone()));
+        self.totals.session(session);
+    }
+
+    fn problem(&mut self, problem: Problem) {
+        self.totals.problem(problem);
+    }
+
+    fn decoded(&mut self, bytes: u64) {
+        self.totals.decoded_bytes += bytes;
+    }
+}

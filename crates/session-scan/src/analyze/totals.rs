@@ -1,0 +1,291 @@
+//! The figures of every session read, merged across workers and turned into
+//! the [`Report`].
+
+use std::collections::BTreeMap;
+
+use advisor_core::FamilyId;
+
+use super::session::{Session, day_of};
+use crate::model::{Format, Millis, Problem};
+use crate::report::{
+    DayCost, FamilyCost, FormatCount, InputSummary, PROBLEMS_LISTED_MAX, ReasonCount, Report,
+    SCHEMA, SESSIONS_LISTED_MAX, SessionCost, SessionFamily, SpokenCount,
+};
+
+/// Everything counted so far. Bounded: per family and day a few counters,
+/// at most [`SESSIONS_LISTED_MAX`] sessions and [`PROBLEMS_LISTED_MAX`]
+/// problems kept (the first by path, so the listing is the same whatever the
+/// order files were read in), every one counted.
+#[derive(Debug, Default)]
+pub struct Totals {
+    /// Files read.
+    pub files: u64,
+    /// Decoded bytes read.
+    pub decoded_bytes: u64,
+    sessions: u64,
+    formats: BTreeMap<Format, u64>,
+    calls: u64,
+    failed_calls: u64,
+    problems: BTreeMap<(String, u64, u64), Problem>,
+    problems_total: u64,
+    problem_seq: u64,
+    families: Vec<(FamilyId, FamilyCost)>,
+    listed: BTreeMap<(String, String, u64), SessionCost>,
+    listed_seq: u64,
+    with_failures: u64,
+    days: BTreeMap<(i64, FamilyId), (u64, u64)>,
+}
+
+impl Totals {
+    /// A result was read.
+    pub fn calls_settled(&mut self, failed: bool) {
+        self.calls += 1;
+        if failed {
+            self.failed_calls += 1;
+        }
+    }
+
+    /// The (failing calls, wasted output tokens) of a family on a day.
+    pub fn day(&mut self, at: Option<Millis>, family: FamilyId) -> &mut (u64, u64) {
+        let day = at.map_or(i64::MIN, day_of);
+        self.days.entry((day, family)).or_default()
+    }
+
+    /// A problem.
+    pub fn problem(&mut self, problem: Problem) {
+        self.problems_total += 1;
+        self.problem_seq += 1;
+        let key = (
+            problem.path.display().to_string(),
+            problem.line.unwrap_or(0),
+            self.problem_seq,
+        );
+        self.problems.insert(key, problem);
+        if self.problems.len() > PROBLEMS_LISTED_MAX {
+            self.problems.pop_last();
+        }
+    }
+
+    fn family(&mut self, family: FamilyId) -> &mut FamilyCost {
+        let at = match self.families.iter().position(|(f, _)| *f == family) {
+            Some(at) => at,
+            None => {
+                self.families.push((
+                    family,
+                    FamilyCost {
+                        family: family.as_str().to_owned(),
+                        ..FamilyCost::default()
+                    },
+                ));
+                self.families.len() - 1
+            }
+        };
+        &mut self.families[at].1
+    }
+
+    /// A session that ended.
+    pub(super) fn session(&mut self, session: Session) {
+        self.sessions += 1;
+        *self.formats.entry(session.header.format).or_default() += 1;
+        for (day, family, tokens) in &session.wasted_by_day {
+            self.days.entry((*day, *family)).or_default().1 += tokens;
+        }
+        let mut families = Vec::new();
+        for (family, run) in &session.families {
+            if run.failing_calls == 0 {
+                continue;
+            }
+            let wall_ms = run.wall_ms();
+            let spoken = run.spoken();
+            let cost = self.family(*family);
+            cost.sessions += 1;
+            cost.failing_calls += run.failing_calls;
+            cost.repeats += run.repeats;
+            cost.identical_repeats += run.identical_repeats;
+            cost.wasted_steps += run.wasted_steps;
+            cost.wasted_output_tokens += run.wasted_output_tokens;
+            cost.wasted_input_tokens += run.wasted_input_tokens;
+            cost.wall_ms += wall_ms;
+            cost.would_speak += u64::from(run.would_speak.is_some());
+            for reason in &run.withheld_reasons {
+                match cost.withheld.iter_mut().find(|r| &r.reason == reason) {
+                    Some(count) => count.sessions += 1,
+                    None => cost.withheld.push(ReasonCount {
+                        reason: reason.clone(),
+                        sessions: 1,
+                    }),
+                }
+            }
+            if let Some(spoken) = spoken {
+                add_spoken(&mut cost.spoken, spoken);
+            }
+            families.push(SessionFamily {
+                family: family.as_str().to_owned(),
+                failing_calls: run.failing_calls,
+                repeats: run.repeats,
+                identical_repeats: run.identical_repeats,
+                wasted_steps: run.wasted_steps,
+                wasted_output_tokens: run.wasted_output_tokens,
+                wasted_input_tokens: run.wasted_input_tokens,
+                first_at: run.first_at,
+                last_at: run.last_at,
+                wall_ms,
+                would_speak: run.would_speak.clone(),
+                withheld: run.withheld.clone(),
+                spoken,
+            });
+        }
+        if families.is_empty() {
+            return;
+        }
+        self.with_failures += 1;
+        let header = session.header;
+        let cost = SessionCost {
+            path: header.path.display().to_string(),
+            id: header.id,
+            format: header.format,
+            parent: header.parent,
+            subagent: header.subagent,
+            calls: session.calls,
+            families,
+        };
+        self.listed_seq += 1;
+        self.listed
+            .insert((cost.path.clone(), cost.id.clone(), self.listed_seq), cost);
+        if self.listed.len() > SESSIONS_LISTED_MAX {
+            self.listed.pop_last();
+        }
+    }
+
+    /// Adds another worker's figures.
+    pub fn merge(&mut self, other: Totals) {
+        self.files += other.files;
+        self.decoded_bytes += other.decoded_bytes;
+        self.sessions += other.sessions;
+        for (format, n) in other.formats {
+            *self.formats.entry(format).or_default() += n;
+        }
+        self.calls += other.calls;
+        self.failed_calls += other.failed_calls;
+        self.problems_total += other.problems_total;
+        for ((path, line, _), problem) in other.problems {
+            self.problem_seq += 1;
+            self.problems
+                .insert((path, line, self.problem_seq), problem);
+            if self.problems.len() > PROBLEMS_LISTED_MAX {
+                self.problems.pop_last();
+            }
+        }
+        for (family, cost) in other.families {
+            let mine = self.family(family);
+            mine.sessions += cost.sessions;
+            mine.failing_calls += cost.failing_calls;
+            mine.repeats += cost.repeats;
+            mine.identical_repeats += cost.identical_repeats;
+            mine.wasted_steps += cost.wasted_steps;
+            mine.wasted_output_tokens += cost.wasted_output_tokens;
+            mine.wasted_input_tokens += cost.wasted_input_tokens;
+            mine.wall_ms += cost.wall_ms;
+            mine.would_speak += cost.would_speak;
+            for reason in cost.withheld {
+                match mine.withheld.iter_mut().find(|r| r.reason == reason.reason) {
+                    Some(count) => count.sessions += reason.sessions,
+                    None => mine.withheld.push(reason),
+                }
+            }
+            add_spoken(&mut mine.spoken, cost.spoken);
+        }
+        self.with_failures += other.with_failures;
+        for ((path, id, _), cost) in other.listed {
+            self.listed_seq += 1;
+            self.listed.insert((path, id, self.listed_seq), cost);
+            if self.listed.len() > SESSIONS_LISTED_MAX {
+                self.listed.pop_last();
+            }
+        }
+        for (key, (calls, tokens)) in other.days {
+            let mine = self.days.entry(key).or_default();
+            mine.0 += calls;
+            mine.1 += tokens;
+        }
+    }
+
+    /// The report; `order` lists the families in registry order.
+    pub fn report(mut self, order: &[FamilyId]) -> Report {
+        self.families
+            .sort_by_key(|(f, _)| order.iter().position(|o| o == f).unwrap_or(usize::MAX));
+        for (_, cost) in &mut self.families {
+            cost.withheld.sort_by(|a, b| a.reason.cmp(&b.reason));
+        }
+        let listed = self.listed.len() as u64;
+        Report {
+            schema: SCHEMA,
+            input: InputSummary {
+                files: self.files,
+                sessions: self.sessions,
+                formats: self
+                    .formats
+                    .into_iter()
+                    .map(|(format, sessions)| FormatCount { format, sessions })
+                    .collect(),
+                calls: self.calls,
+                failed_calls: self.failed_calls,
+                decoded_bytes: self.decoded_bytes,
+                problems: self.problems.into_values().collect(),
+                problems_total: self.problems_total,
+            },
+            families: self.families.into_iter().map(|(_, c)| c).collect(),
+            sessions: self.listed.into_values().collect(),
+            sessions_left_out: self.with_failures - listed,
+            timeline: self
+                .days
+                .into_iter()
+                .filter(|((day, _), _)| *day != i64::MIN)
+                .map(|((day, family), (calls, tokens))| DayCost {
+                    day: date(day),
+                    family: family.as_str().to_owned(),
+                    failing_calls: calls,
+                    wasted_output_tokens: tokens,
+                })
+                .collect(),
+        }
+    }
+}
+
+fn add_spoken(total: &mut SpokenCount, more: SpokenCount) {
+    total.sessions += more.sessions;
+    total.calls_before += more.calls_before;
+    total.calls_after += more.calls_after;
+}
+
+/// `YYYY-MM-DD` of a day number (days since 1970-01-01, proleptic Gregorian).
+pub fn date(day: i64) -> String {
+    // Howard Hinnant's days-to-civil.
+    let z = day + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::date;
+
+    #[test]
+    fn days_are_civil_dates() {
+        for (day, want) in [
+            (0, "1970-01-01"),
+            (-1, "1969-12-31"),
+            (20_468, "2026-01-15"),
+            (11_016, "2000-02-29"),
+        ] {
+            assert_eq!(date(day), want, "day {day}");
+        }
+    }
+}
