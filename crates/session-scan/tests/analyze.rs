@@ -1,6 +1,8 @@
 //! The analysis against hand counts: small sessions of records (the producers'
 //! own failure texts), each figure of the report worked out by hand beside it.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use advisor_core::{Failure, Outcome, Platform, SandboxMode, Success};
 use serde_json::{Value, json};
 use session_scan::analyze::Scanner;
@@ -230,7 +232,12 @@ fn codex_protected_git_spoken_and_withheld() {
         output("2", true, GIT, 390),
         call("3", 3, "Bash", json!({"command": "cat notes.txt"}), 400),
         usage(3, 10, 5, 401),
-        output("3", false, "Read-only file system is what the doc says\n", 500),
+        output(
+            "3",
+            false,
+            "Read-only file system is what the doc says\n",
+            500,
+        ),
     ];
     let silent = vec![
         call("1", 1, "Bash", commit(), 0),
