@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use advisor_core::{
     AgentId, CallId, Config, Host, HostBinary, HostFacts, Observation, Outcome, Platform,
-    SandboxMode, SessionId, ToolName,
+    SandboxMode, SessionId, ToolClass, ToolName,
 };
 use host_adapter::{HostAdapter, PolicyDefaults, PostExecute, SessionPolicy, standard_registry};
 
@@ -128,6 +128,12 @@ impl Scanner {
         };
         let header = &session.header;
         let host = header.format.host();
+        if host == Host::Dsh
+            && matches!(&outcome, Outcome::Success(s) if s.value.is_null())
+            && ToolClass::of(&ToolName::from(pending.tool.clone())) == ToolClass::Process
+        {
+            self.totals.unjudged_results += 1;
+        }
         let observation = Observation {
             agent: AgentId::from(header.id.clone()),
             session: Some(session_id(header)),

@@ -26,6 +26,8 @@ pub struct Totals {
     formats: BTreeMap<Format, u64>,
     calls: u64,
     failed_calls: u64,
+    /// See [`crate::report::InputSummary::unjudged_results`].
+    pub unjudged_results: u64,
     problems: BTreeMap<(String, u64, u64), Problem>,
     problems_total: u64,
     problem_seq: u64,
@@ -167,6 +169,7 @@ impl Totals {
         }
         self.calls += other.calls;
         self.failed_calls += other.failed_calls;
+        self.unjudged_results += other.unjudged_results;
         self.problems_total += other.problems_total;
         for ((path, line, _), problem) in other.problems {
             self.problem_seq += 1;
@@ -233,6 +236,7 @@ impl Totals {
                 decoded_bytes: self.decoded_bytes,
                 problems: self.problems.into_values().collect(),
                 problems_total: self.problems_total,
+                unjudged_results: self.unjudged_results,
             },
             families: self.families.into_iter().map(|(_, c)| c).collect(),
             sessions: self.listed.into_values().collect(),

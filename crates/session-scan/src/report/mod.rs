@@ -46,7 +46,7 @@ pub struct InputSummary {
     pub sessions: u64,
     /// Sessions per format.
     pub formats: Vec<FormatCount>,
-    /// Tool calls read (inherited ones excluded).
+    /// Tool calls with a result (inherited ones excluded).
     pub calls: u64,
     /// Calls that failed by the recording's own mark, for any reason.
     pub failed_calls: u64,
@@ -56,6 +56,10 @@ pub struct InputSummary {
     pub problems: Vec<Problem>,
     /// All problems, listed or not.
     pub problems_total: u64,
+    /// DeepSeek harness shell results whose value could not be rebuilt from
+    /// the rendered text (the log keeps no value): the families that read a
+    /// value could not judge them, so nothing was said of them.
+    pub unjudged_results: u64,
 }
 
 /// Sessions of one format.
