@@ -1,8 +1,380 @@
 //! The terminal table.
+//!
+//! Plain ASCII layout, no colour codes. Every piece of text that came from a
+//! file (paths, ids, summaries, reasons, family ids) goes through
+//! [`visible`] first: control and bidi characters become `\u{..}` escapes, so
+//! a crafted session id cannot move the cursor or inject terminal escapes,
+//! and long text is cut to a fixed length.
 
-use super::Report;
+use std::fmt::Write as _;
+
+use super::{FamilyCost, Report, SessionCost, SessionFamily};
+
+/// The most sessions listed one by one in the table.
+pub const TOP_SESSIONS: usize = 20;
+/// The most problems listed one by one in the table.
+pub const TOP_PROBLEMS: usize = 20;
+
+const CAP_FAMILY: usize = 32;
+const CAP_ID: usize = 48;
+const CAP_PATH: usize = 80;
+const CAP_TEXT: usize = 120;
 
 /// The report as a plain-text table.
-pub fn render(_report: &Report) -> String {
-    todo!("helper: table")
+pub fn render(report: &Report) -> String {
+    let mut out = String::new();
+    header(&mut out, report);
+    if report.families.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nNo sandbox failure was found in {} {}.",
+            thousands(report.input.sessions),
+            plural(report.input.sessions, "session", "sessions")
+        );
+    } else {
+        families(&mut out, &report.families);
+        sessions(&mut out, report);
+    }
+    problems(&mut out, report);
+    out
+}
+
+fn header(out: &mut String, report: &Report) {
+    let input = &report.input;
+    let formats = if input.formats.is_empty() {
+        String::new()
+    } else {
+        let list: Vec<String> = input
+            .formats
+            .iter()
+            .map(|f| format!("{} {}", f.format.as_str(), thousands(f.sessions)))
+            .collect();
+        format!(" ({})", list.join(", "))
+    };
+    let _ = writeln!(
+        out,
+        "Scanned {} {}, {} {}{}: {} calls, {} failed, {} {}.",
+        thousands(input.files),
+        plural(input.files, "file", "files"),
+        thousands(input.sessions),
+        plural(input.sessions, "session", "sessions"),
+        formats,
+        thousands(input.calls),
+        thousands(input.failed_calls),
+        thousands(input.problems_total),
+        plural(input.problems_total, "problem", "problems"),
+    );
+}
+
+fn families(out: &mut String, families: &[FamilyCost]) {
+    let _ = writeln!(out, "\nPer family");
+    let head = [
+        "family",
+        "sessions",
+        "failing",
+        "repeats (identical)",
+        "wasted steps",
+        "wasted out tok",
+        "wasted in tok",
+        "wall",
+        "would speak",
+        "withheld",
+        "spoken (before/after)",
+    ];
+    let rows: Vec<Vec<String>> = families
+        .iter()
+        .map(|f| {
+            let withheld: u64 = f.withheld.iter().map(|w| w.sessions).sum();
+            vec![
+                visible(&f.family, CAP_FAMILY),
+                thousands(f.sessions),
+                thousands(f.failing_calls),
+                format!(
+                    "{} ({})",
+                    thousands(f.repeats),
+                    thousands(f.identical_repeats)
+                ),
+                thousands(f.wasted_steps),
+                thousands(f.wasted_output_tokens),
+                thousands(f.wasted_input_tokens),
+                duration(f.wall_ms),
+                thousands(f.would_speak),
+                thousands(withheld),
+                format!(
+                    "{} ({}/{})",
+                    thousands(f.spoken.sessions),
+                    thousands(f.spoken.calls_before),
+                    thousands(f.spoken.calls_after)
+                ),
+            ]
+        })
+        .collect();
+    grid(out, "  ", &head, &rows);
+    let reasons: Vec<String> = families
+        .iter()
+        .filter(|f| !f.withheld.is_empty())
+        .map(|f| {
+            let list: Vec<String> = f
+                .withheld
+                .iter()
+                .map(|w| {
+                    format!(
+                        "{} {}",
+                        visible(&w.reason, CAP_FAMILY),
+                        thousands(w.sessions)
+                    )
+                })
+                .collect();
+            format!("{}: {}", visible(&f.family, CAP_FAMILY), list.join(", "))
+        })
+        .collect();
+    if !reasons.is_empty() {
+        let _ = writeln!(out, "  withheld by reason (sessions):");
+        for line in reasons {
+            let _ = writeln!(out, "    {line}");
+        }
+    }
+}
+
+/// The sessions in the order the table lists them: most wasted output tokens
+/// first, then most failing calls, then by path.
+pub fn ranked(sessions: &[SessionCost]) -> Vec<&SessionCost> {
+    let mut ranked: Vec<&SessionCost> = sessions.iter().collect();
+    ranked.sort_by(|a, b| {
+        let key = |s: &SessionCost| {
+            let tokens: u64 = s.families.iter().map(|f| f.wasted_output_tokens).sum();
+            let calls: u64 = s.families.iter().map(|f| f.failing_calls).sum();
+            (tokens, calls)
+        };
+        key(b)
+            .cmp(&key(a))
+            .then_with(|| a.path.cmp(&b.path))
+            .then_with(|| a.id.cmp(&b.id))
+    });
+    ranked
+}
+
+fn sessions(out: &mut String, report: &Report) {
+    let ranked = ranked(&report.sessions);
+    let shown = ranked.len().min(TOP_SESSIONS);
+    let _ = writeln!(
+        out,
+        "\nTop sessions (by wasted output tokens, then failing calls)"
+    );
+    for (n, session) in ranked.iter().take(TOP_SESSIONS).enumerate() {
+        let mut what = format!(
+            "{}, {} calls",
+            session.format.as_str(),
+            thousands(session.calls)
+        );
+        if session.subagent {
+            what.push_str(", subagent");
+        }
+        if let Some(parent) = &session.parent {
+            let _ = write!(what, ", from {}", visible(parent, CAP_ID));
+        }
+        let _ = writeln!(
+            out,
+            "{:>3}. {} ({what})\n     {}",
+            n + 1,
+            visible(&session.id, CAP_ID),
+            visible(&session.path, CAP_PATH)
+        );
+        let head = [
+            "family",
+            "failing",
+            "repeats (identical)",
+            "wasted steps",
+            "wasted out tok",
+            "wasted in tok",
+            "wall",
+        ];
+        let rows: Vec<Vec<String>> = session.families.iter().map(session_row).collect();
+        grid(out, "     ", &head, &rows);
+        for family in &session.families {
+            let name = visible(&family.family, CAP_FAMILY);
+            if let Some(spoke) = &family.would_speak {
+                let _ = writeln!(
+                    out,
+                    "     would speak for {name} at call #{}: {}",
+                    thousands(spoke.call_index),
+                    visible(&spoke.summary, CAP_TEXT)
+                );
+            }
+            for w in &family.withheld {
+                let _ = writeln!(
+                    out,
+                    "     withheld for {name} at call #{}: {} ({})",
+                    thousands(w.call_index),
+                    visible(&w.reason, CAP_FAMILY),
+                    visible(&w.why, CAP_TEXT)
+                );
+            }
+            if let Some(spoken) = &family.spoken {
+                let _ = writeln!(
+                    out,
+                    "     already spoken for {name}: {} failing calls before, {} after",
+                    thousands(spoken.calls_before),
+                    thousands(spoken.calls_after)
+                );
+            }
+        }
+    }
+    let more = (ranked.len() - shown) as u64 + report.sessions_left_out;
+    if more > 0 {
+        let _ = writeln!(
+            out,
+            "     and {} more {} with failures",
+            thousands(more),
+            plural(more, "session", "sessions")
+        );
+    }
+}
+
+fn session_row(f: &SessionFamily) -> Vec<String> {
+    vec![
+        visible(&f.family, CAP_FAMILY),
+        thousands(f.failing_calls),
+        format!(
+            "{} ({})",
+            thousands(f.repeats),
+            thousands(f.identical_repeats)
+        ),
+        thousands(f.wasted_steps),
+        thousands(f.wasted_output_tokens),
+        thousands(f.wasted_input_tokens),
+        duration(f.wall_ms),
+    ]
+}
+
+fn problems(out: &mut String, report: &Report) {
+    let input = &report.input;
+    if input.problems_total == 0 && input.problems.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "\nProblems ({})", thousands(input.problems_total));
+    for p in input.problems.iter().take(TOP_PROBLEMS) {
+        let path = visible(&p.path.to_string_lossy(), CAP_PATH);
+        let place = match p.line {
+            Some(line) => format!("{path}:{line}"),
+            None => path,
+        };
+        let stopped = if p.stopped {
+            " (rest of file not read)"
+        } else {
+            ""
+        };
+        let _ = writeln!(out, "  {place} - {}{stopped}", visible(&p.what, CAP_TEXT));
+    }
+    let listed = input.problems.len().min(TOP_PROBLEMS) as u64;
+    let total = input.problems_total.max(input.problems.len() as u64);
+    if total > listed {
+        let _ = writeln!(out, "  and {} more", thousands(total - listed));
+    }
+}
+
+/// Lays rows out in columns: the first left-aligned, the rest right-aligned.
+fn grid(out: &mut String, indent: &str, head: &[&str], rows: &[Vec<String>]) {
+    let mut widths: Vec<usize> = head.iter().map(|h| h.chars().count()).collect();
+    for row in rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let line = |out: &mut String, cells: &mut dyn Iterator<Item = &str>| {
+        let mut text = String::from(indent);
+        for (i, (cell, w)) in cells.zip(&widths).enumerate() {
+            let pad = w.saturating_sub(cell.chars().count());
+            if i == 0 {
+                text.push_str(cell);
+                text.extend(std::iter::repeat_n(' ', pad));
+            } else {
+                text.push_str("  ");
+                text.extend(std::iter::repeat_n(' ', pad));
+                text.push_str(cell);
+            }
+        }
+        let _ = writeln!(out, "{}", text.trim_end());
+    };
+    line(out, &mut head.iter().copied());
+    let rule: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
+    line(out, &mut rule.iter().map(String::as_str));
+    for row in rows {
+        line(out, &mut row.iter().map(String::as_str));
+    }
+}
+
+/// Untrusted text made safe to print: control characters (C0, DEL, C1) and
+/// invisible or direction-changing format characters become `\u{..}`
+/// escapes, and text longer than `cap` characters is cut, ending in `...`.
+pub fn visible(text: &str, cap: usize) -> String {
+    let pieces: Vec<String> = text
+        .chars()
+        .map(|c| {
+            if is_unsafe(c) {
+                format!("\\u{{{:x}}}", c as u32)
+            } else {
+                c.to_string()
+            }
+        })
+        .collect();
+    let total: usize = pieces.iter().map(|p| p.chars().count()).sum();
+    if total <= cap {
+        return pieces.concat();
+    }
+    let room = cap.saturating_sub(3);
+    let mut out = String::new();
+    let mut count = 0;
+    for piece in pieces {
+        let n = piece.chars().count();
+        if count + n > room {
+            break;
+        }
+        count += n;
+        out.push_str(&piece);
+    }
+    out.push_str("...");
+    out
+}
+
+/// Characters that must not reach a terminal (or a page) as they are.
+pub fn is_unsafe(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{200b}'..='\u{200f}'
+                | '\u{2028}'..='\u{202e}'
+                | '\u{2060}'..='\u{206f}'
+                | '\u{feff}'
+                | '\u{fff9}'..='\u{fffb}'
+        )
+}
+
+/// `1234567` as `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
+}
+
+/// Milliseconds for a person: `850ms`, `12s`, `3m 12s`, `2h 05m`, `3d 4h`.
+pub fn duration(ms: u64) -> String {
+    let s = ms / 1000;
+    match s {
+        _ if ms < 1000 => format!("{ms}ms"),
+        0..60 => format!("{s}s"),
+        60..3600 => format!("{}m {}s", s / 60, s % 60),
+        3600..86_400 => format!("{}h {:02}m", s / 3600, s % 3600 / 60),
+        _ => format!("{}d {}h", s / 86_400, s % 86_400 / 3600),
+    }
+}
+
+fn plural<'a>(n: u64, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 { one } else { many }
 }
