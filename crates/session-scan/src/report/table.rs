@@ -64,6 +64,14 @@ fn header(out: &mut String, report: &Report) {
         thousands(input.problems_total),
         plural(input.problems_total, "problem", "problems"),
     );
+    if input.unjudged_results > 0 {
+        let _ = writeln!(
+            out,
+            "{} shell {} could not be judged: the log keeps only the rendered text, and it did not say enough.",
+            thousands(input.unjudged_results),
+            plural(input.unjudged_results, "result", "results"),
+        );
+    }
 }
 
 fn families(out: &mut String, families: &[FamilyCost]) {
@@ -369,9 +377,9 @@ pub fn duration(ms: u64) -> String {
     match s {
         _ if ms < 1000 => format!("{ms}ms"),
         0..60 => format!("{s}s"),
-        60..3600 => format!("{}m {}s", s / 60, s % 60),
+        60..3600 => format!("{}m {:02}s", s / 60, s % 60),
         3600..86_400 => format!("{}h {:02}m", s / 3600, s % 3600 / 60),
-        _ => format!("{}d {}h", s / 86_400, s % 86_400 / 3600),
+        _ => format!("{}d {:02}h", s / 86_400, s % 86_400 / 3600),
     }
 }
 

@@ -121,7 +121,7 @@ fn summary(page: &mut String, report: &Report) {
         .collect();
     let _ = writeln!(
         page,
-        "<p class=\"summary\" id=\"input\">Read {} files, {} sessions{}: {} tool calls, {} failed by their own mark; {} bytes decoded; {} problems. Sessions with failures not listed one by one: {}. Report schema {}.</p>",
+        "<p class=\"summary\" id=\"input\">Read {} files, {} sessions{}: {} tool calls, {} failed by their own mark; {} bytes decoded; {} problems; {} shell results the text could not be judged from. Sessions with failures not listed one by one: {}. Report schema {}.</p>",
         span("/input/files", "files", i.files),
         span("/input/sessions", "sessions", i.sessions),
         if formats.is_empty() {
@@ -133,6 +133,11 @@ fn summary(page: &mut String, report: &Report) {
         span("/input/failed_calls", "failed_calls", i.failed_calls),
         span("/input/decoded_bytes", "decoded_bytes", i.decoded_bytes),
         span("/input/problems_total", "problems_total", i.problems_total),
+        span(
+            "/input/unjudged_results",
+            "unjudged_results",
+            i.unjudged_results
+        ),
         span(
             "/sessions_left_out",
             "sessions_left_out",
