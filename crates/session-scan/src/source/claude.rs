@@ -1,11 +1,442 @@
-//! claude transcripts.
+//! Claude Code transcripts (`~/.claude/projects/<project>/<session>.jsonl`).
+//!
+//! `docs/scan/transcripts.md` describes the records. Every line is read for
+//! its `type` (and `sessionId`, `cwd`) only; `user` and `assistant` lines,
+//! the conversation, are read in full. Results are handed on as Claude Code's
+//! hook hands them to the families (`sandbox-advisor`'s `hook::payload`), so
+//! the scan recognizes what the live hook would.
 
+use std::collections::{HashMap, VecDeque};
 use std::io::BufRead;
 use std::path::Path;
 
-use crate::model::Sink;
+use advisor_core::{Failure, Outcome, Platform, Success};
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+use serde_json::Value;
+
+use super::time;
+use crate::lines::{Line, Lines};
+use crate::model::{Format, Millis, Problem, Record, SessionHeader, Sink, StepId, Usage};
+
+/// The message ids remembered for grouping assistant records into steps. A
+/// record whose `message.id` was seen among the last this many distinct ids
+/// belongs to that step; an older one starts a new step (and its usage is
+/// counted again). The records of one response are written together, so this
+/// bound only matters for a file that interleaves thousands of responses.
+pub const STEP_IDS_KEPT: usize = 4_096;
+
+/// The field of a `Bash` call's input left out, as the hook leaves it out
+/// (`hook::payload::BASH_NOTE`).
+const BASH_NOTE: &str = "description";
+
+/// How a failed result's text is rendered for the model, as the hook renders
+/// a `PostToolUseFailure.error` (`hook::payload::FAILURE_ENVELOPE`).
+const FAILURE_ENVELOPE: &str = "Error: ";
 
 /// Reads one transcript.
-pub fn read(_path: &Path, _input: &mut dyn BufRead, _sink: &mut dyn Sink) {
-    todo!("helper: claude reader")
+pub fn read(path: &Path, input: &mut dyn BufRead, sink: &mut dyn Sink) {
+    let mut reader = Reader {
+        path,
+        sink,
+        session: None,
+        begun: false,
+        steps: Steps::default(),
+        pending: None,
+    };
+    drive(path, input, &mut reader);
+    reader.finish();
+}
+
+/// A reader of one JSON record per line (this one and Codex's).
+pub(super) trait LineReader {
+    /// Where records go.
+    fn sink(&mut self) -> &mut dyn Sink;
+    /// Reads one line; an error is a problem with it, in the scanner's words.
+    fn line(&mut self, text: &[u8]) -> Result<(), String>;
+    /// A line could not be read at all (too long, or not JSON).
+    fn skipped(&mut self) {}
+}
+
+/// Hands every line of `input` to `reader`, naming each line it cannot read
+/// as a problem and reading on; counts the decoded bytes.
+pub(super) fn drive(path: &Path, input: &mut dyn BufRead, reader: &mut dyn LineReader) {
+    let mut lines = Lines::new(input);
+    let mut reported = 0u64;
+    loop {
+        let line = match lines.next_line() {
+            Ok(Some(line)) => line,
+            Ok(None) => break,
+            Err(e) => {
+                let what = format!("cannot read on after line {}: {e}", lines.number());
+                reader.sink().problem(Problem {
+                    path: path.to_owned(),
+                    line: None,
+                    what,
+                    stopped: true,
+                });
+                break;
+            }
+        };
+        let what = match line {
+            Line::TooLong => {
+                reader.skipped();
+                Some(too_long())
+            }
+            Line::Text(text) => {
+                let result = reader.line(text);
+                let torn = result.is_err() && serde_json::from_slice::<IgnoredAny>(text).is_err();
+                if torn {
+                    reader.skipped();
+                }
+                result.err().map(|what| (what, torn))
+                    .map(|(what, torn)| if torn && !lines.ended_cleanly() { cut_short() } else { what })
+            }
+        };
+        if let Some(what) = what {
+            reader.sink().problem(Problem {
+                path: path.to_owned(),
+                line: Some(lines.number()),
+                what,
+                stopped: false,
+            });
+        }
+        if lines.bytes() - reported >= 1 << 20 {
+            reported = lines.bytes();
+            reader.sink().decoded(reported);
+        }
+    }
+    reader.sink().decoded(lines.bytes());
+}
+
+/// The text of a problem with a line longer than [`crate::lines::LINE_MAX_BYTES`].
+pub(super) fn too_long() -> String {
+    format!(
+        "a line longer than {} MiB; skipped",
+        crate::lines::LINE_MAX_BYTES >> 20
+    )
+}
+
+/// The text of a problem with a last line that is cut short.
+pub(super) fn cut_short() -> String {
+    "the last line is cut short (no newline, not whole JSON); skipped".into()
+}
+
+/// Why a line is not a record, in the scanner's words (never the line's text).
+pub(super) fn not_json(e: &serde_json::Error) -> String {
+    use serde_json::error::Category;
+    let what = match e.classify() {
+        Category::Io => "cannot be read",
+        Category::Syntax => "not valid JSON",
+        Category::Eof => "JSON that ends early",
+        Category::Data => "JSON of an unexpected shape",
+    };
+    format!("{what} (column {}); skipped", e.column())
+}
+
+/// The platform a recorded working directory implies: `X:\` or `X:/` is
+/// Windows, `/Users/` macOS, any other absolute path Linux.
+pub(super) fn platform(cwd: &str) -> Option<Platform> {
+    let b = cwd.as_bytes();
+    if b.len() >= 3 && b[0].is_ascii_alphabetic() && b[1] == b':' && matches!(b[2], b'\\' | b'/') {
+        Some(Platform::Win32)
+    } else if cwd.starts_with("/Users/") {
+        Some(Platform::Macos)
+    } else if cwd.starts_with('/') {
+        Some(Platform::Linux)
+    } else {
+        None
+    }
+}
+
+/// What every line is read for first: its kind, and the session's facts.
+#[derive(Deserialize)]
+struct Head<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: std::borrow::Cow<'a, str>,
+    #[serde(rename = "sessionId", default)]
+    session: Option<String>,
+    #[serde(default)]
+    cwd: Option<String>,
+}
+
+/// A `user` or `assistant` line, read in full.
+#[derive(Deserialize)]
+struct Entry {
+    #[serde(default)]
+    timestamp: Option<String>,
+    #[serde(default)]
+    message: Option<Value>,
+    #[serde(rename = "toolUseResult", default)]
+    tool_use_result: Option<Value>,
+}
+
+/// The usage of the response whose records are being read, counted once
+/// the next response starts (or the file ends).
+struct Pending {
+    step: StepId,
+    usage: Usage,
+    at: Option<Millis>,
+}
+
+/// Distinct `message.id`s to step numbers, the last [`STEP_IDS_KEPT`] kept.
+#[derive(Default)]
+struct Steps {
+    ids: HashMap<String, StepId>,
+    order: VecDeque<String>,
+    last: u64,
+}
+
+impl Steps {
+    /// The step of `id`, and whether it is new.
+    fn of(&mut self, id: Option<&str>) -> (StepId, bool) {
+        if let Some(step) = id.and_then(|id| self.ids.get(id)) {
+            return (*step, false);
+        }
+        self.last += 1;
+        let step = StepId(self.last);
+        if let Some(id) = id {
+            if self.order.len() >= STEP_IDS_KEPT {
+                if let Some(old) = self.order.pop_front() {
+                    self.ids.remove(&old);
+                }
+            }
+            self.order.push_back(id.to_owned());
+            self.ids.insert(id.to_owned(), step);
+        }
+        (step, true)
+    }
+}
+
+struct Reader<'a> {
+    path: &'a Path,
+    sink: &'a mut dyn Sink,
+    /// The session's id, once a line named it.
+    session: Option<String>,
+    begun: bool,
+    steps: Steps,
+    pending: Option<Pending>,
+}
+
+impl LineReader for Reader<'_> {
+    fn sink(&mut self) -> &mut dyn Sink {
+        self.sink
+    }
+
+    fn line(&mut self, text: &[u8]) -> Result<(), String> {
+        self.read_line(text)
+    }
+}
+
+impl Reader<'_> {
+    /// Begins the session, if one was named and it has not begun.
+    fn begin(&mut self, cwd: Option<String>) {
+        let Some(id) = self.session.clone().filter(|_| !self.begun) else {
+            return;
+        };
+        self.begun = true;
+        self.sink.begin(SessionHeader {
+            path: self.path.to_owned(),
+            format: Format::ClaudeCode,
+            id,
+            parent: None,
+            subagent: false,
+            platform: cwd.as_deref().and_then(platform),
+            cwd,
+        });
+    }
+
+    fn read_line(&mut self, text: &[u8]) -> Result<(), String> {
+        let head: Head<'_> = serde_json::from_slice(text).map_err(|e| not_json(&e))?;
+        if self.session.is_none() {
+            self.session = head.session;
+        }
+        // The session begins with the first line that names its directory
+        // (queue operations before the prompt name none), or before its
+        // first record, or at the end.
+        if head.cwd.is_some() {
+            self.begin(head.cwd);
+        }
+        let assistant = match &*head.kind {
+            "assistant" => true,
+            "user" => false,
+            _ => return Ok(()),
+        };
+        if self.session.is_none() {
+            return Err(format!(
+                "a `{}` record before any `sessionId`; skipped",
+                head.kind
+            ));
+        }
+        self.begin(None);
+        let entry: Entry = serde_json::from_slice(text).map_err(|e| not_json(&e))?;
+        let at = entry.timestamp.as_deref().and_then(time::parse);
+        let Some(message) = entry.message else {
+            return Ok(());
+        };
+        if assistant {
+            self.assistant(message, at);
+        } else {
+            self.user(message, entry.tool_use_result, at);
+        }
+        Ok(())
+    }
+
+    fn assistant(&mut self, message: Value, at: Option<Millis>) {
+        let Value::Object(mut message) = message else {
+            return;
+        };
+        let usage = message.get("usage").map(usage);
+        let (step, new) = self.steps.of(message.get("id").and_then(Value::as_str));
+        if new {
+            self.flush();
+            self.pending = Some(Pending {
+                step,
+                usage: usage.unwrap_or_default(),
+                at,
+            });
+        } else if let (Some(pending), Some(usage)) = (&mut self.pending, usage) {
+            // Another record of the response being read: its usage is the
+            // same response's, perhaps later in the stream; keep the larger.
+            if pending.step == step {
+                pending.usage.input = pending.usage.input.max(usage.input);
+                pending.usage.output = pending.usage.output.max(usage.output);
+            }
+        }
+        let Some(Value::Array(blocks)) = message.remove("content") else {
+            return;
+        };
+        for block in blocks {
+            let Value::Object(mut block) = block else {
+                continue;
+            };
+            if block.get("type").and_then(Value::as_str) != Some("tool_use") {
+                continue;
+            }
+            let (Some(Value::String(call)), Some(Value::String(tool))) =
+                (block.remove("id"), block.remove("name"))
+            else {
+                continue;
+            };
+            let mut arguments = match block.remove("input") {
+                None | Some(Value::Null) => Value::Object(Default::default()),
+                Some(input) => input,
+            };
+            if tool == "Bash" {
+                if let Value::Object(fields) = &mut arguments {
+                    fields.remove(BASH_NOTE);
+                }
+            }
+            self.sink.record(Record::Call {
+                call,
+                step,
+                tool,
+                arguments,
+                at,
+            });
+        }
+    }
+
+    fn user(&mut self, message: Value, tool_use_result: Option<Value>, at: Option<Millis>) {
+        let Some(Value::Array(blocks)) = message.get("content") else {
+            return;
+        };
+        let results: Vec<_> = blocks
+            .iter()
+            .filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_result"))
+            .collect();
+        // `toolUseResult` is the record's one result's; with several results
+        // in one record it is not known whose, so each one's text is used.
+        let streams = match (&tool_use_result, results.len()) {
+            (Some(Value::Object(result)), 1) => Some(streams(result)),
+            _ => None,
+        };
+        for block in results {
+            let Some(call) = block.get("tool_use_id").and_then(Value::as_str) else {
+                continue;
+            };
+            let failed = block.get("is_error").and_then(Value::as_bool) == Some(true);
+            let text = text(block.get("content"));
+            let outcome = if failed {
+                Outcome::Failure(Failure {
+                    content: format!("{FAILURE_ENVELOPE}{text}"),
+                    message: text,
+                    members: Vec::new(),
+                    code: None,
+                })
+            } else {
+                Outcome::Success(Success {
+                    value: Value::Null,
+                    content: streams.clone().unwrap_or(text),
+                })
+            };
+            self.sink.record(Record::Result {
+                call: call.to_owned(),
+                failed,
+                outcome,
+                at,
+            });
+        }
+    }
+
+    /// Counts the usage of the response last read.
+    fn flush(&mut self) {
+        if let Some(Pending { step, usage, at }) = self.pending.take() {
+            self.sink.record(Record::Usage { step, usage, at });
+        }
+    }
+
+    fn finish(&mut self) {
+        self.begin(None);
+        if self.begun {
+            self.flush();
+            self.sink.end();
+        } else {
+            self.sink.problem(Problem {
+                path: self.path.to_owned(),
+                line: None,
+                what: "no record names a `sessionId`; no session read".into(),
+                stopped: false,
+            });
+        }
+    }
+}
+
+/// A response's tokens: every input token (cache reads and writes too) and
+/// the output.
+fn usage(usage: &Value) -> Usage {
+    let n = |name: &str| usage.get(name).and_then(Value::as_u64).unwrap_or(0);
+    Usage {
+        input: n("input_tokens")
+            .saturating_add(n("cache_creation_input_tokens"))
+            .saturating_add(n("cache_read_input_tokens")),
+        output: n("output_tokens"),
+    }
+}
+
+/// A `tool_result`'s `content`: a string, or the `text` of its text blocks
+/// joined by newlines (anything else is no text).
+fn text(content: Option<&Value>) -> String {
+    match content {
+        Some(Value::String(text)) => text.clone(),
+        Some(Value::Array(blocks)) => blocks
+            .iter()
+            .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
+            .filter_map(|b| b.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}
+
+/// A result object's `stdout` and `stderr`, joined as the hook joins them
+/// (`hook::payload::streams`); a stream that is not a string is no text.
+fn streams(result: &serde_json::Map<String, Value>) -> String {
+    let stream = |name: &str| result.get(name).and_then(Value::as_str).unwrap_or("");
+    let (stdout, stderr) = (stream("stdout"), stream("stderr"));
+    match (stdout.is_empty(), stderr.is_empty()) {
+        (_, true) => stdout.to_owned(),
+        (true, false) => stderr.to_owned(),
+        (false, false) => format!("{stdout}\n{stderr}"),
+    }
 }
