@@ -134,7 +134,8 @@ impl Found {
                 Ok(entries) => entries,
                 Err(e) => return self.problem(path, format!("cannot list: {e}")),
             };
-            let mut children: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+            let mut children: Vec<PathBuf> =
+                entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
             children.sort();
             for child in children {
                 self.visit(&child, depth + 1, false);
@@ -167,7 +168,10 @@ impl Found {
                 Err(e) => self.problem(path, format!("cannot read: {e}")),
             }
         } else if given {
-            self.problem(path, "not a session file (.jsonl, .jsonl.zstd or .zip)".into());
+            self.problem(
+                path,
+                "not a session file (.jsonl, .jsonl.zstd or .zip)".into(),
+            );
         }
     }
 }
