@@ -37,7 +37,11 @@ pub(crate) fn parse(text: &str) -> Option<Millis> {
             return None;
         }
         for i in 0..3 {
-            millis = millis * 10 + fraction.get(i).filter(|_| i < n).map_or(0, |d| i64::from(d - b'0'));
+            millis = millis * 10
+                + fraction
+                    .get(i)
+                    .filter(|_| i < n)
+                    .map_or(0, |d| i64::from(d - b'0'));
         }
         rest = &fraction[n..];
     }
@@ -57,8 +61,8 @@ pub(crate) fn parse(text: &str) -> Option<Millis> {
         }
         _ => return None,
     };
-    let seconds = days_from_civil(year, month, day) * 86_400 + hour * 3_600 + minute * 60 + second
-        - offset;
+    let seconds =
+        days_from_civil(year, month, day) * 86_400 + hour * 3_600 + minute * 60 + second - offset;
     Some(Millis(seconds * 1_000 + millis))
 }
 

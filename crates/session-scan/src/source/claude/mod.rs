@@ -5,19 +5,24 @@
 //! the conversation, are read in full. Results are handed on as Claude Code's
 //! hook hands them to the families (`sandbox-advisor`'s `hook::payload`), so
 //! the scan recognizes what the live hook would.
+//!
+//! The line loop and problem wording ([`drive`]) are shared with the Codex
+//! reader.
 
 use std::collections::{HashMap, VecDeque};
 use std::io::BufRead;
 use std::path::Path;
 
-use advisor_core::{Failure, Outcome, Platform, Success};
+use advisor_core::{Failure, Outcome, Success};
 use serde::Deserialize;
-use serde::de::IgnoredAny;
 use serde_json::Value;
 
 use super::time;
-use crate::lines::{Line, Lines};
 use crate::model::{Format, Millis, Problem, Record, SessionHeader, Sink, StepId, Usage};
+
+mod drive;
+
+pub(super) use drive::{LineReader, drive, not_json, platform};
 
 /// The message ids remembered for grouping assistant records into steps. A
 /// record whose `message.id` was seen among the last this many distinct ids
@@ -46,107 +51,6 @@ pub fn read(path: &Path, input: &mut dyn BufRead, sink: &mut dyn Sink) {
     };
     drive(path, input, &mut reader);
     reader.finish();
-}
-
-/// A reader of one JSON record per line (this one and Codex's).
-pub(super) trait LineReader {
-    /// Where records go.
-    fn sink(&mut self) -> &mut dyn Sink;
-    /// Reads one line; an error is a problem with it, in the scanner's words.
-    fn line(&mut self, text: &[u8]) -> Result<(), String>;
-    /// A line could not be read at all (too long, or not JSON).
-    fn skipped(&mut self) {}
-}
-
-/// Hands every line of `input` to `reader`, naming each line it cannot read
-/// as a problem and reading on; counts the decoded bytes.
-pub(super) fn drive(path: &Path, input: &mut dyn BufRead, reader: &mut dyn LineReader) {
-    let mut lines = Lines::new(input);
-    let mut reported = 0u64;
-    loop {
-        let line = match lines.next_line() {
-            Ok(Some(line)) => line,
-            Ok(None) => break,
-            Err(e) => {
-                let what = format!("cannot read on after line {}: {e}", lines.number());
-                reader.sink().problem(Problem {
-                    path: path.to_owned(),
-                    line: None,
-                    what,
-                    stopped: true,
-                });
-                break;
-            }
-        };
-        let what = match line {
-            Line::TooLong => {
-                reader.skipped();
-                Some(too_long())
-            }
-            Line::Text(text) => {
-                let result = reader.line(text);
-                let torn = result.is_err() && serde_json::from_slice::<IgnoredAny>(text).is_err();
-                if torn {
-                    reader.skipped();
-                }
-                result.err().map(|what| (what, torn))
-                    .map(|(what, torn)| if torn && !lines.ended_cleanly() { cut_short() } else { what })
-            }
-        };
-        if let Some(what) = what {
-            reader.sink().problem(Problem {
-                path: path.to_owned(),
-                line: Some(lines.number()),
-                what,
-                stopped: false,
-            });
-        }
-        if lines.bytes() - reported >= 1 << 20 {
-            reported = lines.bytes();
-            reader.sink().decoded(reported);
-        }
-    }
-    reader.sink().decoded(lines.bytes());
-}
-
-/// The text of a problem with a line longer than [`crate::lines::LINE_MAX_BYTES`].
-pub(super) fn too_long() -> String {
-    format!(
-        "a line longer than {} MiB; skipped",
-        crate::lines::LINE_MAX_BYTES >> 20
-    )
-}
-
-/// The text of a problem with a last line that is cut short.
-pub(super) fn cut_short() -> String {
-    "the last line is cut short (no newline, not whole JSON); skipped".into()
-}
-
-/// Why a line is not a record, in the scanner's words (never the line's text).
-pub(super) fn not_json(e: &serde_json::Error) -> String {
-    use serde_json::error::Category;
-    let what = match e.classify() {
-        Category::Io => "cannot be read",
-        Category::Syntax => "not valid JSON",
-        Category::Eof => "JSON that ends early",
-        Category::Data => "JSON of an unexpected shape",
-    };
-    format!("{what} (column {}); skipped", e.column())
-}
-
-/// The platform a recorded working directory implies: `X:\` or `X:/` is
-/// Windows, `/Users/` macOS, any other absolute path Linux.
-pub(super) fn platform(cwd: &str) -> Option<Platform> {
-    let b = cwd.as_bytes();
-    if b.len() >= 3 && b[0].is_ascii_alphabetic() && b[1] == b':' && matches!(b[2], b'\\' | b'/') {
-        Some(Platform::Win32)
-    } else if cwd.starts_with("/Users/") {
-        Some(Platform::Macos)
-    } else if cwd.starts_with('/') {
-        Some(Platform::Linux)
-    } else {
-        None
-    }
 }
 
 /// What every line is read for first: its kind, and the session's facts.
@@ -438,5 +342,30 @@ fn streams(result: &serde_json::Map<String, Value>) -> String {
         (_, true) => stdout.to_owned(),
         (true, false) => stderr.to_owned(),
         (false, false) => format!("{stdout}\n{stderr}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_keep_the_last_ids_only() {
+        let mut steps = Steps::default();
+        assert_eq!(steps.of(Some("a")), (StepId(1), true));
+        assert_eq!(steps.of(Some("a")), (StepId(1), false));
+        assert_eq!(steps.of(None), (StepId(2), true));
+        assert_eq!(steps.of(None), (StepId(3), true));
+        for i in 0..STEP_IDS_KEPT - 1 {
+            steps.of(Some(&i.to_string()));
+        }
+        assert_eq!(steps.of(Some("a")), (StepId(1), false));
+        steps.of(Some("one more"));
+        assert_eq!(steps.ids.len(), STEP_IDS_KEPT);
+        // `a` was the oldest: forgotten, so a new step.
+        assert_eq!(
+            steps.of(Some("a")),
+            (StepId(4 + STEP_IDS_KEPT as u64), true)
+        );
     }
 }
