@@ -13,6 +13,7 @@ use crate::model::{Problem, Sink};
 pub mod claude;
 pub mod codex;
 pub mod dsh;
+mod time;
 
 /// The deepest directory level walked below a given path.
 pub const WALK_DEPTH_MAX: usize = 32;
