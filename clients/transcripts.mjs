@@ -11,9 +11,10 @@
 // codex: <scenario-dir>/codex-home/sessions/YYYY/MM/DD/rollout-*.jsonl
 //   -> <out-dir>/<name>.jsonl (same numbering).
 //
-// Scrubbing is the same as collect.mjs: the scenario directory's absolute path
-// becomes "<run>", the dashed form Claude Code derives from it becomes
-// "<run-dashed>", the repository's path (if given) becomes "<repo>". Nothing
+// Scrubbing: the scenario directory's absolute path becomes "/home/dev/run"
+// (still an absolute path, so a scan judges the paths as the advisor would
+// live), the dashed form Claude Code derives from it becomes "-home-dev-run",
+// the repository's path (if given) becomes "<repo>". Nothing
 // else is changed: the file is treated as text, not parsed and re-serialized,
 // so key order, spacing and line endings stay as the client wrote them.
 import fs from 'node:fs';
@@ -24,11 +25,13 @@ if (!client || !dir || !outDir || !name) {
   process.stderr.write('usage: transcripts.mjs <client> <scenario-dir> <out-dir> <name> [<repo-root>]\n');
   process.exit(2);
 }
+/** What the run's directory becomes: a plausible absolute path, the one `recorded.rs` puts back into docs/hooks. */
+const RUN = '/home/dev/run';
 const abs = path.resolve(dir);
 const dashed = abs.replace(/[^A-Za-z0-9]/g, '-');
 
 function scrub(text) {
-  let t = text.split(abs).join('<run>').split(dashed).join('<run-dashed>');
+  let t = text.split(abs).join(RUN).split(dashed).join(RUN.replace(/[^A-Za-z0-9]/g, '-'));
   if (repo) t = t.split(path.resolve(repo)).join('<repo>');
   return t;
 }

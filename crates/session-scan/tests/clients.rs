@@ -165,7 +165,7 @@ fn s(text: &str) -> String {
 const CC_NET: &str = "Exit code 56\ncurl: (56) CONNECT tunnel failed, response 403\n\n<sandbox_violations>\ndeny network-outbound example.com:443 (user denied)\n</sandbox_violations>";
 const CC_BWRAP: &str = "Exit code 1\nbwrap: Creating new namespace failed: nesting depth or /proc/sys/user/max_*_namespaces exceeded (ENOSPC)";
 const CX_GIT: &str =
-    "fatal: Unable to create '<run>/proj/.git/index.lock': Read-only file system\n";
+    "fatal: Unable to create '/home/dev/run/proj/.git/index.lock': Read-only file system\n";
 const CX_BWRAP: &str = "bwrap: Creating new namespace failed: nesting depth or /proc/sys/user/max_*_namespaces exceeded (ENOSPC)\n";
 const CURL: &str = r#"{"command":"curl -sS https://example.com"}"#;
 const ECHO: &str = r#"{"command":"echo hello"}"#;
@@ -187,9 +187,12 @@ fn failed(sink: &Recorder) -> Vec<&Outcome> {
         .collect()
 }
 
-/// A field of a recorded hook payload in `docs/hooks/`.
+/// A field of a recorded hook payload in `docs/hooks/`, with the run's
+/// directory put back as the transcripts spell it (`/home/dev/run`).
 fn hook(file: &str, field: &str) -> Value {
-    let text = fs::read_to_string(root().join("docs/hooks").join(file)).unwrap();
+    let text = fs::read_to_string(root().join("docs/hooks").join(file))
+        .unwrap()
+        .replace("<run>", "/home/dev/run");
     let payload: Value = serde_json::from_str(&text).unwrap();
     payload[field].clone()
 }
@@ -220,7 +223,7 @@ fn claude_network_denied() {
         "examples/transcripts/claude-code/sandbox-network-denied.jsonl",
         &[
             s(
-                r#"begin claude-code c72dcd73-8913-4917-a01b-e2de3e0093ec cwd=Some("<run>/proj") platform=None"#,
+                r#"begin claude-code c72dcd73-8913-4917-a01b-e2de3e0093ec cwd=Some("/home/dev/run/proj") platform=Some(Linux)"#,
             ),
             call("toolu_scripted_0", 1, "Bash", CURL, 1_796_201_323_085),
             failure("toolu_scripted_0", CC_NET, 1_796_201_323_383),
@@ -259,7 +262,7 @@ fn claude_no_userns() {
         "examples/transcripts/claude-code/sandbox-no-userns.jsonl",
         &[
             s(
-                r#"begin claude-code e314ff14-70ee-4346-8790-1149f6b61a22 cwd=Some("<run>/proj") platform=None"#,
+                r#"begin claude-code e314ff14-70ee-4346-8790-1149f6b61a22 cwd=Some("/home/dev/run/proj") platform=Some(Linux)"#,
             ),
             call("toolu_scripted_0", 1, "Bash", ECHO, 1_796_201_325_124),
             failure("toolu_scripted_0", CC_BWRAP, 1_796_201_325_308),
@@ -285,7 +288,7 @@ fn claude_clean() {
         "examples/transcripts/claude-code/clean.jsonl",
         &[
             s(
-                r#"begin claude-code e9841c9f-634c-42ab-997d-5fc674d8299e cwd=Some("<run>/proj") platform=None"#,
+                r#"begin claude-code e9841c9f-634c-42ab-997d-5fc674d8299e cwd=Some("/home/dev/run/proj") platform=Some(Linux)"#,
             ),
             call("toolu_scripted_0", 1, "Bash", ECHO, 1_796_201_326_947),
             success("toolu_scripted_0", false, "hello", "1796201327184"),
@@ -317,7 +320,7 @@ fn codex_git_commit_protected() {
         "examples/transcripts/codex/git-commit-protected.jsonl",
         &[
             s(
-                r#"begin codex 01a235f1-2e7f-7372-8558-dd98f5bced07 cwd=Some("<run>/proj") platform=None"#,
+                r#"begin codex 01a235f1-2e7f-7372-8558-dd98f5bced07 cwd=Some("/home/dev/run/proj") platform=Some(Linux)"#,
             ),
             s("mode workspace-write"),
             call("call_scripted_0", 1, "Bash", GIT, 1_796_201_328_381),
@@ -349,7 +352,7 @@ fn codex_no_userns() {
         "examples/transcripts/codex/no-userns.jsonl",
         &[
             s(
-                r#"begin codex 01a235f1-3346-7480-84f6-2d3d22f983ed cwd=Some("<run>/proj") platform=None"#,
+                r#"begin codex 01a235f1-3346-7480-84f6-2d3d22f983ed cwd=Some("/home/dev/run/proj") platform=Some(Linux)"#,
             ),
             s("mode workspace-write"),
             call("call_scripted_0", 1, "Bash", ECHO, 1_796_201_329_595),
@@ -376,7 +379,7 @@ fn codex_clean() {
         "examples/transcripts/codex/clean.jsonl",
         &[
             s(
-                r#"begin codex 01a235f1-38e9-7643-a2df-d1a9a9b26990 cwd=Some("<run>/proj") platform=None"#,
+                r#"begin codex 01a235f1-38e9-7643-a2df-d1a9a9b26990 cwd=Some("/home/dev/run/proj") platform=Some(Linux)"#,
             ),
             s("mode workspace-write"),
             call("call_scripted_0", 1, "Bash", ECHO, 1_796_201_331_031),
@@ -548,6 +551,8 @@ fn codex_exit_zero_is_a_success_whatever_it_says() {
                 r#""plan: not json""#,
                 1_796_201_328_381,
             ),
+            // Its output has no exit header, as no tool's but exec_command's does: a success.
+            success("call_scripted_2", false, "Plan updated", "1796201328571"),
             // The token_count after token_usage_records is a repeat: not counted.
             s("end"),
         ],

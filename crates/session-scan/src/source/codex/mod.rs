@@ -41,6 +41,7 @@ pub fn read(path: &Path, input: &mut dyn BufRead, sink: &mut dyn Sink) {
         step: 1,
         records_usage: false,
         last_total: None,
+        exec_pending: std::collections::HashSet::new(),
     };
     drive(path, input, &mut reader);
     if reader.begun {
@@ -123,7 +124,15 @@ struct Reader<'a> {
     records_usage: bool,
     /// The `total_token_usage` of the last `token_count` counted.
     last_total: Option<Value>,
+    /// `exec_command` calls awaiting their output (at most
+    /// [`EXEC_PENDING_MAX`]): only theirs carries the exit header, so only a
+    /// headerless output of one of them is a launch failure.
+    exec_pending: std::collections::HashSet<String>,
 }
+
+/// The most `exec_command` calls remembered while awaiting their output; past
+/// it the set is cleared, and a headerless output is then read as a success.
+const EXEC_PENDING_MAX: usize = 4_096;
 
 impl LineReader for Reader<'_> {
     fn sink(&mut self) -> &mut dyn Sink {
@@ -257,6 +266,12 @@ impl Reader<'_> {
                 let (Some(call), Some(name)) = (item.call_id, item.name) else {
                     return Err("a `function_call` without `call_id` or `name`; skipped".into());
                 };
+                if name == "exec_command" {
+                    if self.exec_pending.len() >= EXEC_PENDING_MAX {
+                        self.exec_pending.clear();
+                    }
+                    self.exec_pending.insert(call.clone());
+                }
                 let (tool, arguments) = call_as_hooked(name, item.arguments);
                 self.sink.record(Record::Call {
                     call,
@@ -285,10 +300,12 @@ impl Reader<'_> {
                         );
                     }
                 };
+                let exec = self.exec_pending.remove(&call);
                 let (failed, content) = match Header::read(&output) {
                     Some(header) => (header.failed, header.body.to_owned()),
-                    // No header: Codex could not launch the command.
-                    None => (true, output),
+                    // No header on a command's output: Codex could not launch it.
+                    // Other tools (apply_patch, MCP) never write one.
+                    None => (exec, output),
                 };
                 self.sink.record(Record::Result {
                     call,
