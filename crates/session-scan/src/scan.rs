@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use advisor_core::FamilyId;
 
 use crate::analyze::{Assume, ScanError, Scanner, Totals};
+use crate::model::Sink as _;
 use crate::report::Report;
 use crate::source::{self, Input};
 
@@ -52,7 +53,7 @@ pub fn scan(paths: &[PathBuf], options: Options) -> Result<Report, ScanError> {
                 scope.spawn(move || {
                     while let Some(input) = inputs.get(next.fetch_add(1, Ordering::Relaxed)) {
                         scanner.totals.files += 1;
-                        source::read(input, scanner);
+                        read_guarded(input, scanner);
                         progress.finished(input);
                     }
                 })
@@ -72,6 +73,24 @@ pub fn scan(paths: &[PathBuf], options: Options) -> Result<Report, ScanError> {
         totals.merge(scanner.totals);
     }
     Ok(totals.report(&order))
+}
+
+/// Reads one input; a reader that panics (a bug, never the file's fault)
+/// costs that file only: it is named as a problem and the worker goes on
+/// with its figures intact.
+fn read_guarded(input: &Input, scanner: &mut Scanner) {
+    let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        source::read(input, scanner);
+    }));
+    if read.is_err() {
+        scanner.end();
+        scanner.problem(crate::model::Problem {
+            path: input.path().to_owned(),
+            line: None,
+            what: "the scanner failed on this file (a bug in sandbox-advisor); the rest of it was not read".into(),
+            stopped: true,
+        });
+    }
 }
 
 /// What the progress bar draws from.

@@ -12,6 +12,16 @@ use super::{Exit, Io};
 
 /// Runs `scan`.
 pub(super) fn run(args: ScanArgs, locale: Option<Locale>, io: &mut Io<'_>) -> Exit {
+    // A path that is not there is a mistyped command line, not an empty scan.
+    for path in &args.paths {
+        if let Err(e) = std::fs::symlink_metadata(path) {
+            let shown = path.display().to_string();
+            return usage(
+                io,
+                format!("scan: {}: {e}", advisor_core::quote::escaped(&shown)),
+            );
+        }
+    }
     let jobs = args.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         usize::from,

@@ -1,0 +1,198 @@
+//! `sandbox-advisor scan` as a user runs it: the bundled recordings, the three
+//! formats of the report, a corrupt file among good ones, the README's example.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use common::{repo_root, run_in};
+use serde_json::Value;
+
+/// The bundled recordings a newcomer scans (README, "What sandbox failures cost").
+const BUNDLED: [&str; 2] = ["examples/transcripts", "scan-fixtures/dsh-writer/out/zstd"];
+
+/// What one run must show.
+struct Want<'a> {
+    code: i32,
+    stdout: &'a [&'a str],
+    stderr: &'a [&'a str],
+}
+
+/// Runs `sandbox-advisor scan <args>` in the repository root and checks it.
+fn check(args: &[&str], want: Want<'_>) -> common::Run {
+    let mut line = vec!["scan", "--no-progress"];
+    line.extend_from_slice(args);
+    let run = run_in(&repo_root(), &line, "");
+    assert_eq!(
+        run.code, want.code,
+        "exit of {line:?}; stderr: {}",
+        run.stderr
+    );
+    for needle in want.stdout {
+        assert!(
+            run.stdout.contains(needle),
+            "stdout of {line:?} lacks {needle:?}:\n{}",
+            run.stdout
+        );
+    }
+    for needle in want.stderr {
+        assert!(
+            run.stderr.contains(needle),
+            "stderr of {line:?} lacks {needle:?}:\n{}",
+            run.stderr
+        );
+    }
+    run
+}
+
+fn json(args: &[&str]) -> Value {
+    let mut line = vec!["--format", "json"];
+    line.extend_from_slice(args);
+    let run = check(
+        &line,
+        Want {
+            code: 0,
+            stdout: &[],
+            stderr: &[],
+        },
+    );
+    serde_json::from_str(&run.stdout).unwrap()
+}
+
+#[test]
+fn the_readme_shows_the_bundled_scan_as_it_is() {
+    let run = check(
+        &BUNDLED,
+        Want {
+            code: 0,
+            stdout: &["Per family"],
+            stderr: &[],
+        },
+    );
+    assert_eq!(run.stderr, "", "a clean scan says nothing on stderr");
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    let command = format!("sandbox-advisor scan {}", BUNDLED.join(" "));
+    assert!(
+        readme.contains(&command),
+        "README.md does not show `{command}`"
+    );
+    let block = format!("```text\n{}```", run.stdout);
+    assert!(
+        readme.contains(&block),
+        "README.md's scan output has drifted; it is now:\n{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn every_family_of_the_bundled_recordings_is_found_once_per_session() {
+    let report = json(&BUNDLED);
+    assert_eq!(report["schema"], 1);
+    let families: Vec<(&str, u64, u64)> = report["families"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["family"].as_str().unwrap(),
+                f["sessions"].as_u64().unwrap(),
+                f["would_speak"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    for family in [
+        "codex-protected-path",
+        "bwrap-cannot-start",
+        "sandbox-network-denied",
+        "acl-provisioning",
+    ] {
+        let Some((_, sessions, spoke)) = families.iter().find(|f| f.0 == family) else {
+            panic!("{family} not found in {families:?}");
+        };
+        assert_eq!(
+            sessions, spoke,
+            "{family}: one advisory per session with a failure"
+        );
+    }
+}
+
+#[test]
+fn two_workers_report_what_one_does() {
+    let one = json(&["--jobs", "1", BUNDLED[0], BUNDLED[1]]);
+    let two = json(&["--jobs", "2", BUNDLED[0], BUNDLED[1]]);
+    assert_eq!(one, two);
+}
+
+#[test]
+fn a_corrupt_file_is_named_and_the_rest_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = repo_root();
+    let good = root.join("examples/transcripts/codex/git-commit-protected.jsonl");
+    std::fs::copy(&good, dir.path().join("rollout-good.jsonl")).unwrap();
+    let mut torn = std::fs::read(&good).unwrap();
+    torn.truncate(torn.len() / 2);
+    torn.extend_from_slice(b"\n{not json\n");
+    std::fs::write(dir.path().join("rollout-torn.jsonl"), torn).unwrap();
+    let path = dir.path().to_str().unwrap();
+    let run = check(
+        &["--format", "json", path],
+        Want {
+            code: 0,
+            stdout: &["codex-protected-path"],
+            stderr: &["rollout-torn.jsonl:"],
+        },
+    );
+    let report: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(report["input"]["files"], 2);
+    assert!(report["input"]["problems_total"].as_u64().unwrap() >= 1);
+}
+
+#[test]
+fn html_and_out_write_one_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("cost.html");
+    let out_arg = out.to_str().unwrap();
+    check(
+        &["--format", "html", "--out", out_arg, BUNDLED[0]],
+        Want {
+            code: 0,
+            stdout: &[],
+            stderr: &[],
+        },
+    );
+    let page = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        page.starts_with("<!DOCTYPE html>"),
+        "{}",
+        &page[..80.min(page.len())]
+    );
+    assert!(page.contains("bwrap-cannot-start"));
+    // Nothing is fetched: no source or link attribute, and the policy forbids loads.
+    for fetch in ["src=", "href=", "url(", "@import"] {
+        assert!(!page.contains(fetch), "the page fetches through {fetch:?}");
+    }
+    assert!(
+        page.contains("default-src 'none'"),
+        "the page states its policy"
+    );
+}
+
+#[test]
+fn a_path_that_is_not_there_is_a_usage_error() {
+    check(
+        &["no/such/dir"],
+        Want {
+            code: 2,
+            stdout: &[],
+            stderr: &["scan: no/such/dir:"],
+        },
+    );
+    check(
+        &[],
+        Want {
+            code: 2,
+            stdout: &[],
+            stderr: &["PATHS"],
+        },
+    );
+}
