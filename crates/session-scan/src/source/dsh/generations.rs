@@ -12,7 +12,8 @@
 //! - Two files claiming the same highest version are a problem naming both;
 //!   the one read is the one whose name agrees with its header
 //!   (`session.vN…` for version N), else the unversioned one; among equals
-//!   the last by path (so `session.jsonl.zstd` over `session.jsonl`).
+//!   the last by path (so `session.jsonl.zstd` over `session.jsonl`). The
+//!   problem names the others by file name (they share the directory).
 //! - A file whose first line cannot be read as a session header is a
 //!   problem and takes no part in the choice.
 
@@ -113,7 +114,12 @@ pub(crate) fn choose(files: &[PathBuf], sink: &mut dyn Sink) -> Option<PathBuf> 
     if tied.len() > 1 {
         let others: Vec<String> = tied[..tied.len() - 1]
             .iter()
-            .map(|p| p.display().to_string())
+            .map(|p| {
+                p.file_name()
+                    .unwrap_or(p.as_os_str())
+                    .to_string_lossy()
+                    .into_owned()
+            })
             .collect();
         sink.problem(Problem {
             path: chosen.clone(),

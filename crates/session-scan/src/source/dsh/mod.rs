@@ -1,13 +1,13 @@
 //! DeepSeek harness session logs (formats v0 to v3), plain or zstd, and web
 //! exports. `docs/scan/dsh-sessions.md` is the format this follows.
 //!
-//! - [`frames`]: the bytes (plain, or zstd frames decoded one by one);
-//! - [`header`]: the first line;
-//! - [`events`]: the events, as [`Record`](crate::model::Record)s;
-//! - [`usage`]: which usage counts, once;
-//! - [`rebuild`]: the rendered result text and the shell value behind it;
-//! - [`generations`]: which file of a session directory is read;
-//! - [`export`]: the web `/export` ZIP.
+//! - `frames`: the bytes (plain, or zstd frames decoded one by one);
+//! - `header`: the first line;
+//! - `events`: the events, as [`Record`](crate::model::Record)s;
+//! - `usage`: which usage counts, once;
+//! - `rebuild`: the rendered result text and the shell value behind it;
+//! - `generations`: which file of a session directory is read;
+//! - `export`: the web `/export` ZIP.
 
 use std::cell::RefCell;
 use std::fs;
@@ -47,14 +47,14 @@ pub fn is_session_file_name(name: &str) -> bool {
 }
 
 /// Reads the highest generation among one session directory's files (see
-/// [`generations`] for the choice).
+/// `generations` for the choice).
 pub fn read_session_dir(files: &[PathBuf], sink: &mut dyn Sink) {
     if let Some(path) = generations::choose(files, sink) {
         read_one(&mut FileSource::new(path), sink);
     }
 }
 
-/// Reads a web export ZIP (see [`export`]).
+/// Reads a web export ZIP (see `export`).
 pub fn read_export(path: &Path, sink: &mut dyn Sink) {
     export::read(path, sink);
 }
