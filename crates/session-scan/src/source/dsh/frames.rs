@@ -7,6 +7,13 @@
 //! ends. At every frame boundary the decoder is reset and the next four bytes
 //! must be the zstd magic (the writer's own reader refuses anything else,
 //! skippable frames included).
+//!
+//! Streaming has one cost: libzstd hands out a block's bytes as soon as the
+//! block is decoded, and checks the frame's checksum only at the frame's end,
+//! so the lines of a frame whose checksum then fails may already have been
+//! read (for the writer's small frames, decoded in one call, they are not:
+//! the failing call's output is dropped). The problem still names the frame
+//! and stops the file. A torn frame keeps the lines of its complete blocks.
 
 use std::io::{self, Read};
 

@@ -8,6 +8,23 @@
 //! - `rebuild`: the rendered result text and the shell value behind it;
 //! - `generations`: which file of a session directory is read;
 //! - `export`: the web `/export` ZIP.
+//!
+//! Record semantics, where the format leaves a choice:
+//!
+//! - A step is `StepId((turn << 32) | step)` from the event's `data`.
+//! - A result's text is its first part's text blocks joined with `\n`; a
+//!   failure's message is that text without a leading `Error: `, its code the
+//!   `data.error.code` the harness attached; a success's value is rebuilt
+//!   from the text only for a tool that starts a process
+//!   ([`advisor_core::ToolClass`]), and is `null` when the text does not read
+//!   as a shell rendering.
+//! - A forked session's inherited events (`seedLength` in v0/v1, before the
+//!   last inherited `session/end-seed` in v2/v3) give no call, result, usage
+//!   or spoken advisory: the parent's own file counts them. Their
+//!   `sandbox/mode` switches are still given, so the mode in force at the
+//!   fork is known.
+//! - Unknown event types are skipped; a line that is not a JSON event is a
+//!   problem on its 1-based line (the header is line 1) and reading goes on.
 
 use std::cell::RefCell;
 use std::fs;
@@ -59,7 +76,10 @@ pub fn read_export(path: &Path, sink: &mut dyn Sink) {
     export::read(path, sink);
 }
 
-/// How often [`Sink::decoded`] hears of progress, in decoded bytes.
+/// How often [`Sink::decoded`] hears of progress, in decoded bytes. It is
+/// told the running total for the current file (every [`DECODED_EVERY`]
+/// bytes and once at the file's end, so the last figure is the file's decoded
+/// size), not an increment.
 const DECODED_EVERY: u64 = 1 << 20;
 
 /// Something that can be read, and read again (a forked v2/v3 session is read
