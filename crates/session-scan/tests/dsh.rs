@@ -632,3 +632,72 @@ fn an_export_of_too_many_members_is_not_read() {
         sink.lines
     );
 }
+
+#[test]
+fn odd_input_is_named_never_panicked_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path();
+    let lines = [
+        r#"{"type":"session","version":0,"id":"odd","createdAt":1}"#,
+        r#"[1,2]"#,
+        r#"{"type":"tool/call","seq":"x","data":5}"#,
+        r#"{"type":"tool/call","seq":1,"time":"t","data":{"turn":-1,"step":2.5,"callId":"c1","name":"bash","arguments":7}}"#,
+        r#"{"type":"tool/result","data":{"message":{"content":"nope"}}}"#,
+        r#"{"type":"tool/result","data":{"message":{"source":{"callId":"c1"},"content":[{"content":[{"type":"text","text":5}],"isError":"yes"}]}}}"#,
+        r#"{"type":"assistant/message","seq":9,"data":{"turn":1,"step":1,"usage":{"inputTokens":"10","outputTokens":3}},"sourceEventSeqs":[[0,18446744073709551615],"x",{}]}"#,
+        r#"{"type":"sandbox/mode","data":{"mode":"full"}}"#,
+        r#"{"type":"assistant/chunk","seq":20,"data":{"turn":1,"step":2,"chunk":{"type":"usage","usage":{"inputTokens":1}}}}"#,
+        "",
+        r#"{"type":"text-chunks","seq0":21,"data":{"texts":[]}}"#,
+        r#"{"type":"user/message","data":{"source":{"kind":"plugin","plugin":"sandbox-grant-advisor"}}}"#,
+    ];
+    fs::write(base.join("session.jsonl"), lines.join("\n")).unwrap();
+    check(
+        base,
+        Input::Dir(&["session.jsonl"]),
+        &[
+            "begin dsh-v0 odd parent=- subagent=false cwd=- platform=-",
+            "problem session.jsonl line=2 stopped=false an event without a string \"type\"; skipped",
+            "problem session.jsonl line=3 stopped=false a tool/call without a string callId and name; skipped",
+            "call c1 t0s0 bash 7",
+            "problem session.jsonl line=5 stopped=false a tool/result without a call id; skipped",
+            "ok c1 failed=false null",
+            "usage t1s1 0/3",
+            "problem session.jsonl line=8 stopped=false a sandbox/mode without a known mode; skipped",
+            "problem session.jsonl line=10 stopped=false not a JSON event; skipped",
+            // The last line has no newline; a plain file's last line is read.
+            "spoken -",
+            // The usage chunk no message cited, at the end of the file.
+            "usage t1s2 1/0",
+            "end",
+        ],
+    );
+    // The generation choice reads each header first and names what it cannot use.
+    let not_a_header = "problem session.jsonl line=1 stopped=true the first line is not a session header with a version; skipped";
+    for (bytes, want) in [
+        (&b""[..], not_a_header),
+        (b"\n", not_a_header),
+        (b"\x28\xb5\x2f", not_a_header),
+        (
+            b"{\"type\":\"session\",\"version\":1}\n",
+            "problem session.jsonl line=1 stopped=true the session header has no string \"id\"; skipped",
+        ),
+    ] {
+        fs::write(base.join("session.jsonl"), bytes).unwrap();
+        check(base, Input::Dir(&["session.jsonl"]), &[want]);
+    }
+    // A zstd-named file that is not zstd, and one torn inside its first frame.
+    for (bytes, want) in [
+        (
+            &b"plain text\n"[..],
+            "problem session.jsonl.zstd line=1 stopped=true zstd frame 0 (counting from 0) at byte 0 has no zstd magic; the rest of the file was not read",
+        ),
+        (
+            b"\x28\xb5\x2f\xfd\x04",
+            "problem session.jsonl.zstd line=1 stopped=true the last zstd frame is cut short at byte 5; the lines before it were read",
+        ),
+    ] {
+        fs::write(base.join("session.jsonl.zstd"), bytes).unwrap();
+        check(base, Input::Dir(&["session.jsonl.zstd"]), &[want]);
+    }
+}
