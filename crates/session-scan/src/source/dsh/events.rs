@@ -126,12 +126,16 @@ impl<'s> Events<'s> {
         let Some(kind) = event.get("type").and_then(Value::as_str) else {
             return self.problem(Some(number), "an event without a string \"type\"; skipped");
         };
-        let seq = event
-            .get("seq")
-            .or_else(|| event.get("seq0"))
-            .and_then(Value::as_u64)
-            .unwrap_or(self.next_seq);
-        self.next_seq = seq.saturating_add(width(&event));
+        // A line without a seq takes the next one; only a packed row (no
+        // `seq`) stands for several.
+        let (seq, width) = match event.get("seq").and_then(Value::as_u64) {
+            Some(seq) => (seq, 1),
+            None => {
+                let seq0 = event.get("seq0").and_then(Value::as_u64);
+                (seq0.unwrap_or(self.next_seq), width(&event))
+            }
+        };
+        self.next_seq = seq.saturating_add(width);
         let inherited = self.inherited(seq);
         let at = event.get("time").and_then(Value::as_i64).map(Millis);
         let data = event.get("data").unwrap_or(&Value::Null);
