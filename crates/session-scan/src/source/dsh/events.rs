@@ -1,9 +1,11 @@
 //! The events after the header, turned into records in file order.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
 use advisor_core::{Failure, Outcome, SandboxMode, Success, ToolClass, ToolName};
+use serde::Deserialize;
 use serde_json::Value;
 
 use super::header::Seed;
@@ -17,6 +19,19 @@ const OPEN_CALLS_MAX: usize = 1 << 16;
 
 /// The plugin whose notices are advisories already spoken.
 const ADVISOR_PLUGIN: &str = "sandbox-grant-advisor";
+
+/// An event's envelope, its `data` skipped unread: enough to pass over the
+/// lines no record comes from (most of them) without building their values.
+#[derive(Deserialize)]
+struct Envelope<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Cow<'a, str>,
+    seq: Option<u64>,
+}
+
+fn contains(line: &[u8], needle: &[u8]) -> bool {
+    line.windows(needle.len()).any(|w| w == needle)
+}
 
 /// The step of an event's `data`: `(turn << 32) | step`.
 fn step_of(data: &Value) -> StepId {
@@ -118,8 +133,32 @@ impl<'s> Events<'s> {
         }
     }
 
+    /// True when `line` gives no record and needs no full parse: an event
+    /// type nothing is read from, a chunk that is not a usage chunk, a user
+    /// message that does not name the advisor. Its seq is counted.
+    fn passes_over(&mut self, line: &[u8]) -> bool {
+        let Ok(envelope) = serde_json::from_slice::<Envelope<'_>>(line) else {
+            return false;
+        };
+        let skip = match &*envelope.kind {
+            "assistant/chunk" => !self.chunked || !contains(line, b"\"usage\""),
+            "user/message" => !contains(line, ADVISOR_PLUGIN.as_bytes()),
+            "sandbox/mode" | "tool/call" | "tool/result" | "assistant/message"
+            | "assistant/attempt" | "step/end" | "turn/end" => false,
+            // Packed rows count several seqs: read them whole.
+            kind => !kind.ends_with("-chunks"),
+        };
+        if skip {
+            self.next_seq = envelope.seq.unwrap_or(self.next_seq).saturating_add(1);
+        }
+        skip
+    }
+
     /// One line after the header.
     pub(crate) fn line(&mut self, number: u64, line: &[u8]) {
+        if self.passes_over(line) {
+            return;
+        }
         let Ok(event) = serde_json::from_slice::<Value>(line) else {
             return self.problem(Some(number), "not a JSON event; skipped");
         };
