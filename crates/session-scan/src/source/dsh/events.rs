@@ -1,0 +1,385 @@
+//! The events after the header, turned into records in file order.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use advisor_core::{Failure, Outcome, SandboxMode, Success, ToolClass, ToolName};
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::header::Seed;
+use super::rebuild;
+use super::usage::{self, Chunk, Pending};
+use crate::model::{Format, Millis, Problem, Record, Sink, StepId, Usage};
+
+/// The most calls remembered (by id, for their tool name) while they await
+/// their result; a call past it gets its result without a rebuilt value.
+const OPEN_CALLS_MAX: usize = 1 << 16;
+
+/// The plugin whose notices are advisories already spoken.
+const ADVISOR_PLUGIN: &str = "sandbox-grant-advisor";
+
+/// An event's envelope, its `data` skipped unread: enough to pass over the
+/// lines no record comes from (most of them) without building their values.
+#[derive(Deserialize)]
+struct Envelope<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Cow<'a, str>,
+    seq: Option<u64>,
+}
+
+fn contains(line: &[u8], needle: &[u8]) -> bool {
+    line.windows(needle.len()).any(|w| w == needle)
+}
+
+/// The step of an event's `data`: `(turn << 32) | step`.
+fn step_of(data: &Value) -> StepId {
+    let n = |k: &str| data.get(k).and_then(Value::as_u64).unwrap_or(0) & 0xffff_ffff;
+    StepId((n("turn") << 32) | n("step"))
+}
+
+/// How many seqs a line stands for: a packed chunk row (`seq0`) is one per
+/// member (`texts` or `args`, else `dt` plus one).
+fn width(event: &Value) -> u64 {
+    let data = event.get("data").unwrap_or(&Value::Null);
+    let len = |k: &str| data.get(k).and_then(Value::as_array).map(Vec::len);
+    let members = len("texts")
+        .or_else(|| len("args"))
+        .or_else(|| len("dt").map(|n| n + 1))
+        .unwrap_or(1);
+    members.max(1) as u64
+}
+
+/// The reader of one session's events.
+pub(crate) struct Events<'s> {
+    sink: &'s mut dyn Sink,
+    path: PathBuf,
+    /// v0/v1: usage chunks at the top level, messages citing them.
+    chunked: bool,
+    seed: Seed,
+    /// v2/v3 forks: the seq of the last inherited `session/end-seed`.
+    cut: Option<u64>,
+    next_seq: u64,
+    tools: HashMap<String, String>,
+    pending: Pending,
+}
+
+impl<'s> Events<'s> {
+    pub(crate) fn new(
+        sink: &'s mut dyn Sink,
+        path: PathBuf,
+        format: Format,
+        seed: Seed,
+        cut: Option<u64>,
+    ) -> Self {
+        Self {
+            sink,
+            path,
+            chunked: matches!(format, Format::DshV0 | Format::DshV1),
+            seed,
+            cut,
+            next_seq: 0,
+            tools: HashMap::new(),
+            pending: Pending::default(),
+        }
+    }
+
+    /// A problem on line `line` (1-based); the reader goes on.
+    pub(crate) fn problem(&mut self, line: Option<u64>, what: impl Into<String>) {
+        self.sink.problem(Problem {
+            path: self.path.clone(),
+            line,
+            what: what.into(),
+            stopped: false,
+        });
+    }
+
+    /// A problem that stopped the file.
+    pub(crate) fn stop(&mut self, what: String) {
+        self.sink.problem(Problem {
+            path: self.path.clone(),
+            line: None,
+            what,
+            stopped: true,
+        });
+    }
+
+    /// Decoded bytes so far.
+    pub(crate) fn decoded(&mut self, bytes: u64) {
+        self.sink.decoded(bytes);
+    }
+
+    /// The session ends.
+    pub(crate) fn end(&mut self) {
+        self.sink.end();
+    }
+
+    fn inherited(&self, seq: u64) -> bool {
+        match self.seed {
+            Seed::None => false,
+            Seed::Length(n) => seq < n,
+            Seed::Marker => self.cut.is_some_and(|cut| seq < cut),
+        }
+    }
+
+    fn usage(&mut self, step: StepId, usage: Usage, at: Option<Millis>) {
+        self.sink.record(Record::Usage { step, usage, at });
+    }
+
+    fn settle(&mut self, chunks: Vec<Chunk>) {
+        for c in chunks {
+            self.usage(c.step, c.usage, c.at);
+        }
+    }
+
+    /// True when `line` gives no record and needs no full parse: an event
+    /// type nothing is read from, a chunk that is not a usage chunk, a user
+    /// message that does not name the advisor. Its seq is counted.
+    fn passes_over(&mut self, line: &[u8]) -> bool {
+        let Ok(envelope) = serde_json::from_slice::<Envelope<'_>>(line) else {
+            return false;
+        };
+        let skip = match &*envelope.kind {
+            "assistant/chunk" => !self.chunked || !contains(line, b"\"usage\""),
+            "user/message" => !contains(line, ADVISOR_PLUGIN.as_bytes()),
+            "sandbox/mode" | "tool/call" | "tool/result" | "assistant/message"
+            | "assistant/attempt" | "step/end" | "turn/end" => false,
+            // Packed rows count several seqs: read them whole.
+            kind => !kind.ends_with("-chunks"),
+        };
+        if skip {
+            self.next_seq = envelope.seq.unwrap_or(self.next_seq).saturating_add(1);
+        }
+        skip
+    }
+
+    /// One line after the header.
+    pub(crate) fn line(&mut self, number: u64, line: &[u8]) {
+        if self.passes_over(line) {
+            return;
+        }
+        let Ok(event) = serde_json::from_slice::<Value>(line) else {
+            return self.problem(Some(number), "not a JSON event; skipped");
+        };
+        let Some(kind) = event.get("type").and_then(Value::as_str) else {
+            return self.problem(Some(number), "an event without a string \"type\"; skipped");
+        };
+        // A line without a seq takes the next one; only a packed row (no
+        // `seq`) stands for several.
+        let (seq, width) = match event.get("seq").and_then(Value::as_u64) {
+            Some(seq) => (seq, 1),
+            None => {
+                let seq0 = event.get("seq0").and_then(Value::as_u64);
+                (seq0.unwrap_or(self.next_seq), width(&event))
+            }
+        };
+        self.next_seq = seq.saturating_add(width);
+        let inherited = self.inherited(seq);
+        let at = event.get("time").and_then(Value::as_i64).map(Millis);
+        let data = event.get("data").unwrap_or(&Value::Null);
+        match kind {
+            "sandbox/mode" => match data
+                .get("mode")
+                .and_then(Value::as_str)
+                .map(str::parse::<SandboxMode>)
+            {
+                Some(Ok(mode)) => self.sink.record(Record::Mode(mode)),
+                _ => self.problem(Some(number), "a sandbox/mode without a known mode; skipped"),
+            },
+            "tool/call" => self.call(number, data, inherited, at),
+            "tool/result" => self.result(number, data, inherited, at),
+            "assistant/chunk" if self.chunked && !inherited => {
+                let step = step_of(data);
+                if let Some(usage) = data.get("chunk").and_then(usage::of_chunk) {
+                    let chunk = Chunk {
+                        seq,
+                        step,
+                        usage,
+                        at,
+                    };
+                    if let Some(old) = self.pending.push(chunk) {
+                        self.settle(vec![old]);
+                    }
+                }
+            }
+            "assistant/message" => self.message(&event, data, seq, inherited, at),
+            "assistant/attempt" if !inherited => {
+                if let Some(usage) = data.get("stream").and_then(usage::of_stream) {
+                    self.usage(step_of(data), usage, at);
+                }
+            }
+            "step/end" if self.chunked => {
+                let step = step_of(data);
+                let done = self.pending.take(|c| c.step == step);
+                self.settle(done);
+            }
+            "turn/end" if self.chunked => {
+                let done = self.pending.take(|_| true);
+                self.settle(done);
+            }
+            "user/message" if !inherited => {
+                let source = data.get("source").unwrap_or(&Value::Null);
+                let text = |k: &str| source.get(k).and_then(Value::as_str);
+                if text("kind") == Some("plugin") && text("plugin") == Some(ADVISOR_PLUGIN) {
+                    let summary = text("summary").map(str::to_owned);
+                    self.sink.record(Record::Spoken { summary, at });
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn call(&mut self, number: u64, data: &Value, inherited: bool, at: Option<Millis>) {
+        let text = |k: &str| data.get(k).and_then(Value::as_str);
+        let (Some(call), Some(tool)) = (text("callId"), text("name")) else {
+            return self.problem(
+                Some(number),
+                "a tool/call without a string callId and name; skipped",
+            );
+        };
+        if inherited {
+            return;
+        }
+        let arguments = match data.get("arguments") {
+            Some(Value::String(raw)) => {
+                serde_json::from_str(raw).unwrap_or_else(|_| Value::String(raw.clone()))
+            }
+            Some(other) => other.clone(),
+            None => Value::Null,
+        };
+        if self.tools.len() < OPEN_CALLS_MAX {
+            self.tools.insert(call.to_owned(), tool.to_owned());
+        }
+        self.sink.record(Record::Call {
+            call: call.to_owned(),
+            step: step_of(data),
+            tool: tool.to_owned(),
+            arguments,
+            at,
+        });
+    }
+
+    fn result(&mut self, number: u64, data: &Value, inherited: bool, at: Option<Millis>) {
+        let message = data.get("message").unwrap_or(&Value::Null);
+        let part = message
+            .get("content")
+            .and_then(Value::as_array)
+            .and_then(|parts| parts.first())
+            .unwrap_or(&Value::Null);
+        let call = part
+            .get("toolCallId")
+            .or_else(|| message.get("source").and_then(|s| s.get("callId")))
+            .and_then(Value::as_str);
+        let Some(call) = call else {
+            return self.problem(Some(number), "a tool/result without a call id; skipped");
+        };
+        let tool = self.tools.remove(call);
+        if inherited {
+            return;
+        }
+        let failed = part.get("isError").and_then(Value::as_bool) == Some(true);
+        let text = rebuild::rendered_text(part);
+        let outcome = if failed {
+            let message = text.strip_prefix("Error: ").unwrap_or(&text).to_owned();
+            let code = data
+                .get("error")
+                .and_then(|e| e.get("code"))
+                .and_then(Value::as_str);
+            Outcome::Failure(Failure {
+                message,
+                members: Vec::new(),
+                content: text,
+                code: code.map(str::to_owned),
+            })
+        } else {
+            let process =
+                tool.is_some_and(|t| ToolClass::of(&ToolName::new(t)) == ToolClass::Process);
+            let value = if process {
+                rebuild::shell_value(&text)
+            } else {
+                Value::Null
+            };
+            Outcome::Success(Success {
+                value,
+                content: text,
+            })
+        };
+        self.sink.record(Record::Result {
+            call: call.to_owned(),
+            failed,
+            outcome,
+            at,
+        });
+    }
+
+    fn message(
+        &mut self,
+        event: &Value,
+        data: &Value,
+        seq: u64,
+        inherited: bool,
+        at: Option<Millis>,
+    ) {
+        let step = step_of(data);
+        let own = data.get("usage").and_then(usage::tokens);
+        if !self.chunked {
+            if let (Some(usage), false) = (own, inherited) {
+                self.usage(step, usage, at);
+            }
+            return;
+        }
+        let cites = usage::cites(event.get("sourceEventSeqs"));
+        let cited = self.pending.take_cited(&cites);
+        // The step's earlier chunks that this message does not cite belong
+        // to attempts that ended without one.
+        let earlier = self.pending.take(|c| c.step == step && c.seq < seq);
+        self.settle(earlier);
+        if inherited {
+            return;
+        }
+        if let Some(usage) = own.or(cited.map(|c| c.usage)) {
+            self.usage(step, usage, at);
+        }
+    }
+
+    /// The end of the events: every usage chunk still waiting is an attempt
+    /// without a message.
+    pub(crate) fn finish(&mut self) {
+        let rest = self.pending.take(|_| true);
+        self.settle(rest);
+        if self.pending.overflowed {
+            self.problem(
+                None,
+                format!(
+                    "more than {} usage chunks awaited a message at once; the oldest were counted as attempts without one",
+                    usage::PENDING_MAX
+                ),
+            );
+        }
+        if self.seed == Seed::Marker && self.cut.is_none() {
+            self.problem(
+                None,
+                "a seeded session without an inherited session/end-seed marker; every event was counted",
+            );
+        }
+    }
+}
+
+/// The seq of the last `session/end-seed` whose data is `{"inherited": true}`
+/// on this line, if it is one (a cheap byte test first: most lines are not).
+pub(crate) fn inherited_marker(line: &[u8]) -> Option<u64> {
+    const NEEDLE: &[u8] = b"session/end-seed";
+    if !line.windows(NEEDLE.len()).any(|w| w == NEEDLE) {
+        return None;
+    }
+    let event: Value = serde_json::from_slice(line).ok()?;
+    if event.get("type")?.as_str()? != "session/end-seed" {
+        return None;
+    }
+    if event.get("data")?.get("inherited")?.as_bool()? {
+        event.get("seq")?.as_u64()
+    } else {
+        None
+    }
+}

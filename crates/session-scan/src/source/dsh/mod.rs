@@ -1,0 +1,279 @@
+//! DeepSeek harness session logs (formats v0 to v3), plain or zstd, and web
+//! exports. `docs/scan/dsh-sessions.md` is the format this follows.
+//!
+//! - `frames`: the bytes (plain, or zstd frames decoded one by one);
+//! - `header`: the first line;
+//! - `events`: the events, as [`Record`](crate::model::Record)s;
+//! - `usage`: which usage counts, once;
+//! - `rebuild`: the rendered result text and the shell value behind it;
+//! - `generations`: which file of a session directory is read;
+//! - `export`: the web `/export` ZIP.
+//!
+//! Record semantics, where the format leaves a choice:
+//!
+//! - A step is `StepId((turn << 32) | step)` from the event's `data`.
+//! - A result's text is its first part's text blocks joined with `\n`; a
+//!   failure's message is that text without a leading `Error: `, its code the
+//!   `data.error.code` the harness attached; a success's value is rebuilt
+//!   from the text only for a tool that starts a process
+//!   ([`advisor_core::ToolClass`]), and is `null` when the text does not read
+//!   as a shell rendering.
+//! - A forked session's inherited events (`seedLength` in v0/v1, before the
+//!   last inherited `session/end-seed` in v2/v3) give no call, result, usage
+//!   or spoken advisory: the parent's own file counts them. Their
+//!   `sandbox/mode` switches are still given, so the mode in force at the
+//!   fork is known.
+//! - Unknown event types are skipped; a line that is not a JSON event is a
+//!   problem on its 1-based line (the header is line 1) and reading goes on.
+
+use std::cell::RefCell;
+use std::fs;
+use std::io::{self, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use crate::lines::{Line, Lines};
+use crate::model::{Problem, Sink};
+
+mod events;
+mod export;
+mod frames;
+mod generations;
+mod header;
+mod rebuild;
+mod usage;
+
+use frames::{Frames, Stop};
+use header::{Parsed, Seed};
+
+/// True for a name the harness's JSONL writer gives a session file:
+/// `session.jsonl`, `session.jsonl.zstd`, `session.vN.jsonl[.zstd]`.
+pub fn is_session_file_name(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix("session.") else {
+        return false;
+    };
+    let rest = rest.strip_suffix(".zstd").unwrap_or(rest);
+    let Some(rest) = rest.strip_suffix("jsonl") else {
+        return false;
+    };
+    rest.is_empty()
+        || rest
+            .strip_prefix('v')
+            .and_then(|v| v.strip_suffix('.'))
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Reads the highest generation among one session directory's files (see
+/// `generations` for the choice).
+pub fn read_session_dir(files: &[PathBuf], sink: &mut dyn Sink) {
+    if let Some(path) = generations::choose(files, sink) {
+        read_one(&mut FileSource::new(path), sink);
+    }
+}
+
+/// Reads a web export ZIP (see `export`).
+pub fn read_export(path: &Path, sink: &mut dyn Sink) {
+    export::read(path, sink);
+}
+
+/// How often [`Sink::decoded`] hears of progress, in decoded bytes. It is
+/// told the running total for the current file (every [`DECODED_EVERY`]
+/// bytes and once at the file's end, so the last figure is the file's decoded
+/// size), not an increment.
+const DECODED_EVERY: u64 = 1 << 20;
+
+/// Something that can be read, and read again (a forked v2/v3 session is read
+/// twice: once to find where its inherited prefix ends).
+pub(crate) trait Source {
+    /// The name problems and headers carry.
+    fn label(&self) -> &Path;
+    /// True when the bytes are zstd frames.
+    fn zstd(&self) -> bool;
+    /// The bytes from the start.
+    fn open(&mut self) -> io::Result<Box<dyn Read + '_>>;
+}
+
+/// A session file on disk.
+pub(crate) struct FileSource {
+    path: PathBuf,
+    zstd: bool,
+}
+
+impl FileSource {
+    pub(crate) fn new(path: PathBuf) -> Self {
+        let zstd = path.extension().is_some_and(|e| e == "zstd");
+        Self { path, zstd }
+    }
+}
+
+impl Source for FileSource {
+    fn label(&self) -> &Path {
+        &self.path
+    }
+    fn zstd(&self) -> bool {
+        self.zstd
+    }
+    fn open(&mut self) -> io::Result<Box<dyn Read + '_>> {
+        Ok(Box::new(fs::File::open(&self.path)?))
+    }
+}
+
+/// Decoded bytes, with the reason a zstd stream stopped kept where the line
+/// reader cannot hide it.
+struct Body<'a> {
+    inner: Result<Frames<Box<dyn Read + 'a>>, Box<dyn Read + 'a>>,
+    stop: Rc<RefCell<Option<Stop>>>,
+}
+
+impl Read for Body<'_> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        match &mut self.inner {
+            Ok(frames) => {
+                let n = frames.read(out)?;
+                if n == 0 {
+                    if let Some(stop) = frames.stop() {
+                        *self.stop.borrow_mut() = Some(stop.clone());
+                    }
+                }
+                Ok(n)
+            }
+            Err(plain) => plain.read(out),
+        }
+    }
+}
+
+type Stream<'a> = Lines<BufReader<Body<'a>>>;
+
+fn open<'a>(
+    source: &'a mut dyn Source,
+    stop: &Rc<RefCell<Option<Stop>>>,
+) -> io::Result<Stream<'a>> {
+    let zstd = source.zstd();
+    let raw = source.open()?;
+    let inner = if zstd { Ok(Frames::new(raw)) } else { Err(raw) };
+    let body = Body {
+        inner,
+        stop: Rc::clone(stop),
+    };
+    Ok(Lines::new(BufReader::with_capacity(1 << 16, body)))
+}
+
+fn stopped(sink: &mut dyn Sink, path: &Path, line: Option<u64>, what: String) {
+    sink.problem(Problem {
+        path: path.to_owned(),
+        line,
+        what,
+        stopped: true,
+    });
+}
+
+/// The first line of `source`, read as a header; `None` after a problem.
+fn read_header(lines: &mut Stream<'_>, path: &Path, sink: &mut dyn Sink) -> Option<header::Header> {
+    let parsed = match lines.next_line() {
+        Ok(Some(Line::Text(text))) => header::parse(path, text),
+        Ok(Some(Line::TooLong)) => Parsed::NotAHeader("the first line is too long to be a header"),
+        Ok(None) => Parsed::NotAHeader("empty: no session header"),
+        Err(e) => {
+            stopped(sink, path, None, format!("read failed: {e}"));
+            return None;
+        }
+    };
+    match parsed {
+        Parsed::Known(header) => Some(*header),
+        Parsed::Unknown(version) => {
+            let what = format!(
+                "format version {version} is not read (this scanner reads versions 0 to {}); skipped",
+                header::VERSION_MAX
+            );
+            stopped(sink, path, Some(1), what);
+            None
+        }
+        Parsed::NotAHeader(what) => {
+            stopped(sink, path, Some(1), format!("{what}; skipped"));
+            None
+        }
+    }
+}
+
+/// Reads one session log into `sink`: `begin`, its records, `end`.
+pub(crate) fn read_one(source: &mut dyn Source, sink: &mut dyn Sink) {
+    let path = source.label().to_owned();
+    let stop = Rc::new(RefCell::new(None));
+    let (header, cut) = {
+        let mut lines = match open(source, &stop) {
+            Ok(lines) => lines,
+            Err(e) => return stopped(sink, &path, None, format!("cannot open: {e}")),
+        };
+        let Some(header) = read_header(&mut lines, &path, sink) else {
+            if let Some(stop) = stop.borrow().as_ref() {
+                stopped(sink, &path, None, stop.what());
+            }
+            return;
+        };
+        // A v2/v3 fork: the last inherited end-seed marker, found first.
+        let mut cut = None;
+        if header.seed == Seed::Marker {
+            while let Ok(Some(line)) = lines.next_line() {
+                if let Line::Text(text) = line {
+                    cut = events::inherited_marker(text).or(cut);
+                }
+            }
+        }
+        (header, cut)
+    };
+    *stop.borrow_mut() = None;
+    let mut lines = match open(source, &stop) {
+        Ok(lines) => lines,
+        Err(e) => return stopped(sink, &path, None, format!("cannot open: {e}")),
+    };
+    // The header again (its line was read above).
+    let _ = lines.next_line();
+    let format = header.header.format;
+    sink.begin(header.header);
+    let mut events = events::Events::new(sink, path.clone(), format, header.seed, cut);
+    read_events(&mut lines, &mut events, &stop);
+    events.finish();
+    let what = stop.borrow().as_ref().map(Stop::what);
+    if let Some(what) = what {
+        events.stop(what);
+    }
+    events.decoded(lines.bytes());
+    events.end();
+}
+
+fn read_events(
+    lines: &mut Stream<'_>,
+    events: &mut events::Events<'_>,
+    stop: &Rc<RefCell<Option<Stop>>>,
+) {
+    let mut reported = 0;
+    // The header was line 1.
+    let mut number = 1;
+    loop {
+        let line = match lines.next_line() {
+            Ok(Some(line)) => line,
+            Ok(None) => break,
+            Err(e) => {
+                events.stop(format!(
+                    "read failed: {e}; the rest of the file was not read"
+                ));
+                break;
+            }
+        };
+        number += 1;
+        match line {
+            Line::TooLong => {
+                events.problem(Some(number), "a line longer than the line bound; skipped")
+            }
+            // The stream stops only when the line reader runs into its end,
+            // so a line returned after a stop had no newline: a line cut
+            // short by a torn or corrupt frame, not read.
+            Line::Text(_) if stop.borrow().is_some() => {}
+            Line::Text(text) => events.line(number, text),
+        }
+        if lines.bytes() - reported >= DECODED_EVERY {
+            reported = lines.bytes();
+            events.decoded(reported);
+        }
+    }
+}
