@@ -164,7 +164,7 @@ pub trait Sink {
     fn end(&mut self);
     /// A problem; the reader goes on where it can.
     fn problem(&mut self, problem: Problem);
-    /// Decoded bytes read so far from the current file (for throughput and
-    /// the progress bar).
+    /// Bytes decoded since the last call (for the throughput figure). A
+    /// reader reports as it goes, at least once per file.
     fn decoded(&mut self, _bytes: u64) {}
 }

@@ -95,8 +95,7 @@ impl Sink for Recorder {
     }
 
     fn decoded(&mut self, bytes: u64) {
-        assert!(self.decoded.is_none_or(|d| d <= bytes));
-        self.decoded = Some(bytes);
+        self.decoded = Some(self.decoded.unwrap_or(0) + bytes);
     }
 }
 

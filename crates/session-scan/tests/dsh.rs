@@ -125,7 +125,9 @@ impl Sink for Recorder {
     }
 
     fn decoded(&mut self, bytes: u64) {
-        self.decoded.push(bytes);
+        // Increments; kept as the running total, the last being the file's.
+        let total = self.decoded.last().copied().unwrap_or(0) + bytes;
+        self.decoded.push(total);
     }
 }
 

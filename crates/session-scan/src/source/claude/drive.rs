@@ -70,11 +70,11 @@ pub(in crate::source) fn drive(path: &Path, input: &mut dyn BufRead, reader: &mu
             });
         }
         if lines.bytes() - reported >= 1 << 20 {
+            reader.sink().decoded(lines.bytes() - reported);
             reported = lines.bytes();
-            reader.sink().decoded(reported);
         }
     }
-    reader.sink().decoded(lines.bytes());
+    reader.sink().decoded(lines.bytes() - reported);
 }
 
 /// The text of a problem with a line longer than [`crate::lines::LINE_MAX_BYTES`].

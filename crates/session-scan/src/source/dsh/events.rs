@@ -105,7 +105,7 @@ impl<'s> Events<'s> {
         });
     }
 
-    /// Decoded bytes so far.
+    /// Bytes decoded since the last report.
     pub(crate) fn decoded(&mut self, bytes: u64) {
         self.sink.decoded(bytes);
     }

@@ -231,13 +231,13 @@ pub(crate) fn read_one(source: &mut dyn Source, sink: &mut dyn Sink) {
     let format = header.header.format;
     sink.begin(header.header);
     let mut events = events::Events::new(sink, path.clone(), format, header.seed, cut);
-    read_events(&mut lines, &mut events, &stop);
+    let reported = read_events(&mut lines, &mut events, &stop);
     events.finish();
     let what = stop.borrow().as_ref().map(Stop::what);
     if let Some(what) = what {
         events.stop(what);
     }
-    events.decoded(lines.bytes());
+    events.decoded(lines.bytes() - reported);
     events.end();
 }
 
@@ -245,7 +245,7 @@ fn read_events(
     lines: &mut Stream<'_>,
     events: &mut events::Events<'_>,
     stop: &Rc<RefCell<Option<Stop>>>,
-) {
+) -> u64 {
     let mut reported = 0;
     // The header was line 1.
     let mut number = 1;
@@ -272,8 +272,9 @@ fn read_events(
             Line::Text(text) => events.line(number, text),
         }
         if lines.bytes() - reported >= DECODED_EVERY {
+            events.decoded(lines.bytes() - reported);
             reported = lines.bytes();
-            events.decoded(reported);
         }
     }
+    reported
 }
