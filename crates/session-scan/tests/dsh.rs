@@ -193,8 +193,8 @@ const POSIX_WANT: &[&str] = &[
     "begin dsh-v0 fixture-posix-ok parent=- subagent=false cwd=/home/dev/proj platform=Linux",
     "usage t1s1 900/12",
     r#"call call_ls_1 t1s1 bash {"command":"ls"}"#,
-    // No marker: not read as a shell value (the families stay silent).
-    "ok call_ls_1 failed=false null",
+    // No marker: the renderer's clean exit, its text the stdout.
+    r#"ok call_ls_1 failed=false {"kind":"foreground","exitCode":0,"signal":null,"timedOut":false,"aborted":false,"timeoutMs":null,"stdout":{"text":"README.md\nsrc","truncated":false},"stderr":{"text":"","truncated":false}}"#,
     "usage t1s2 950/10",
     "end",
 ];

@@ -53,13 +53,14 @@ fn header(out: &mut String, report: &Report) {
     };
     let _ = writeln!(
         out,
-        "Scanned {} {}, {} {}{}: {} calls, {} failed, {} {}.",
+        "Scanned {} {}, {} {}{}: {} {}, {} failed, {} {}.",
         thousands(input.files),
         plural(input.files, "file", "files"),
         thousands(input.sessions),
         plural(input.sessions, "session", "sessions"),
         formats,
         thousands(input.calls),
+        plural(input.calls, "call", "calls"),
         thousands(input.failed_calls),
         thousands(input.problems_total),
         plural(input.problems_total, "problem", "problems"),
@@ -171,9 +172,10 @@ fn sessions(out: &mut String, report: &Report) {
     );
     for (n, session) in ranked.iter().take(TOP_SESSIONS).enumerate() {
         let mut what = format!(
-            "{}, {} calls",
+            "{}, {} {}",
             session.format.as_str(),
-            thousands(session.calls)
+            thousands(session.calls),
+            plural(session.calls, "call", "calls")
         );
         if session.subagent {
             what.push_str(", subagent");
@@ -221,7 +223,7 @@ fn sessions(out: &mut String, report: &Report) {
             if let Some(spoken) = &family.spoken {
                 let _ = writeln!(
                     out,
-                    "     already spoken for {name}: {} failing calls before, {} after",
+                    "     already spoken for {name}: failing calls {} before it, {} after",
                     thousands(spoken.calls_before),
                     thousands(spoken.calls_after)
                 );

@@ -77,8 +77,10 @@ fn stream(text: &str) -> Value {
 }
 
 /// The foreground value a shell rendering came from, or `Value::Null` when the
-/// text does not read as one: no marker, no `[stderr]` section, no truncation
-/// notice and not `(no output)`.
+/// text does not read as one. The renderer writes no marker for a clean exit,
+/// so text without any is exit 0 with that text as stdout; but empty text
+/// (the renderer writes `(no output)`) or a last line that starts like a
+/// marker and does not parse as one is no rendering of the shell tools.
 pub(crate) fn shell_value(text: &str) -> Value {
     let mut rest = text;
     let mut exit_code = Some(0i64);
@@ -124,7 +126,13 @@ pub(crate) fn shell_value(text: &str) -> Value {
     let (stdout, stderr) = (stream(stdout), stream(stderr));
     let truncated = |v: &Value| v.get("truncated") == Some(&Value::Bool(true));
     if !marked && !truncated(&stdout) {
-        return Value::Null;
+        let (_, last) = last_line(text);
+        let marker_like = [EXIT.0, KILLED.0, TIMED_OUT.0, "[sandbox: "]
+            .iter()
+            .any(|prefix| last.starts_with(prefix));
+        if text.is_empty() || marker_like {
+            return Value::Null;
+        }
     }
     let mut value = Map::new();
     value.insert("kind".into(), json!("foreground"));
@@ -299,7 +307,20 @@ mod tests {
                     None,
                 )),
             ),
-            ("first\n[exit code: 1]\nlast", None),
+            // A marker is last or it is output: this one is stdout, a clean exit.
+            (
+                "first\n[exit code: 1]\nlast",
+                Some((
+                    json!(0),
+                    n.clone(),
+                    n.clone(),
+                    "first\n[exit code: 1]\nlast",
+                    false,
+                    "",
+                    false,
+                    None,
+                )),
+            ),
             // A `[stderr]` line inside stdout, then the real stderr.
             (
                 "a\n[stderr]\nb\n[stderr]\nc\n[exit code: 1]",
@@ -314,8 +335,21 @@ mod tests {
                     None,
                 )),
             ),
-            // No markers at all: not read as a shell value.
-            ("README.md\nsrc", None),
+            // No markers at all: a clean exit (the renderer marks only the others).
+            (
+                "README.md\nsrc",
+                Some((
+                    json!(0),
+                    n.clone(),
+                    n.clone(),
+                    "README.md\nsrc",
+                    false,
+                    "",
+                    false,
+                    None,
+                )),
+            ),
+            // Not a rendering: empty, or a marker that does not parse.
             ("", None),
             ("[exit code: x]", None),
             ("x\n[exit code: ]", None),
