@@ -65,7 +65,7 @@ impl<R: BufRead> Lines<R> {
                 break;
             }
             any = true;
-            let (take, done) = match memchr(chunk) {
+            let (take, done) = match memchr::memchr(b'\n', chunk) {
                 Some(i) => (i + 1, true),
                 None => (chunk.len(), false),
             };
@@ -104,10 +104,6 @@ impl<R: BufRead> Lines<R> {
     pub fn ended_cleanly(&self) -> bool {
         self.buf.is_empty() || self.buf.ends_with(b"\n")
     }
-}
-
-fn memchr(bytes: &[u8]) -> Option<usize> {
-    bytes.iter().position(|&b| b == b'\n')
 }
 
 #[cfg(test)]

@@ -6,7 +6,9 @@ use std::path::PathBuf;
 
 use advisor_core::{Failure, Outcome, SandboxMode, Success, ToolClass, ToolName};
 use serde::Deserialize;
+use serde::de::IgnoredAny;
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::header::Seed;
 use super::rebuild;
@@ -20,17 +22,78 @@ const OPEN_CALLS_MAX: usize = 1 << 16;
 /// The plugin whose notices are advisories already spoken.
 const ADVISOR_PLUGIN: &str = "sandbox-grant-advisor";
 
-/// An event's envelope, its `data` skipped unread: enough to pass over the
-/// lines no record comes from (most of them) without building their values.
+/// An event, parsed once and in place: its `data` and cited seqs stay raw
+/// text until a record needs them, so the lines no record comes from (most
+/// of them) and the parts of a line nothing reads (a message's content) are
+/// never built into values.
 #[derive(Deserialize)]
-struct Envelope<'a> {
+struct Event<'a> {
     #[serde(rename = "type", borrow)]
     kind: Cow<'a, str>,
+    #[serde(default, deserialize_with = "number")]
     seq: Option<u64>,
+    #[serde(default, deserialize_with = "number")]
+    seq0: Option<u64>,
+    #[serde(default, deserialize_with = "number")]
+    time: Option<i64>,
+    #[serde(borrow)]
+    data: Option<&'a RawValue>,
+    #[serde(rename = "sourceEventSeqs", borrow)]
+    cites: Option<&'a RawValue>,
+}
+
+/// A number field read leniently: anything that is not one of its type is
+/// absent, as the value-based reading always took it.
+fn number<'de, D, N>(d: D) -> Result<Option<N>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    N: serde::de::DeserializeOwned,
+{
+    let v = Option::<Value>::deserialize(d)?;
+    Ok(v.and_then(|v| serde_json::from_value(v).ok()))
+}
+
+/// A packed chunk row's members, counted without reading them.
+#[derive(Deserialize)]
+struct Packed {
+    texts: Option<Vec<IgnoredAny>>,
+    args: Option<Vec<IgnoredAny>>,
+    dt: Option<Vec<IgnoredAny>>,
+}
+
+/// What an `assistant/message` (or a `step/end`) is read for: its step and
+/// usage (its content is skipped unbuilt).
+#[derive(Deserialize)]
+struct MessageData {
+    #[serde(default, deserialize_with = "number")]
+    turn: Option<u64>,
+    #[serde(default, deserialize_with = "number")]
+    step: Option<u64>,
+    usage: Option<Value>,
+}
+
+impl MessageData {
+    fn step(&self) -> StepId {
+        let n = |v: Option<u64>| v.unwrap_or(0) & 0xffff_ffff;
+        StepId((n(self.turn) << 32) | n(self.step))
+    }
+}
+
+/// What a `tool/call` is read for.
+#[derive(Deserialize)]
+struct CallData {
+    #[serde(default, deserialize_with = "number")]
+    turn: Option<u64>,
+    #[serde(default, deserialize_with = "number")]
+    step: Option<u64>,
+    #[serde(rename = "callId")]
+    call_id: Option<Value>,
+    name: Option<Value>,
+    arguments: Option<Value>,
 }
 
 fn contains(line: &[u8], needle: &[u8]) -> bool {
-    line.windows(needle.len()).any(|w| w == needle)
+    memchr::memmem::find(line, needle).is_some()
 }
 
 /// The step of an event's `data`: `(turn << 32) | step`.
@@ -41,12 +104,15 @@ fn step_of(data: &Value) -> StepId {
 
 /// How many seqs a line stands for: a packed chunk row (`seq0`) is one per
 /// member (`texts` or `args`, else `dt` plus one).
-fn width(event: &Value) -> u64 {
-    let data = event.get("data").unwrap_or(&Value::Null);
-    let len = |k: &str| data.get(k).and_then(Value::as_array).map(Vec::len);
-    let members = len("texts")
-        .or_else(|| len("args"))
-        .or_else(|| len("dt").map(|n| n + 1))
+fn width(data: Option<&RawValue>) -> u64 {
+    let Some(packed) = data.and_then(|d| serde_json::from_str::<Packed>(d.get()).ok()) else {
+        return 1;
+    };
+    let members = packed
+        .texts
+        .map(|t| t.len())
+        .or(packed.args.map(|a| a.len()))
+        .or(packed.dt.map(|d| d.len() + 1))
         .unwrap_or(1);
     members.max(1) as u64
 }
@@ -133,52 +199,85 @@ impl<'s> Events<'s> {
         }
     }
 
-    /// True when `line` gives no record and needs no full parse: an event
-    /// type nothing is read from, a chunk that is not a usage chunk, a user
-    /// message that does not name the advisor. Its seq is counted.
-    fn passes_over(&mut self, line: &[u8]) -> bool {
-        let Ok(envelope) = serde_json::from_slice::<Envelope<'_>>(line) else {
-            return false;
-        };
-        let skip = match &*envelope.kind {
-            "assistant/chunk" => !self.chunked || !contains(line, b"\"usage\""),
-            "user/message" => !contains(line, ADVISOR_PLUGIN.as_bytes()),
-            "sandbox/mode" | "tool/call" | "tool/result" | "assistant/message"
-            | "assistant/attempt" | "step/end" | "turn/end" => false,
-            // Packed rows count several seqs: read them whole.
-            kind => !kind.ends_with("-chunks"),
-        };
-        if skip {
-            self.next_seq = envelope.seq.unwrap_or(self.next_seq).saturating_add(1);
-        }
-        skip
-    }
-
     /// One line after the header.
     pub(crate) fn line(&mut self, number: u64, line: &[u8]) {
-        if self.passes_over(line) {
+        let Ok(event) = serde_json::from_slice::<Event<'_>>(line) else {
+            let what = if serde_json::from_slice::<IgnoredAny>(line).is_ok() {
+                "an event without a string \"type\"; skipped"
+            } else {
+                "not a JSON event; skipped"
+            };
+            return self.problem(Some(number), what);
+        };
+        let raw = event.data.map_or("null", RawValue::get);
+        // Lines no record comes from: their seq is counted, nothing is built.
+        let skip = match &*event.kind {
+            "assistant/chunk" => !self.chunked || !contains(raw.as_bytes(), b"\"usage\""),
+            "user/message" => !contains(raw.as_bytes(), ADVISOR_PLUGIN.as_bytes()),
+            "step/end" | "turn/end" => !self.chunked,
+            "sandbox/mode" | "tool/call" | "tool/result" | "assistant/message"
+            | "assistant/attempt" => false,
+            // A packed row counts several seqs and holds no record.
+            kind if kind.ends_with("-chunks") => {
+                let seq = event.seq0.or(event.seq).unwrap_or(self.next_seq);
+                self.next_seq = seq.saturating_add(width(event.data));
+                return;
+            }
+            _ => true,
+        };
+        // A line without a seq takes the next one.
+        let seq = event.seq.unwrap_or(self.next_seq);
+        self.next_seq = seq.saturating_add(1);
+        if skip {
             return;
         }
-        let Ok(event) = serde_json::from_slice::<Value>(line) else {
-            return self.problem(Some(number), "not a JSON event; skipped");
-        };
-        let Some(kind) = event.get("type").and_then(Value::as_str) else {
-            return self.problem(Some(number), "an event without a string \"type\"; skipped");
-        };
-        // A line without a seq takes the next one; only a packed row (no
-        // `seq`) stands for several.
-        let (seq, width) = match event.get("seq").and_then(Value::as_u64) {
-            Some(seq) => (seq, 1),
-            None => {
-                let seq0 = event.get("seq0").and_then(Value::as_u64);
-                (seq0.unwrap_or(self.next_seq), width(&event))
-            }
-        };
-        self.next_seq = seq.saturating_add(width);
         let inherited = self.inherited(seq);
-        let at = event.get("time").and_then(Value::as_i64).map(Millis);
-        let data = event.get("data").unwrap_or(&Value::Null);
-        match kind {
+        let at = event.time.map(Millis);
+        // v0/v1: a step's or turn's end settles the usage chunks still waiting.
+        match &*event.kind {
+            "step/end" => {
+                let Ok(data) = serde_json::from_str::<MessageData>(raw) else {
+                    return self.problem(
+                        Some(number),
+                        "a step/end whose data is not an object; skipped",
+                    );
+                };
+                let step = data.step();
+                let done = self.pending.take(|c| c.step == step);
+                return self.settle(done);
+            }
+            "turn/end" => {
+                let done = self.pending.take(|_| true);
+                return self.settle(done);
+            }
+            _ => {}
+        }
+        if event.kind == "tool/call" {
+            let Ok(data) = serde_json::from_str::<CallData>(raw) else {
+                return self.problem(
+                    Some(number),
+                    "a tool/call without a string callId and name; skipped",
+                );
+            };
+            return self.call(number, data, inherited, at);
+        }
+        if event.kind == "assistant/message" {
+            let Ok(data) = serde_json::from_str::<MessageData>(raw) else {
+                return self.problem(
+                    Some(number),
+                    "an assistant/message whose data is not an object; skipped",
+                );
+            };
+            let cites = event
+                .cites
+                .and_then(|c| serde_json::from_str::<Value>(c.get()).ok());
+            return self.message(&data, cites.as_ref(), seq, inherited, at);
+        }
+        let Ok(data) = serde_json::from_str::<Value>(raw) else {
+            return self.problem(Some(number), "an event whose data is not JSON; skipped");
+        };
+        let data = &data;
+        match &*event.kind {
             "sandbox/mode" => match data
                 .get("mode")
                 .and_then(Value::as_str)
@@ -187,7 +286,6 @@ impl<'s> Events<'s> {
                 Some(Ok(mode)) => self.sink.record(Record::Mode(mode)),
                 _ => self.problem(Some(number), "a sandbox/mode without a known mode; skipped"),
             },
-            "tool/call" => self.call(number, data, inherited, at),
             "tool/result" => self.result(number, data, inherited, at),
             "assistant/chunk" if self.chunked && !inherited => {
                 let step = step_of(data);
@@ -203,20 +301,10 @@ impl<'s> Events<'s> {
                     }
                 }
             }
-            "assistant/message" => self.message(&event, data, seq, inherited, at),
             "assistant/attempt" if !inherited => {
                 if let Some(usage) = data.get("stream").and_then(usage::of_stream) {
                     self.usage(step_of(data), usage, at);
                 }
-            }
-            "step/end" if self.chunked => {
-                let step = step_of(data);
-                let done = self.pending.take(|c| c.step == step);
-                self.settle(done);
-            }
-            "turn/end" if self.chunked => {
-                let done = self.pending.take(|_| true);
-                self.settle(done);
             }
             "user/message" if !inherited => {
                 let source = data.get("source").unwrap_or(&Value::Null);
@@ -230,9 +318,12 @@ impl<'s> Events<'s> {
         }
     }
 
-    fn call(&mut self, number: u64, data: &Value, inherited: bool, at: Option<Millis>) {
-        let text = |k: &str| data.get(k).and_then(Value::as_str);
-        let (Some(call), Some(tool)) = (text("callId"), text("name")) else {
+    fn call(&mut self, number: u64, data: CallData, inherited: bool, at: Option<Millis>) {
+        let step = StepId(
+            (data.turn.unwrap_or(0) & 0xffff_ffff) << 32 | (data.step.unwrap_or(0) & 0xffff_ffff),
+        );
+        let (Some(Value::String(call)), Some(Value::String(tool))) = (data.call_id, data.name)
+        else {
             return self.problem(
                 Some(number),
                 "a tool/call without a string callId and name; skipped",
@@ -241,20 +332,18 @@ impl<'s> Events<'s> {
         if inherited {
             return;
         }
-        let arguments = match data.get("arguments") {
-            Some(Value::String(raw)) => {
-                serde_json::from_str(raw).unwrap_or_else(|_| Value::String(raw.clone()))
-            }
-            Some(other) => other.clone(),
+        let arguments = match data.arguments {
+            Some(Value::String(raw)) => serde_json::from_str(&raw).unwrap_or(Value::String(raw)),
+            Some(other) => other,
             None => Value::Null,
         };
         if self.tools.len() < OPEN_CALLS_MAX {
-            self.tools.insert(call.to_owned(), tool.to_owned());
+            self.tools.insert(call.clone(), tool.clone());
         }
         self.sink.record(Record::Call {
-            call: call.to_owned(),
-            step: step_of(data),
-            tool: tool.to_owned(),
+            call,
+            step,
+            tool,
             arguments,
             at,
         });
@@ -315,21 +404,21 @@ impl<'s> Events<'s> {
 
     fn message(
         &mut self,
-        event: &Value,
-        data: &Value,
+        data: &MessageData,
+        cites: Option<&Value>,
         seq: u64,
         inherited: bool,
         at: Option<Millis>,
     ) {
-        let step = step_of(data);
-        let own = data.get("usage").and_then(usage::tokens);
+        let step = data.step();
+        let own = data.usage.as_ref().and_then(usage::tokens);
         if !self.chunked {
             if let (Some(usage), false) = (own, inherited) {
                 self.usage(step, usage, at);
             }
             return;
         }
-        let cites = usage::cites(event.get("sourceEventSeqs"));
+        let cites = usage::cites(cites);
         let cited = self.pending.take_cited(&cites);
         // The step's earlier chunks that this message does not cite belong
         // to attempts that ended without one.
