@@ -281,3 +281,55 @@ fn another_hosts_failure_is_not_read() {
         json!({"calls": 1, "failed_calls": 1, "families": [], "sessions": []}),
     );
 }
+
+/// The published writer's sessions (`scan-fixtures/dsh-writer/README.md`),
+/// read by the real reader, against the README's hand count:
+/// `fixture-win-acl` has three ACL refusals (steps of 2400/41, 2700/42,
+/// 3000/43 tokens, results at 09:00:16, :26 and :36) and one success;
+/// its subagent one refusal (1200/30); the POSIX control one success.
+/// So: 6 results, 4 failed; 2 sessions; 2 repeats, both identical; 4 wasted
+/// steps of 156 output and 9,300 input tokens; 20 s of wall time; one
+/// advisory per session (a subagent is its own agent).
+#[test]
+fn the_writer_sessions_cost_what_the_hand_count_says() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../scan-fixtures/dsh-writer/out/zstd");
+    let report = session_scan::scan(
+        &[root],
+        session_scan::Options {
+            assume: Assume::default(),
+            jobs: 1,
+            progress: false,
+        },
+    )
+    .expect("scan");
+    let got = json!({
+        "input": report.input,
+        "families": report.families,
+        "timeline": report.timeline,
+        "left_out": report.sessions_left_out,
+        "sessions": report.sessions.iter().map(|s| (&s.id, s.calls, s.subagent)).collect::<Vec<_>>(),
+    });
+    let mut subset = got.clone();
+    let want = json!({
+        "input": {"files": 3, "sessions": 3, "formats": [{"format": "dsh-v0", "sessions": 3}],
+                  "calls": 6, "failed_calls": 4, "problems_total": 0, "unjudged_results": 0},
+        "families": [{
+            "family": "acl-provisioning", "sessions": 2, "failing_calls": 4, "repeats": 2,
+            "identical_repeats": 2, "wasted_steps": 4, "wasted_output_tokens": 156,
+            "wasted_input_tokens": 9300, "wall_ms": 20000, "would_speak": 2, "withheld": [],
+        }],
+        "timeline": [{"day": "2026-01-15", "family": "acl-provisioning",
+                      "failing_calls": 4, "wasted_output_tokens": 156}],
+        "left_out": 0,
+        // By path: `fixture-win-acl-sub/` sorts before `fixture-win-acl/`.
+        "sessions": [["fixture-win-acl-sub", 1, true], ["fixture-win-acl", 4, false]],
+    });
+    retain_like(&mut subset, &want);
+    assert_eq!(
+        subset,
+        want,
+        "{}",
+        serde_json::to_string_pretty(&got).unwrap_or_default()
+    );
+}

@@ -164,3 +164,39 @@ fn family_colours_are_fixed_by_id() {
     assert_ne!(a, html::colour("temp-root-inside-workspace"));
     assert!(a.starts_with('#') && a.len() == 7);
 }
+
+/// Every key the JSON report can hold, in the sample (which fills every
+/// field), is the one `docs/scan/report.md` documents, and the other way round.
+#[test]
+fn the_documented_schema_is_the_serialized_one() {
+    fn keys(v: &serde_json::Value, out: &mut std::collections::BTreeSet<String>) {
+        match v {
+            serde_json::Value::Object(map) => {
+                for (k, v) in map {
+                    out.insert(k.clone());
+                    keys(v, out);
+                }
+            }
+            serde_json::Value::Array(items) => items.iter().for_each(|v| keys(v, out)),
+            _ => {}
+        }
+    }
+    let mut serialized = std::collections::BTreeSet::new();
+    keys(&serde_json::to_value(sample()).unwrap(), &mut serialized);
+    let doc = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/scan/report.md"),
+    )
+    .unwrap();
+    let schema = doc
+        .split("```text\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("the schema block");
+    let documented: std::collections::BTreeSet<String> = schema
+        .split('"')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(documented, serialized, "docs/scan/report.md's schema block");
+}
