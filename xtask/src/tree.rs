@@ -9,11 +9,19 @@ use std::process::Command;
 use anyhow::{Context, Result};
 
 /// Directories copied into a slot's tree (besides every top-level file).
-/// `docs` holds what tests read as data (`docs/hooks/`, the recorded client payloads).
-pub const COPIED_DIRS: [&str; 5] = [".cargo", "crates", "docs", "examples", "xtask"];
+/// `docs` and `scan-fixtures` hold what tests read as data (`docs/hooks/`, the
+/// recorded client payloads; the DeepSeek sessions `session-scan` reads).
+pub const COPIED_DIRS: [&str; 6] = [
+    ".cargo",
+    "crates",
+    "docs",
+    "examples",
+    "scan-fixtures",
+    "xtask",
+];
 
-/// Names never copied, at any depth.
-const SKIPPED: [&str; 2] = ["target", ".git"];
+/// Names never copied, at any depth (`node_modules`: the writer's npm install).
+const SKIPPED: [&str; 3] = ["target", ".git", "node_modules"];
 
 /// Brings `tree` up to date with the sources of `root`: every top-level file
 /// and `COPIED_DIRS`, without `target/` or `.git/`. Only files whose bytes
