@@ -1,17 +1,16 @@
 //! The events after the header, turned into records in file order.
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
 use advisor_core::{Failure, Outcome, SandboxMode, Success, ToolClass, ToolName};
-use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
 use super::header::Seed;
 use super::rebuild;
+use super::shapes::{CallData, Event, MessageData, contains, step_of, width};
 use super::usage::{self, Chunk, Pending};
 use crate::model::{Format, Millis, Problem, Record, Sink, StepId, Usage};
 
@@ -21,101 +20,6 @@ const OPEN_CALLS_MAX: usize = 1 << 16;
 
 /// The plugin whose notices are advisories already spoken.
 const ADVISOR_PLUGIN: &str = "sandbox-grant-advisor";
-
-/// An event, parsed once and in place: its `data` and cited seqs stay raw
-/// text until a record needs them, so the lines no record comes from (most
-/// of them) and the parts of a line nothing reads (a message's content) are
-/// never built into values.
-#[derive(Deserialize)]
-struct Event<'a> {
-    #[serde(rename = "type", borrow)]
-    kind: Cow<'a, str>,
-    #[serde(default, deserialize_with = "number")]
-    seq: Option<u64>,
-    #[serde(default, deserialize_with = "number")]
-    seq0: Option<u64>,
-    #[serde(default, deserialize_with = "number")]
-    time: Option<i64>,
-    #[serde(borrow)]
-    data: Option<&'a RawValue>,
-    #[serde(rename = "sourceEventSeqs", borrow)]
-    cites: Option<&'a RawValue>,
-}
-
-/// A number field read leniently: anything that is not one of its type is
-/// absent, as the value-based reading always took it.
-fn number<'de, D, N>(d: D) -> Result<Option<N>, D::Error>
-where
-    D: serde::Deserializer<'de>,
-    N: serde::de::DeserializeOwned,
-{
-    let v = Option::<Value>::deserialize(d)?;
-    Ok(v.and_then(|v| serde_json::from_value(v).ok()))
-}
-
-/// A packed chunk row's members, counted without reading them.
-#[derive(Deserialize)]
-struct Packed {
-    texts: Option<Vec<IgnoredAny>>,
-    args: Option<Vec<IgnoredAny>>,
-    dt: Option<Vec<IgnoredAny>>,
-}
-
-/// What an `assistant/message` (or a `step/end`) is read for: its step and
-/// usage (its content is skipped unbuilt).
-#[derive(Deserialize)]
-struct MessageData {
-    #[serde(default, deserialize_with = "number")]
-    turn: Option<u64>,
-    #[serde(default, deserialize_with = "number")]
-    step: Option<u64>,
-    usage: Option<Value>,
-}
-
-impl MessageData {
-    fn step(&self) -> StepId {
-        let n = |v: Option<u64>| v.unwrap_or(0) & 0xffff_ffff;
-        StepId((n(self.turn) << 32) | n(self.step))
-    }
-}
-
-/// What a `tool/call` is read for.
-#[derive(Deserialize)]
-struct CallData {
-    #[serde(default, deserialize_with = "number")]
-    turn: Option<u64>,
-    #[serde(default, deserialize_with = "number")]
-    step: Option<u64>,
-    #[serde(rename = "callId")]
-    call_id: Option<Value>,
-    name: Option<Value>,
-    arguments: Option<Value>,
-}
-
-fn contains(line: &[u8], needle: &[u8]) -> bool {
-    memchr::memmem::find(line, needle).is_some()
-}
-
-/// The step of an event's `data`: `(turn << 32) | step`.
-fn step_of(data: &Value) -> StepId {
-    let n = |k: &str| data.get(k).and_then(Value::as_u64).unwrap_or(0) & 0xffff_ffff;
-    StepId((n("turn") << 32) | n("step"))
-}
-
-/// How many seqs a line stands for: a packed chunk row (`seq0`) is one per
-/// member (`texts` or `args`, else `dt` plus one).
-fn width(data: Option<&RawValue>) -> u64 {
-    let Some(packed) = data.and_then(|d| serde_json::from_str::<Packed>(d.get()).ok()) else {
-        return 1;
-    };
-    let members = packed
-        .texts
-        .map(|t| t.len())
-        .or(packed.args.map(|a| a.len()))
-        .or(packed.dt.map(|d| d.len() + 1))
-        .unwrap_or(1);
-    members.max(1) as u64
-}
 
 /// The reader of one session's events.
 pub(crate) struct Events<'s> {

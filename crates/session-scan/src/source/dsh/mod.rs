@@ -41,6 +41,7 @@ mod frames;
 mod generations;
 mod header;
 mod rebuild;
+mod shapes;
 mod usage;
 
 use frames::{Frames, Stop};

@@ -1,0 +1,106 @@
+//! The shapes an event line is read into: parsed once, in place, with
+//! `data` left raw until a record needs it (see `events`).
+
+use std::borrow::Cow;
+
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+use crate::model::StepId;
+
+/// An event, parsed once and in place: its `data` and cited seqs stay raw
+/// text until a record needs them, so the lines no record comes from (most
+/// of them) and the parts of a line nothing reads (a message's content) are
+/// never built into values.
+#[derive(Deserialize)]
+pub(super) struct Event<'a> {
+    #[serde(rename = "type", borrow)]
+    pub(super) kind: Cow<'a, str>,
+    #[serde(default, deserialize_with = "number")]
+    pub(super) seq: Option<u64>,
+    #[serde(default, deserialize_with = "number")]
+    pub(super) seq0: Option<u64>,
+    #[serde(default, deserialize_with = "number")]
+    pub(super) time: Option<i64>,
+    #[serde(borrow)]
+    pub(super) data: Option<&'a RawValue>,
+    #[serde(rename = "sourceEventSeqs", borrow)]
+    pub(super) cites: Option<&'a RawValue>,
+}
+
+/// A number field read leniently: anything that is not one of its type is
+/// absent, as the value-based reading always took it.
+pub(super) fn number<'de, D, N>(d: D) -> Result<Option<N>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    N: serde::de::DeserializeOwned,
+{
+    let v = Option::<Value>::deserialize(d)?;
+    Ok(v.and_then(|v| serde_json::from_value(v).ok()))
+}
+
+/// A packed chunk row's members, counted without reading them.
+#[derive(Deserialize)]
+pub(super) struct Packed {
+    pub(super) texts: Option<Vec<IgnoredAny>>,
+    pub(super) args: Option<Vec<IgnoredAny>>,
+    pub(super) dt: Option<Vec<IgnoredAny>>,
+}
+
+/// What an `assistant/message` (or a `step/end`) is read for: its step and
+/// usage (its content is skipped unbuilt).
+#[derive(Deserialize)]
+pub(super) struct MessageData {
+    #[serde(default, deserialize_with = "number")]
+    pub(super) turn: Option<u64>,
+    #[serde(default, deserialize_with = "number")]
+    pub(super) step: Option<u64>,
+    pub(super) usage: Option<Value>,
+}
+
+impl MessageData {
+    pub(super) fn step(&self) -> StepId {
+        let n = |v: Option<u64>| v.unwrap_or(0) & 0xffff_ffff;
+        StepId((n(self.turn) << 32) | n(self.step))
+    }
+}
+
+/// What a `tool/call` is read for.
+#[derive(Deserialize)]
+pub(super) struct CallData {
+    #[serde(default, deserialize_with = "number")]
+    pub(super) turn: Option<u64>,
+    #[serde(default, deserialize_with = "number")]
+    pub(super) step: Option<u64>,
+    #[serde(rename = "callId")]
+    pub(super) call_id: Option<Value>,
+    pub(super) name: Option<Value>,
+    pub(super) arguments: Option<Value>,
+}
+
+pub(super) fn contains(line: &[u8], needle: &[u8]) -> bool {
+    memchr::memmem::find(line, needle).is_some()
+}
+
+/// The step of an event's `data`: `(turn << 32) | step`.
+pub(super) fn step_of(data: &Value) -> StepId {
+    let n = |k: &str| data.get(k).and_then(Value::as_u64).unwrap_or(0) & 0xffff_ffff;
+    StepId((n("turn") << 32) | n("step"))
+}
+
+/// How many seqs a line stands for: a packed chunk row (`seq0`) is one per
+/// member (`texts` or `args`, else `dt` plus one).
+pub(super) fn width(data: Option<&RawValue>) -> u64 {
+    let Some(packed) = data.and_then(|d| serde_json::from_str::<Packed>(d.get()).ok()) else {
+        return 1;
+    };
+    let members = packed
+        .texts
+        .map(|t| t.len())
+        .or(packed.args.map(|a| a.len()))
+        .or(packed.dt.map(|d| d.len() + 1))
+        .unwrap_or(1);
+    members.max(1) as u64
+}
