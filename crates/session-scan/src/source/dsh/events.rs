@@ -10,7 +10,9 @@ use serde_json::value::RawValue;
 
 use super::header::Seed;
 use super::rebuild;
-use super::shapes::{CallData, Event, MessageData, contains, step_of, width};
+use super::shapes::{
+    self, CallData, Event, MessageData, PLUGIN_NEEDLE, USAGE_NEEDLE, contains, step_of, width,
+};
 use super::usage::{self, Chunk, Pending};
 use crate::model::{Format, Millis, Problem, Record, Sink, StepId, Usage};
 
@@ -103,8 +105,31 @@ impl<'s> Events<'s> {
         }
     }
 
+    /// Whether a line of this type (with these bytes, `data` or the whole
+    /// line: a needle found in either) gives no record; `None` for a packed
+    /// row, which counts several seqs.
+    fn passes(&self, kind: &str, bytes: &[u8]) -> Option<bool> {
+        Some(match kind {
+            "assistant/chunk" => !self.chunked || !contains(bytes, USAGE_NEEDLE),
+            "user/message" => !contains(bytes, PLUGIN_NEEDLE),
+            "step/end" | "turn/end" => !self.chunked,
+            "sandbox/mode" | "tool/call" | "tool/result" | "assistant/message"
+            | "assistant/attempt" => false,
+            kind if kind.ends_with("-chunks") => return None,
+            _ => true,
+        })
+    }
+
     /// One line after the header.
     pub(crate) fn line(&mut self, number: u64, line: &[u8]) {
+        // The writer's own layout (`{"type":"…","seq":N,…`) lets most lines
+        // be passed over without a parse; anything else takes the full one.
+        if let Some((kind, seq)) = shapes::writer_prefix(line) {
+            if self.passes(kind, line) == Some(true) {
+                self.next_seq = seq.saturating_add(1);
+                return;
+            }
+        }
         let Ok(event) = serde_json::from_slice::<Event<'_>>(line) else {
             let what = if serde_json::from_slice::<IgnoredAny>(line).is_ok() {
                 "an event without a string \"type\"; skipped"
@@ -115,19 +140,14 @@ impl<'s> Events<'s> {
         };
         let raw = event.data.map_or("null", RawValue::get);
         // Lines no record comes from: their seq is counted, nothing is built.
-        let skip = match &*event.kind {
-            "assistant/chunk" => !self.chunked || !contains(raw.as_bytes(), b"\"usage\""),
-            "user/message" => !contains(raw.as_bytes(), ADVISOR_PLUGIN.as_bytes()),
-            "step/end" | "turn/end" => !self.chunked,
-            "sandbox/mode" | "tool/call" | "tool/result" | "assistant/message"
-            | "assistant/attempt" => false,
+        let skip = match self.passes(&event.kind, raw.as_bytes()) {
+            Some(skip) => skip,
             // A packed row counts several seqs and holds no record.
-            kind if kind.ends_with("-chunks") => {
+            None => {
                 let seq = event.seq0.or(event.seq).unwrap_or(self.next_seq);
                 self.next_seq = seq.saturating_add(width(event.data));
                 return;
             }
-            _ => true,
         };
         // A line without a seq takes the next one.
         let seq = event.seq.unwrap_or(self.next_seq);

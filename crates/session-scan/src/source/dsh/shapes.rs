@@ -81,8 +81,24 @@ pub(super) struct CallData {
 }
 
 pub(super) fn contains(line: &[u8], needle: &[u8]) -> bool {
-    memchr::memmem::find(line, needle).is_some()
+    use std::sync::LazyLock;
+    // The two needles the reader looks for, built once.
+    static USAGE: LazyLock<memchr::memmem::Finder<'static>> =
+        LazyLock::new(|| memchr::memmem::Finder::new(USAGE_NEEDLE));
+    static PLUGIN: LazyLock<memchr::memmem::Finder<'static>> =
+        LazyLock::new(|| memchr::memmem::Finder::new(PLUGIN_NEEDLE));
+    match needle {
+        USAGE_NEEDLE => USAGE.find(line).is_some(),
+        PLUGIN_NEEDLE => PLUGIN.find(line).is_some(),
+        other => memchr::memmem::find(line, other).is_some(),
+    }
 }
+
+/// A usage chunk's key, as a needle.
+pub(super) const USAGE_NEEDLE: &[u8] = b"\"usage\"";
+
+/// The advisor's plugin name, as a needle.
+pub(super) const PLUGIN_NEEDLE: &[u8] = b"sandbox-grant-advisor";
 
 /// The step of an event's `data`: `(turn << 32) | step`.
 pub(super) fn step_of(data: &Value) -> StepId {
@@ -103,4 +119,61 @@ pub(super) fn width(data: Option<&RawValue>) -> u64 {
         .or(packed.dt.map(|d| d.len() + 1))
         .unwrap_or(1);
     members.max(1) as u64
+}
+
+/// The type and seq of a line laid out as the writer lays one out,
+/// `{"type":"<kind>","seq":<digits>,`, read without parsing; `None` for any
+/// other layout (which the full parse then reads). A kind with an escape, a
+/// seq that is not plain digits, or a line that does not end its object
+/// (one cut short) is another layout.
+pub(super) fn writer_prefix(line: &[u8]) -> Option<(&str, u64)> {
+    if line.last() != Some(&b'}') {
+        return None;
+    }
+    let rest = line.strip_prefix(b"{\"type\":\"")?;
+    let end = memchr::memchr(b'"', rest)?;
+    let (kind, rest) = rest.split_at(end);
+    if kind.contains(&b'\\') {
+        return None;
+    }
+    let rest = rest.strip_prefix(b"\",\"seq\":")?;
+    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 || digits > 19 || rest.get(digits) != Some(&b',') {
+        return None;
+    }
+    let seq = std::str::from_utf8(&rest[..digits]).ok()?.parse().ok()?;
+    Some((std::str::from_utf8(kind).ok()?, seq))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::writer_prefix;
+
+    #[test]
+    fn only_the_writers_own_layout_is_read_without_a_parse() {
+        for (line, want) in [
+            (
+                &br#"{"type":"step/start","seq":1,"time":2}"#[..],
+                Some(("step/start", 1)),
+            ),
+            (
+                br#"{"type":"assistant/chunk","seq":12345,"data":{}}"#,
+                Some(("assistant/chunk", 12345)),
+            ),
+            (br#"{"seq":1,"type":"step/start"}"#, None),
+            (br#"{"type":"step/start","seq":"1","time":2}"#, None),
+            (br#"{"type":"step/start","seq":1}"#, None),
+            (br#"{"type":"st\"ep","seq":1,"#, None),
+            (br#"{"type":"step/start","seq":-1,"#, None),
+            (br#"{"type":"step/start","seq":99999999999999999999,"#, None),
+            (br#"{"type":"text-chunks","seq0":4,"#, None),
+        ] {
+            assert_eq!(
+                writer_prefix(line),
+                want,
+                "{}",
+                String::from_utf8_lossy(line)
+            );
+        }
+    }
 }
