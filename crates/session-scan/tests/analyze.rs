@@ -333,3 +333,27 @@ fn the_writer_sessions_cost_what_the_hand_count_says() {
         serde_json::to_string_pretty(&got).unwrap_or_default()
     );
 }
+
+/// A recording cannot grow the timeline past its bound: 20,050 failures on
+/// as many days keep 20,000 timeline entries, and every failure still counts.
+#[test]
+fn the_timeline_is_bounded_whatever_the_recorded_times() {
+    const DAY: i64 = 86_400_000;
+    let mut records = vec![Record::Mode(SandboxMode::WorkspaceWrite)];
+    for n in 0..20_050_i64 {
+        let id = format!("c{n}");
+        records.push(call(
+            &id,
+            n as u64,
+            "pwsh",
+            json!({"command": "dir"}),
+            n * DAY,
+        ));
+        records.push(failure(&id, ACL, n * DAY));
+    }
+    let report = check(
+        vec![(header(Format::DshV0, "long", Some(r"D:\ws")), records)],
+        json!({"calls": 20_050, "families": [{"family": "acl-provisioning", "failing_calls": 20_050}]}),
+    );
+    assert_eq!(report.timeline.len(), session_scan::analyze::TIMELINE_MAX);
+}

@@ -23,7 +23,7 @@ mod session;
 mod totals;
 
 use session::Session;
-pub use totals::Totals;
+pub use totals::{TIMELINE_MAX, Totals};
 
 /// What the scan assumes where a recording is silent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -23,6 +23,11 @@ pub const STEPS_MAX: usize = 65_536;
 /// telling an identical repeat; a call after that is compared with those only.
 pub const DISTINCT_CALLS_MAX: usize = 4_096;
 
+/// The most (day, family) entries of wasted tokens one session keeps for the
+/// timeline; a session spanning more days leaves the rest out of it (the
+/// totals still count them).
+pub const DAYS_MAX: usize = 366;
+
 /// The most withheld places listed per family and session (every one counts).
 pub const WITHHELD_LISTED_MAX: usize = 16;
 
@@ -247,13 +252,16 @@ impl Session {
             run.wasted_input_tokens += step.usage.input;
             if let Some(at) = step.at {
                 let day = day_of(at);
+                let full = self.wasted_by_day.len() >= DAYS_MAX;
                 match self
                     .wasted_by_day
                     .iter_mut()
                     .find(|(d, f, _)| *d == day && *f == family)
                 {
                     Some(entry) => entry.2 += step.usage.output,
-                    None => self.wasted_by_day.push((day, family, step.usage.output)),
+                    None if !full => self.wasted_by_day.push((day, family, step.usage.output)),
+                    // Past the bound the day is left out of the timeline only.
+                    None => {}
                 }
             }
         }

@@ -36,7 +36,14 @@ pub struct Totals {
     listed_seq: u64,
     with_failures: u64,
     days: BTreeMap<(i64, FamilyId), (u64, u64)>,
+    /// Figures of days past the timeline's bound, written and never read.
+    spilled: (u64, u64),
+    timeline_left_out: u64,
 }
+
+/// The most (day, family) entries the timeline keeps: 20,000 (over 50 years
+/// of every family); a recording's own times cannot grow it further.
+pub const TIMELINE_MAX: usize = 20_000;
 
 impl Totals {
     /// A result was read.
@@ -47,9 +54,15 @@ impl Totals {
         }
     }
 
-    /// The (failing calls, wasted output tokens) of a family on a day.
+    /// The (failing calls, wasted output tokens) of a family on a day. Past
+    /// [`TIMELINE_MAX`] entries a new day goes uncounted in the timeline
+    /// (`timeline_left_out`; its figures still count everywhere else).
     pub fn day(&mut self, at: Option<Millis>, family: FamilyId) -> &mut (u64, u64) {
         let day = at.map_or(i64::MIN, day_of);
+        if self.days.len() >= TIMELINE_MAX && !self.days.contains_key(&(day, family)) {
+            self.timeline_left_out += 1;
+            return &mut self.spilled;
+        }
         self.days.entry((day, family)).or_default()
     }
 
@@ -90,7 +103,8 @@ impl Totals {
         self.sessions += 1;
         *self.formats.entry(session.header.format).or_default() += 1;
         for (day, family, tokens) in &session.wasted_by_day {
-            self.days.entry((*day, *family)).or_default().1 += tokens;
+            self.day(Some(Millis(day.saturating_mul(86_400_000))), *family)
+                .1 += tokens;
         }
         let mut families = Vec::new();
         for (family, run) in &session.families {
@@ -206,8 +220,10 @@ impl Totals {
                 self.listed.pop_last();
             }
         }
-        for (key, (calls, tokens)) in other.days {
-            let mine = self.days.entry(key).or_default();
+        self.timeline_left_out += other.timeline_left_out;
+        for ((day, family), (calls, tokens)) in other.days {
+            let at = (day != i64::MIN).then(|| Millis(day.saturating_mul(86_400_000)));
+            let mine = self.day(at, family);
             mine.0 += calls;
             mine.1 += tokens;
         }
