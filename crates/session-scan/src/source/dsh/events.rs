@@ -11,7 +11,8 @@ use serde_json::value::RawValue;
 use super::header::Seed;
 use super::rebuild;
 use super::shapes::{
-    self, CallData, Event, MessageData, PLUGIN_NEEDLE, USAGE_NEEDLE, contains, step_of, width,
+    self, CallData, Event, MessageData, PLUGIN_NEEDLE, ResultFacts, USAGE_NEEDLE, contains,
+    step_of, width,
 };
 use super::usage::{self, Chunk, Pending};
 use crate::model::{Format, Millis, Problem, Record, Sink, StepId, Usage};
@@ -130,7 +131,11 @@ impl<'s> Events<'s> {
                 return;
             }
         }
-        let Ok(event) = serde_json::from_slice::<Event<'_>>(line) else {
+        // UTF-8 is checked once for the whole line; the parse then borrows.
+        let parsed = std::str::from_utf8(line)
+            .ok()
+            .and_then(|text| serde_json::from_str::<Event<'_>>(text).ok());
+        let Some(event) = parsed else {
             let what = if serde_json::from_slice::<IgnoredAny>(line).is_ok() {
                 "an event without a string \"type\"; skipped"
             } else {
@@ -176,6 +181,18 @@ impl<'s> Events<'s> {
             }
             _ => {}
         }
+        if event.kind == "tool/result" {
+            // Typed first; a shape it does not take is read as a value, as before.
+            let facts = ResultFacts::typed(raw).or_else(|| {
+                serde_json::from_str::<Value>(raw)
+                    .ok()
+                    .map(|data| ResultFacts::of_value(&data))
+            });
+            let Some(facts) = facts else {
+                return self.problem(Some(number), "an event whose data is not JSON; skipped");
+            };
+            return self.result(number, facts, inherited, at);
+        }
         if event.kind == "tool/call" {
             let Ok(data) = serde_json::from_str::<CallData>(raw) else {
                 return self.problem(
@@ -210,7 +227,6 @@ impl<'s> Events<'s> {
                 Some(Ok(mode)) => self.sink.record(Record::Mode(mode)),
                 _ => self.problem(Some(number), "a sandbox/mode without a known mode; skipped"),
             },
-            "tool/result" => self.result(number, data, inherited, at),
             "assistant/chunk" if self.chunked && !inherited => {
                 let step = step_of(data);
                 if let Some(usage) = data.get("chunk").and_then(usage::of_chunk) {
@@ -273,37 +289,22 @@ impl<'s> Events<'s> {
         });
     }
 
-    fn result(&mut self, number: u64, data: &Value, inherited: bool, at: Option<Millis>) {
-        let message = data.get("message").unwrap_or(&Value::Null);
-        let part = message
-            .get("content")
-            .and_then(Value::as_array)
-            .and_then(|parts| parts.first())
-            .unwrap_or(&Value::Null);
-        let call = part
-            .get("toolCallId")
-            .or_else(|| message.get("source").and_then(|s| s.get("callId")))
-            .and_then(Value::as_str);
-        let Some(call) = call else {
+    fn result(&mut self, number: u64, facts: ResultFacts, inherited: bool, at: Option<Millis>) {
+        let Some(call) = facts.call else {
             return self.problem(Some(number), "a tool/result without a call id; skipped");
         };
-        let tool = self.tools.remove(call);
+        let tool = self.tools.remove(&call);
         if inherited {
             return;
         }
-        let failed = part.get("isError").and_then(Value::as_bool) == Some(true);
-        let text = rebuild::rendered_text(part);
-        let outcome = if failed {
+        let text = facts.text;
+        let outcome = if facts.failed {
             let message = text.strip_prefix("Error: ").unwrap_or(&text).to_owned();
-            let code = data
-                .get("error")
-                .and_then(|e| e.get("code"))
-                .and_then(Value::as_str);
             Outcome::Failure(Failure {
                 message,
                 members: Vec::new(),
                 content: text,
-                code: code.map(str::to_owned),
+                code: facts.code,
             })
         } else {
             let process =
@@ -319,8 +320,8 @@ impl<'s> Events<'s> {
             })
         };
         self.sink.record(Record::Result {
-            call: call.to_owned(),
-            failed,
+            call,
+            failed: facts.failed,
             outcome,
             at,
         });

@@ -31,14 +31,177 @@ pub(super) struct Event<'a> {
 }
 
 /// A number field read leniently: anything that is not one of its type is
-/// absent, as the value-based reading always took it.
+/// absent, as the value-based reading always took it. Nothing is built: a
+/// string, array or object in its place is skipped.
 pub(super) fn number<'de, D, N>(d: D) -> Result<Option<N>, D::Error>
 where
     D: serde::Deserializer<'de>,
-    N: serde::de::DeserializeOwned,
+    N: TryFrom<i128>,
 {
-    let v = Option::<Value>::deserialize(d)?;
-    Ok(v.and_then(|v| serde_json::from_value(v).ok()))
+    struct Lenient;
+    impl<'de> serde::de::Visitor<'de> for Lenient {
+        type Value = Option<i128>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("any JSON value")
+        }
+        fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+            Ok(Some(i128::from(v)))
+        }
+        fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
+            Ok(Some(i128::from(v)))
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_none<E>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+            d.deserialize_any(self)
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+            self,
+            mut seq: A,
+        ) -> Result<Self::Value, A::Error> {
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            Ok(None)
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(
+            self,
+            mut map: A,
+        ) -> Result<Self::Value, A::Error> {
+            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+            Ok(None)
+        }
+    }
+    Ok(d.deserialize_any(Lenient)?
+        .and_then(|n| N::try_from(n).ok()))
+}
+
+/// What a `tool/result` is read for: its call, whether it failed, its
+/// rendered text and the harness's error code.
+pub(super) struct ResultFacts {
+    pub(super) call: Option<String>,
+    pub(super) failed: bool,
+    pub(super) text: String,
+    pub(super) code: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct ResultData<'a> {
+    #[serde(borrow)]
+    message: Option<ResultMessage<'a>>,
+    error: Option<ResultError>,
+}
+
+#[derive(Deserialize)]
+struct ResultMessage<'a> {
+    #[serde(borrow)]
+    content: Option<Vec<ResultPart<'a>>>,
+    source: Option<ResultSource>,
+}
+
+#[derive(Deserialize)]
+struct ResultSource {
+    #[serde(rename = "callId")]
+    call_id: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct ResultPart<'a> {
+    #[serde(rename = "toolCallId")]
+    tool_call_id: Option<String>,
+    #[serde(rename = "isError")]
+    is_error: Option<bool>,
+    #[serde(borrow)]
+    content: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct ResultError {
+    code: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct Block {
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    text: Option<String>,
+}
+
+impl ResultFacts {
+    /// Read typed, building only what is kept; `None` for any shape the
+    /// types do not take (a field of another type), which
+    /// [`ResultFacts::of_value`] then reads.
+    pub(super) fn typed(raw: &str) -> Option<Self> {
+        let data: ResultData<'_> = serde_json::from_str(raw).ok()?;
+        let message = data.message;
+        let (part, source) = match message {
+            Some(m) => (m.content.and_then(|c| c.into_iter().next()), m.source),
+            None => (None, None),
+        };
+        let text = match part.as_ref().and_then(|p| p.content) {
+            Some(content) if content.get().starts_with('"') => {
+                serde_json::from_str::<String>(content.get()).ok()?
+            }
+            Some(content) if content.get().starts_with('[') => {
+                let blocks: Vec<Block> = serde_json::from_str(content.get()).ok()?;
+                let texts: Vec<String> = blocks
+                    .into_iter()
+                    .filter(|b| b.kind.as_deref() == Some("text"))
+                    .filter_map(|b| b.text)
+                    .collect();
+                texts.join("\n")
+            }
+            _ => String::new(),
+        };
+        let failed = part.as_ref().and_then(|p| p.is_error) == Some(true);
+        let call = match part.as_ref().map(|p| &p.tool_call_id) {
+            Some(Some(id)) => Some(id.clone()),
+            _ => source.and_then(|s| s.call_id),
+        };
+        Some(Self {
+            call,
+            failed,
+            text,
+            code: data.error.and_then(|e| e.code),
+        })
+    }
+
+    /// Read from the parsed value, whatever its shape.
+    pub(super) fn of_value(data: &Value) -> Self {
+        let message = data.get("message").unwrap_or(&Value::Null);
+        let part = message
+            .get("content")
+            .and_then(Value::as_array)
+            .and_then(|parts| parts.first())
+            .unwrap_or(&Value::Null);
+        let call = part
+            .get("toolCallId")
+            .or_else(|| message.get("source").and_then(|s| s.get("callId")))
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let code = data
+            .get("error")
+            .and_then(|e| e.get("code"))
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        Self {
+            call,
+            failed: part.get("isError").and_then(Value::as_bool) == Some(true),
+            text: super::rebuild::rendered_text(part),
+            code,
+        }
+    }
 }
 
 /// A packed chunk row's members, counted without reading them.
