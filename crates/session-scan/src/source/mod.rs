@@ -54,6 +54,47 @@ impl Input {
     }
 }
 
+/// The platform a recorded working directory implies: `X:\`, `X:/` or `\\`
+/// is Windows, `/Users/…` macOS, any other `/…` Linux; anything else unknown.
+pub(crate) fn platform(cwd: &str) -> Option<advisor_core::Platform> {
+    use advisor_core::Platform;
+    let b = cwd.as_bytes();
+    let drive =
+        b.len() >= 3 && b[0].is_ascii_alphabetic() && b[1] == b':' && matches!(b[2], b'\\' | b'/');
+    if drive || cwd.starts_with("\\\\") {
+        Some(Platform::Win32)
+    } else if cwd.starts_with("/Users/") {
+        Some(Platform::Macos)
+    } else if cwd.starts_with('/') {
+        Some(Platform::Linux)
+    } else {
+        None
+    }
+}
+
+/// Opens a file for reading without following a link in its place
+/// (`O_NOFOLLOW`) and without blocking on a FIFO put there (`O_NONBLOCK`);
+/// anything but a regular file is refused. Discovery already skipped links,
+/// and this closes the window between that look and the open.
+pub(crate) fn open(path: &Path) -> std::io::Result<fs::File> {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        let flags = rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK;
+        options.custom_flags(flags.bits() as i32);
+    }
+    let file = options.open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    Ok(file)
+}
+
 /// Reads one input into `sink`. Never panics on any file content; what it
 /// cannot read is a [`Problem`].
 pub fn read(input: &Input, sink: &mut dyn Sink) {
@@ -68,7 +109,7 @@ pub fn read(input: &Input, sink: &mut dyn Sink) {
 type Reader = fn(&Path, &mut dyn BufRead, &mut dyn Sink);
 
 fn with_file(path: &Path, sink: &mut dyn Sink, reader: Reader) {
-    match fs::File::open(path) {
+    match open(path) {
         Ok(file) => reader(path, &mut BufReader::with_capacity(1 << 16, file), sink),
         Err(e) => sink.problem(Problem {
             path: path.to_owned(),
@@ -183,7 +224,7 @@ fn sniff(path: &Path) -> std::io::Result<Option<Input>> {
         return Ok(Some(Input::Codex(path.to_owned())));
     }
     let mut first = Vec::new();
-    BufReader::new(fs::File::open(path)?.take(SNIFF_BYTES)).read_until(b'\n', &mut first)?;
+    BufReader::new(open(path)?.take(SNIFF_BYTES)).read_until(b'\n', &mut first)?;
     let has = |needle: &[u8]| first.windows(needle.len()).any(|w| w == needle);
     Ok(if has(b"\"type\":\"session\"") {
         Some(Input::DshSession(vec![path.to_owned()]))
@@ -194,4 +235,44 @@ fn sniff(path: &Path) -> std::io::Result<Option<Input>> {
     } else {
         None
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use advisor_core::Platform;
+
+    #[test]
+    fn the_platform_is_read_from_the_cwd() {
+        for (cwd, want) in [
+            ("D:\\ws", Some(Platform::Win32)),
+            ("c:/ws", Some(Platform::Win32)),
+            ("\\\\server\\share", Some(Platform::Win32)),
+            ("/Users/dev/proj", Some(Platform::Macos)),
+            ("/home/dev/proj", Some(Platform::Linux)),
+            ("/Users", Some(Platform::Linux)),
+            ("<run>/proj", None),
+            ("proj", None),
+            ("D:", None),
+            ("", None),
+        ] {
+            assert_eq!(platform(cwd), want, "{cwd:?}");
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_put_in_a_files_place_is_not_opened() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let file = dir.path().join("session.jsonl");
+        fs::write(&file, b"{}\n").unwrap_or_else(|e| panic!("{e}"));
+        let link = dir.path().join("link.jsonl");
+        std::os::unix::fs::symlink(&file, &link).unwrap_or_else(|e| panic!("{e}"));
+        assert!(open(&file).is_ok());
+        assert!(open(&link).is_err(), "a link was followed");
+        assert!(
+            open(dir.path()).is_err(),
+            "a directory was opened as a file"
+        );
+    }
 }

@@ -5,7 +5,6 @@
 use std::io::BufRead;
 use std::path::Path;
 
-use advisor_core::Platform;
 use serde::de::IgnoredAny;
 
 use crate::lines::{Line, Lines};
@@ -100,41 +99,4 @@ pub(in crate::source) fn not_json(e: &serde_json::Error) -> String {
         Category::Data => "JSON of an unexpected shape",
     };
     format!("{what} (column {}); skipped", e.column())
-}
-
-/// The platform a recorded working directory implies: `X:\` or `X:/` is
-/// Windows, `/Users/` macOS, any other absolute path Linux.
-pub(in crate::source) fn platform(cwd: &str) -> Option<Platform> {
-    let b = cwd.as_bytes();
-    if b.len() >= 3 && b[0].is_ascii_alphabetic() && b[1] == b':' && matches!(b[2], b'\\' | b'/') {
-        Some(Platform::Win32)
-    } else if cwd.starts_with("/Users/") {
-        Some(Platform::Macos)
-    } else if cwd.starts_with('/') {
-        Some(Platform::Linux)
-    } else {
-        None
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn platform_follows_the_working_directory() {
-        let cases = [
-            ("C:\\Users\\dev", Some(Platform::Win32)),
-            ("d:/work", Some(Platform::Win32)),
-            ("/Users/dev/proj", Some(Platform::Macos)),
-            ("/home/dev/proj", Some(Platform::Linux)),
-            ("/Users", Some(Platform::Linux)),
-            ("<run>/proj", None),
-            ("C:", None),
-            ("", None),
-        ];
-        for (cwd, want) in cases {
-            assert_eq!(platform(cwd), want, "{cwd:?}");
-        }
-    }
 }

@@ -22,7 +22,8 @@ use crate::model::{Format, Millis, Problem, Record, SessionHeader, Sink, StepId,
 
 mod drive;
 
-pub(super) use drive::{LineReader, drive, not_json, platform};
+use super::platform;
+pub(super) use drive::{LineReader, drive, not_json};
 
 /// The message ids remembered for grouping assistant records into steps. A
 /// record whose `message.id` was seen among the last this many distinct ids

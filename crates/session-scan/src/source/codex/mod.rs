@@ -24,7 +24,8 @@ use advisor_core::{Outcome, SandboxMode, Success};
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::claude::{LineReader, drive, not_json, platform};
+use super::claude::{LineReader, drive, not_json};
+use super::platform;
 use super::time;
 use crate::model::{Format, Millis, Problem, Record, SessionHeader, Sink, StepId, Usage};
 

@@ -95,7 +95,7 @@ impl Source for Member<'_> {
 
 /// Reads every session log in the export at `path`.
 pub(crate) fn read(path: &Path, sink: &mut dyn Sink) {
-    let mut file = match fs::File::open(path) {
+    let mut file = match crate::source::open(path) {
         Ok(file) => file,
         Err(e) => return stopped(sink, path, None, format!("cannot open: {e}")),
     };

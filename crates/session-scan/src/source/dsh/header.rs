@@ -2,7 +2,6 @@
 
 use std::path::Path;
 
-use advisor_core::Platform;
 use serde_json::Value;
 
 use crate::model::{Format, SessionHeader};
@@ -85,48 +84,9 @@ pub(crate) fn parse(path: &Path, line: &[u8]) -> Parsed {
             id: id.to_owned(),
             parent: text("parentSession"),
             subagent: value.get("origin").and_then(Value::as_str) == Some("subagent"),
-            platform: cwd.as_deref().and_then(platform),
+            platform: cwd.as_deref().and_then(super::super::platform),
             cwd,
         },
         seed,
     }))
-}
-
-/// The platform a recorded cwd was written on: `X:\`, `X:/` or `\\` is
-/// Windows, `/Users/…` macOS, any other `/…` Linux.
-pub(crate) fn platform(cwd: &str) -> Option<Platform> {
-    let b = cwd.as_bytes();
-    let drive =
-        b.len() >= 3 && b[0].is_ascii_alphabetic() && b[1] == b':' && matches!(b[2], b'\\' | b'/');
-    if drive || cwd.starts_with("\\\\") {
-        Some(Platform::Win32)
-    } else if cwd.starts_with("/Users/") {
-        Some(Platform::Macos)
-    } else if cwd.starts_with('/') {
-        Some(Platform::Linux)
-    } else {
-        None
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_platform_is_read_from_the_cwd() {
-        for (cwd, want) in [
-            ("D:\\ws", Some(Platform::Win32)),
-            ("c:/ws", Some(Platform::Win32)),
-            ("\\\\server\\share", Some(Platform::Win32)),
-            ("/Users/dev/p", Some(Platform::Macos)),
-            ("/home/dev", Some(Platform::Linux)),
-            ("/", Some(Platform::Linux)),
-            ("relative", None),
-            ("D:", None),
-            ("", None),
-        ] {
-            assert_eq!(platform(cwd), want, "{cwd:?}");
-        }
-    }
 }

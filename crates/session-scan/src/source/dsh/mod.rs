@@ -27,7 +27,6 @@
 //!   problem on its 1-based line (the header is line 1) and reading goes on.
 
 use std::cell::RefCell;
-use std::fs;
 use std::io::{self, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -115,7 +114,7 @@ impl Source for FileSource {
         self.zstd
     }
     fn open(&mut self) -> io::Result<Box<dyn Read + '_>> {
-        Ok(Box::new(fs::File::open(&self.path)?))
+        Ok(Box::new(crate::source::open(&self.path)?))
     }
 }
 
