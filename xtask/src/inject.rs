@@ -16,8 +16,15 @@
 //! - Entries run grouped by the crate they mutate, those whose builds span the
 //!   most workspace crates (the adapter's) first, so that a slot rebuilds a
 //!   restored crate as seldom as possible; the report keeps catalogue order.
+//! - Each test binary runs only the tests the entry names (`-- --exact a b`);
+//!   the baseline runs only the tests some entry names, so it still says
+//!   where each lives and that none already fails. Backtraces are off
+//!   (`RUST_BACKTRACE=0`): a mutation makes tests panic by the dozen.
 //! - Each slot keeps its own target directory across runs, incremental, with
-//!   no debuginfo; `--jobs` defaults to the cores available (at most 2).
+//!   no debuginfo; `--jobs` defaults to the cores available (at most 2). An
+//!   empty one starts from the libraries the workspace's own test build
+//!   compiled (`target/debug`), so with the same profile (CI builds its tests
+//!   with `CARGO_PROFILE_DEV_DEBUG=0` too) its dependencies are not rebuilt.
 
 //!
 //! The run's parts: [`select`] (which entries: `--package`, `--only`,

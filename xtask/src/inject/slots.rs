@@ -29,6 +29,77 @@ pub(super) fn jobs(asked: Option<usize>, runnable: usize) -> usize {
 }
 
 pub(super) fn make_slots(root: &Path, state: &Path, jobs: usize) -> Result<Vec<Slot>> {
+    let slots = slots(root, state, jobs)?;
+    let built = std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| root.join("target"), Into::into)
+        .join("debug");
+    for slot in &slots {
+        let into = slot.target_dir.join("debug");
+        if into.exists() || !built.join("deps").is_dir() {
+            continue;
+        }
+        let start = std::time::Instant::now();
+        match seed(&built, &into) {
+            Ok(()) => eprintln!(
+                "xtask inject: slot {} starts from the dependencies built in {} ({:.1}s)",
+                slot.index,
+                built.display(),
+                start.elapsed().as_secs_f64()
+            ),
+            Err(e) => {
+                eprintln!(
+                    "xtask inject: slot {} builds from scratch: {e:#}",
+                    slot.index
+                );
+                let _ = std::fs::remove_dir_all(&into);
+            }
+        }
+    }
+    Ok(slots)
+}
+
+/// Copies a build's compiled libraries, build-script outputs and fingerprints
+/// (not its test executables or incremental caches) into a slot's empty
+/// target directory, times kept. Cargo then finds every registry crate built
+/// with the slot's profile fresh, so a slot builds only the workspace's own
+/// crates (their fingerprints name the slot's source paths, so they rebuild
+/// there). When the build's profile differs (e.g. with debuginfo), nothing
+/// matches and the slot builds as from scratch.
+fn seed(built: &Path, into: &Path) -> Result<()> {
+    let deps = into.join("deps");
+    std::fs::create_dir_all(&deps)?;
+    let mut libraries = Vec::new();
+    for entry in std::fs::read_dir(built.join("deps"))? {
+        let path = entry?.path();
+        let kind = path.extension().and_then(|e| e.to_str());
+        if matches!(kind, Some("rlib" | "rmeta" | "so")) {
+            libraries.push(path);
+        }
+    }
+    let mut copies: Vec<(Vec<std::path::PathBuf>, std::path::PathBuf)> = vec![(libraries, deps)];
+    let dirs: Vec<_> = [".fingerprint", "build"]
+        .iter()
+        .map(|d| built.join(d))
+        .filter(|d| d.is_dir())
+        .collect();
+    copies.push((dirs, into.to_path_buf()));
+    for (from, to) in copies {
+        for chunk in from.chunks(256) {
+            let status = std::process::Command::new("cp")
+                .arg("-a")
+                .args(chunk)
+                .arg(&to)
+                .status()
+                .context("starting cp")?;
+            if !status.success() {
+                bail!("cp -a into {} failed: {status}", to.display());
+            }
+        }
+    }
+    Ok(())
+}
+
+fn slots(root: &Path, state: &Path, jobs: usize) -> Result<Vec<Slot>> {
     if jobs == 1 {
         return Ok(vec![Slot {
             index: 0,
@@ -52,6 +123,18 @@ pub(super) fn make_slots(root: &Path, state: &Path, jobs: usize) -> Result<Vec<S
         .collect()
 }
 
+/// The tests that the entries testing `package` name: the only ones its
+/// baseline runs.
+fn named_in(runnable: &[&Entry], package: &str) -> Vec<String> {
+    runnable
+        .iter()
+        .filter(|e| e.packages.iter().any(|p| p == package))
+        .flat_map(|e| e.tests.iter().cloned())
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect()
+}
+
 pub(super) fn run_baseline(
     slots: &[Slot],
     shared: &Shared,
@@ -64,12 +147,14 @@ pub(super) fn run_baseline(
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
+    let named: Vec<Vec<String>> = packages.iter().map(|p| named_in(runnable, p)).collect();
+    let jobs: Vec<(&String, &Vec<String>)> = packages.iter().zip(&named).collect();
     eprintln!(
         "xtask inject: baseline (unmutated) run of {}",
         packages.join(", ")
     );
-    let results = run::pool(slots, shared, &packages, |slot, package| {
-        run::baseline_package(slot, shared, package, settings)
+    let results = run::pool(slots, shared, &jobs, |slot, (package, tests)| {
+        run::baseline_package(slot, shared, package, tests, settings)
     });
     let mut baseline = Baseline::new();
     for (package, result) in packages.into_iter().zip(results) {
@@ -85,4 +170,88 @@ pub(super) fn run_baseline(
         }
     }
     Ok(baseline)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+
+    fn entry(packages: &[&str], tests: &[&str]) -> Entry {
+        Entry {
+            id: "x".to_owned(),
+            package: packages[0].to_owned(),
+            packages: packages.iter().map(|p| (*p).to_owned()).collect(),
+            catalogue: PathBuf::from("crates/x/mutations.toml"),
+            file: PathBuf::from("src/lib.rs"),
+            find: "a".to_owned(),
+            replace: "b".to_owned(),
+            tests: tests.iter().map(|t| (*t).to_owned()).collect(),
+            description: String::new(),
+            equivalent: None,
+            broken: None,
+        }
+    }
+
+    #[test]
+    fn a_baseline_runs_the_tests_its_package_is_named_for() {
+        let entries = [
+            entry(&["core"], &["b", "a"]),
+            entry(&["core", "adapter"], &["a", "c"]),
+            entry(&["adapter"], &["d"]),
+        ];
+        let runnable: Vec<&Entry> = entries.iter().collect();
+        let check = |package: &str, want: &str| {
+            assert_eq!(named_in(&runnable, package).join(" "), want, "{package}");
+        };
+        check("core", "a b c");
+        check("adapter", "a c d");
+        check("cli", "");
+    }
+
+    #[test]
+    fn a_slot_is_seeded_with_libraries_and_fingerprints_not_executables() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let built = dir.path().join("built");
+        for file in [
+            "deps/libserde-1.rlib",
+            "deps/libserde-1.rmeta",
+            "deps/libderive-2.so",
+            "deps/arms-3",
+            "deps/arms-3.d",
+            ".fingerprint/serde-1/lib-serde",
+            "build/serde-4/output",
+            "incremental/arms-5/x",
+        ] {
+            let path = built.join(file);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("dir");
+            std::fs::write(&path, file).expect("write");
+        }
+        let into = dir.path().join("slot/debug");
+        seed(&built, &into).expect("seeded");
+        let mut found: Vec<String> = walk(&into)
+            .iter()
+            .map(|p| p.strip_prefix(&into).expect("inside").display().to_string())
+            .collect();
+        found.sort();
+        assert_eq!(
+            found.join(" "),
+            ".fingerprint/serde-1/lib-serde build/serde-4/output deps/libderive-2.so \
+             deps/libserde-1.rlib deps/libserde-1.rmeta"
+        );
+    }
+
+    fn walk(dir: &Path) -> Vec<PathBuf> {
+        let mut files = Vec::new();
+        for entry in std::fs::read_dir(dir).expect("read_dir") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                files.extend(walk(&path));
+            } else {
+                files.push(path);
+            }
+        }
+        files
+    }
 }

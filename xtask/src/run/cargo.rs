@@ -57,6 +57,9 @@ pub fn cargo(
         // A property that fails under a mutation would otherwise write its
         // case into a `*.proptest-regressions` file beside the test, in the tree.
         .env("PROPTEST_DISABLE_FAILURE_PERSISTENCE", "1")
+        // A mutation makes tests panic by the dozen; capturing and printing
+        // each one's backtrace cost ~0.3 s an entry. The panic message stays.
+        .env("RUST_BACKTRACE", "0")
         // No debuginfo: smaller objects, faster links; tests behave the same.
         .env("CARGO_PROFILE_DEV_DEBUG", "0")
         // Incremental is the dev/test default for workspace crates; CI setups
@@ -130,8 +133,24 @@ pub fn cargo(
     })
 }
 
+/// The arguments of one `cargo test` of `package`'s `targets`, running only
+/// the tests named exactly `tests` (every test when there is none).
+fn test_args<'a>(package: &'a str, targets: &'a [String], tests: &'a [String]) -> Vec<&'a str> {
+    let mut args = vec!["test", "-p", package];
+    args.extend(targets.iter().map(String::as_str));
+    args.push("--no-fail-fast");
+    if !tests.is_empty() {
+        args.extend(["--", "--exact"]);
+        args.extend(tests.iter().map(String::as_str));
+    }
+    args
+}
+
 /// Builds and runs the `targets` (`--lib --test foo`, or `--lib --tests`) of
-/// one package in the slot, in one `cargo test --no-fail-fast`. `Err` holds a
+/// one package in the slot, in one `cargo test --no-fail-fast`; with `tests`,
+/// each test binary runs only the tests of exactly those names (`-- --exact
+/// a b`: the names a catalogue entry lists are libtest's full names, the keys
+/// its verdict is judged on). `Err` holds a
 /// BROKEN reason (does not compile, cargo failed, build timed out); `Ok`
 /// holds the outcomes and, when the run was cut short, why tests are missing.
 pub fn test_package(
@@ -139,12 +158,11 @@ pub fn test_package(
     shared: &Shared,
     package: &str,
     targets: &[String],
+    tests: &[String],
     settings: &Settings,
     log: &mut Vec<u8>,
 ) -> Result<std::result::Result<(Outcomes, Option<String>), String>> {
-    let mut args = vec!["test", "-p", package];
-    args.extend(targets.iter().map(String::as_str));
-    args.push("--no-fail-fast");
+    let args = test_args(package, targets, tests);
     let run = cargo(slot, shared, &args, settings, log)?;
     let parsed = libtest::parse(&run.lines);
     let command = format!("cargo test -p {package} {}", targets.join(" "));
@@ -178,4 +196,29 @@ pub fn test_package(
         })
     };
     Ok(Ok((parsed.outcomes, missing)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_args;
+
+    fn check(targets: &[&str], tests: &[&str], want: &str) {
+        let owned = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        let (targets, tests) = (owned(targets), owned(tests));
+        assert_eq!(test_args("p", &targets, &tests).join(" "), want);
+    }
+
+    #[test]
+    fn only_the_named_tests_run() {
+        check(
+            &["--lib", "--test", "arms"],
+            &["a::b", "c"],
+            "test -p p --lib --test arms --no-fail-fast -- --exact a::b c",
+        );
+        check(
+            &["--lib", "--tests"],
+            &[],
+            "test -p p --lib --tests --no-fail-fast",
+        );
+    }
 }

@@ -15,16 +15,20 @@ use crate::libtest::{self, Outcomes, Verdict};
 use crate::report::{EntryResult, Status};
 use crate::targets::{Pick, Workspace};
 
-/// Tests `package` unmutated, for the baseline.
+/// Tests `package` unmutated, for the baseline: every test target is built,
+/// and of their tests those named in `tests` run (all of them when `tests`
+/// is empty). The entries' verdicts read only named tests: where each lives,
+/// and whether it already fails.
 pub fn baseline_package(
     slot: &Slot,
     shared: &Shared,
     package: &str,
+    tests: &[String],
     settings: &Settings,
 ) -> Result<std::result::Result<Outcomes, String>> {
     let mut log = Vec::new();
     let all = Pick::Everything.args().unwrap_or_default();
-    let result = test_package(slot, shared, package, &all, settings, &mut log)?;
+    let result = test_package(slot, shared, package, &all, tests, settings, &mut log)?;
     fs::write(
         settings.log_dir.join(format!("baseline-{package}.log")),
         &log,
@@ -103,7 +107,15 @@ pub fn run_entry(
     let mut missing = "did not run".to_owned();
     let mut broken = None;
     for (package, targets) in plan(entry, baseline, workspace) {
-        match test_package(slot, shared, &package, &targets, settings, &mut log) {
+        match test_package(
+            slot,
+            shared,
+            &package,
+            &targets,
+            &entry.tests,
+            settings,
+            &mut log,
+        ) {
             Ok(Ok((more, cut_short))) => {
                 libtest::merge(&mut outcomes, more);
                 missing = cut_short.unwrap_or(missing);
