@@ -1,10 +1,10 @@
 //! `cargo xtask instructions [--update]`: the instruction-count gate.
 //!
-//! Runs `cargo bench -p sandbox-advisor --bench instructions` (gungraun
-//! under valgrind's callgrind) with `--output-format=json`, reads each
-//! bench's instruction count (callgrind's `Ir`, from gungraun's
-//! machine-readable summary, one JSON object per line on stdout), and
-//! compares it with the committed baseline ([`BASELINE`]).
+//! Runs `cargo bench --profile release -p sandbox-advisor --bench
+//! instructions` (gungraun under valgrind's callgrind) with
+//! `--output-format=json`, reads each bench's instruction count (callgrind's
+//! `Ir`, from gungraun's machine-readable summary, one JSON object per line
+//! on stdout), and compares it with the committed baseline ([`BASELINE`]).
 //!
 //! - A bench that grew by more than [`THRESHOLD_PERCENT`] % fails the gate,
 //!   and so does a bench the baseline lacks or a bench the baseline has that
@@ -315,9 +315,16 @@ fn tools(root: &Path) -> Result<Tools> {
 }
 
 /// Builds and runs the bench; its stdout (gungraun's JSON summaries).
+///
+/// With the `release` profile, not `bench`: the code is the same (the two
+/// differ in line tables only, and gave the same counts), and CI's earlier
+/// `cargo test --release -p sandbox-advisor` has then built every dependency
+/// (gungraun is a dev-dependency), where `bench` would build them all again.
 fn run_bench(root: &Path) -> Result<String> {
     let args = [
         "bench",
+        "--profile",
+        "release",
         "-p",
         "sandbox-advisor",
         "--bench",

@@ -22,6 +22,10 @@
 //! cargo bench -p sandbox-advisor --bench instructions   # gungraun's own report
 //! ```
 //!
+//! The gate builds it in the `release` profile (CI has built its
+//! dependencies there already); `cargo bench` builds the `bench` profile,
+//! the same code with line tables for `callgrind_annotate`, and counts the same.
+//!
 //! The baseline is `instructions.baseline.toml` beside this file.
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic, missing_docs)]
 

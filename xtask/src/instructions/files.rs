@@ -120,7 +120,7 @@ pub fn parse_baseline(text: &str) -> Result<Baseline> {
 pub fn render_baseline(run: &[(String, u64)], tools: &Tools) -> String {
     let quote = |s: &str| serde_json::to_string(s).unwrap_or_else(|_| format!("\"{s}\""));
     let mut out = String::from(
-        "# Instruction counts of `cargo bench -p sandbox-advisor --bench instructions`\n\
+        "# Instruction counts of sandbox-advisor's `instructions` bench, release profile\n\
          # (callgrind's Ir of each bench's measured function; bench id = function::id).\n\
          # `cargo xtask instructions` fails when one grows by more than 3 %.\n\
          # Regenerate: `cargo xtask instructions --update`, and commit this file\n\
