@@ -241,12 +241,23 @@ fn an_updated_baseline_reads_back() {
     assert!(text.contains("cargo xtask instructions --update"), "{text}");
 }
 
-/// The runner the gate asks for is the version the bench links (the pin in
-/// the workspace's Cargo.toml): gungraun refuses a runner of another version.
+/// The runner the gate asks for, and the one CI installs, is the version the
+/// bench links (the pin in the workspace's Cargo.toml): gungraun refuses a
+/// runner of another version.
 #[test]
 fn the_runner_version_is_the_pinned_gungraun() {
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml");
-    let manifest: toml::Table = fs::read_to_string(manifest).unwrap().parse().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let manifest: toml::Table = fs::read_to_string(root.join("Cargo.toml"))
+        .unwrap()
+        .parse()
+        .unwrap();
     let pin = &manifest["workspace"]["dependencies"]["gungraun"];
     assert_eq!(pin.as_str(), Some(format!("={RUNNER_VERSION}").as_str()));
+    let ci = fs::read_to_string(root.join(".ci/run")).unwrap();
+    for needed in [
+        format!("\"gungraun-runner {RUNNER_VERSION}\""),
+        format!("cargo install --locked gungraun-runner --version {RUNNER_VERSION}"),
+    ] {
+        assert!(ci.contains(&needed), ".ci/run lacks {needed}");
+    }
 }
