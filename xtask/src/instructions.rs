@@ -122,20 +122,20 @@ pub fn main(args: InstructionsArgs) -> Result<ExitCode> {
         .canonicalize()
         .with_context(|| format!("workspace root {}", root.display()))?;
     let tools = tools(&root)?;
-    let stdout = run_bench(&root)?;
-    let run = parse_summaries(&stdout)?;
     let path = root.join(BASELINE);
     if args.update {
         let old = fs::read_to_string(&path)
             .ok()
             .and_then(|text| parse_baseline(&text).ok())
             .unwrap_or_default();
+        let run = parse_summaries(&run_bench(&root)?)?;
         print!("{}", table(&compare(&old.counts, &run)));
         fs::write(&path, render_baseline(&run, &tools))
             .with_context(|| format!("writing {}", path.display()))?;
         println!("wrote {BASELINE} ({} benches)", run.len());
         return Ok(ExitCode::SUCCESS);
     }
+    // The baseline is read first, so a broken one is told before the run.
     let text = fs::read_to_string(&path).with_context(|| {
         format!(
             "reading {}: record one with `cargo xtask instructions --update`",
@@ -143,6 +143,7 @@ pub fn main(args: InstructionsArgs) -> Result<ExitCode> {
         )
     })?;
     let baseline = parse_baseline(&text).with_context(|| format!("in {BASELINE}"))?;
+    let run = parse_summaries(&run_bench(&root)?)?;
     let (report, passed) = judge(&baseline, &run, &tools);
     print!("{report}");
     Ok(if passed {
