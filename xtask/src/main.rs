@@ -11,11 +11,14 @@
 //! - `mutants`: cargo-mutants on every family crate, the two ledger stores and
 //!   advisor-core's ledger, budget, quote and digest modules (or `--package`
 //!   ones), a per-crate table, exit 1 on any missed mutant.
+//! - `instructions [--update]`: the instruction-count benches under valgrind,
+//!   compared with the committed baseline; exit 1 when one grew by more than 3 %.
 
 mod apply;
 mod catalogue;
 mod gen_log;
 mod inject;
+mod instructions;
 mod libtest;
 mod mutants;
 mod new_family;
@@ -50,6 +53,9 @@ enum Task {
     Mutants(mutants::MutantsArgs),
     /// Scaffold `crates/family-<id>` and register it (member, feature, registry line).
     NewFamily(new_family::NewFamilyArgs),
+    /// Run the instruction-count benches and gate on the committed baseline
+    /// (exit 1 when one grew by more than 3 %; `--update` rewrites it).
+    Instructions(instructions::InstructionsArgs),
     // Further tasks are added here as variants, with an arm
     // in `main` below.
 }
@@ -61,6 +67,7 @@ fn main() -> ExitCode {
         Task::GenLog(args) => gen_log::main(args),
         Task::Mutants(args) => mutants::main(args),
         Task::NewFamily(args) => new_family::main(args),
+        Task::Instructions(args) => instructions::main(args),
     };
     match outcome {
         Ok(code) => code,
