@@ -256,7 +256,7 @@ fn the_runner_version_is_the_pinned_gungraun() {
     let ci = fs::read_to_string(root.join(".ci/run")).unwrap();
     for needed in [
         format!("\"gungraun-runner {RUNNER_VERSION}\""),
-        format!("cargo install --locked gungraun-runner --version {RUNNER_VERSION}"),
+        format!("cargo install --locked --debug gungraun-runner --version {RUNNER_VERSION}"),
     ] {
         assert!(ci.contains(&needed), ".ci/run lacks {needed}");
     }
