@@ -59,8 +59,8 @@ pub(super) fn make_slots(root: &Path, state: &Path, jobs: usize) -> Result<Vec<S
 }
 
 /// Copies a build's compiled libraries, build-script outputs and fingerprints
-/// (not its test executables or incremental caches) into a slot's empty
-/// target directory, times kept. Cargo then finds every registry crate built
+/// (not its test executables or incremental caches) into a slot's target
+/// directory, times kept, over nothing the slot already has. Cargo then finds every registry crate built
 /// with the slot's profile fresh, so a slot builds only the workspace's own
 /// crates (their fingerprints name the slot's source paths, so they rebuild
 /// there). When the build's profile differs (e.g. with debuginfo), nothing
@@ -86,7 +86,9 @@ fn seed(built: &Path, into: &Path) -> Result<()> {
     for (from, to) in copies {
         for chunk in from.chunks(256) {
             let status = std::process::Command::new("cp")
-                .arg("-a")
+                // Never over a file the slot has: a library both built is
+                // the same library.
+                .args(["-a", "-n"])
                 .args(chunk)
                 .arg(&to)
                 .status()
@@ -123,6 +125,26 @@ fn slots(root: &Path, state: &Path, jobs: usize) -> Result<Vec<Slot>> {
         .collect()
 }
 
+/// After the baseline, each slot gets the libraries the others built: a
+/// package's own feature set of its dependencies (`cargo test -p P` unifies
+/// features over P alone) is then compiled in one slot, not in each.
+fn share_dependencies(slots: &[Slot]) {
+    for from in slots {
+        for into in slots.iter().filter(|s| s.index != from.index) {
+            let (built, into_dir) = (from.target_dir.join("debug"), into.target_dir.join("debug"));
+            if !built.join("deps").is_dir() {
+                continue;
+            }
+            if let Err(e) = seed(&built, &into_dir) {
+                eprintln!(
+                    "xtask inject: slot {} keeps its own builds (copying slot {}'s: {e:#})",
+                    into.index, from.index
+                );
+            }
+        }
+    }
+}
+
 /// The tests that the entries testing `package` name: the only ones its
 /// baseline runs.
 fn named_in(runnable: &[&Entry], package: &str) -> Vec<String> {
@@ -156,6 +178,7 @@ pub(super) fn run_baseline(
     let results = run::pool(slots, shared, &jobs, |slot, (package, tests)| {
         run::baseline_package(slot, shared, package, tests, settings)
     });
+    share_dependencies(slots);
     let mut baseline = Baseline::new();
     for (package, result) in packages.into_iter().zip(results) {
         match result {
@@ -240,6 +263,14 @@ mod tests {
             ".fingerprint/serde-1/lib-serde build/serde-4/output deps/libderive-2.so \
              deps/libserde-1.rlib deps/libserde-1.rmeta"
         );
+        // Again, from a build that has one more library and another copy of
+        // one the slot has: the new one arrives, the slot's stays.
+        std::fs::write(built.join("deps/libserde-1.rlib"), "other").expect("write");
+        std::fs::write(built.join("deps/libtoml-6.rlib"), "toml").expect("write");
+        seed(&built, &into).expect("seeded again");
+        let read = |f: &str| std::fs::read_to_string(into.join(f)).expect("read");
+        assert_eq!(read("deps/libserde-1.rlib"), "deps/libserde-1.rlib");
+        assert_eq!(read("deps/libtoml-6.rlib"), "toml");
     }
 
     fn walk(dir: &Path) -> Vec<PathBuf> {
