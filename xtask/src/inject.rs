@@ -186,7 +186,13 @@ pub fn main(args: InjectArgs) -> Result<ExitCode> {
     let baseline = if args.no_baseline || runnable.is_empty() {
         None
     } else {
-        Some(run_baseline(&slots, &shared, &runnable, &settings)?)
+        Some(run_baseline(
+            &slots,
+            &shared,
+            &runnable,
+            workspace.as_ref(),
+            &settings,
+        )?)
     };
     let order = schedule(&entries, workspace.as_ref());
     let budget = args

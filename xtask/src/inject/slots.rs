@@ -10,6 +10,7 @@ use super::MAX_JOBS_VAR;
 use crate::apply::Shared;
 use crate::catalogue::Entry;
 use crate::run::{self, Baseline, Settings, Slot};
+use crate::targets::{self, Workspace};
 use crate::tree;
 
 pub(super) fn jobs(asked: Option<usize>, runnable: usize) -> usize {
@@ -161,14 +162,21 @@ pub(super) fn run_baseline(
     slots: &[Slot],
     shared: &Shared,
     runnable: &[&Entry],
+    workspace: Option<&Workspace>,
     settings: &Settings,
 ) -> Result<Baseline> {
-    let packages: Vec<String> = runnable
+    let mut packages: Vec<String> = runnable
         .iter()
         .flat_map(|e| e.packages.iter().cloned())
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
+    // The widest builds first, so that no slot starts the longest one last
+    // while the other waits.
+    packages.sort_by_cached_key(|p| {
+        let span = workspace.map_or(0, |w| targets::closure_size(w, std::slice::from_ref(p)));
+        (std::cmp::Reverse(span), p.clone())
+    });
     let named: Vec<Vec<String>> = packages.iter().map(|p| named_in(runnable, p)).collect();
     let jobs: Vec<(&String, &Vec<String>)> = packages.iter().zip(&named).collect();
     eprintln!(
