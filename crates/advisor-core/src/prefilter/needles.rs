@@ -1,6 +1,7 @@
 //! Which of a set of literal needles occur in a text.
 //!
-//! Built once, at registry construction. Each needle is represented by its
+//! Built when a host's text is first scanned (see [`Scope`](super::Scope)).
+//! Each needle is represented by its
 //! rarest byte (memchr's byte-frequency heuristic) and that byte's offset in
 //! the needle. A scan looks for those bytes with `memchr` — up to three
 //! distinct bytes per pass — and compares the needle around each hit, so a
@@ -14,7 +15,12 @@
 //! one per [`DENSE_SPACING`] bytes scanned (after [`DENSE_SLACK`]), comparing
 //! at each would cost more than a multi-needle automaton, so the scan stops
 //! and the answer comes from one Aho-Corasick presence pass instead, then one
-//! `memmem` search per needle still wanted when anything is present.
+//! `memmem` search per needle still wanted when anything is present. The
+//! automaton and the searchers are built on the first text that needs them:
+//! building them costs more than a one-shot process (a hook) spends on
+//! everything else, and most texts never need them.
+
+use std::sync::OnceLock;
 
 use aho_corasick::{AhoCorasick, MatchKind};
 use memchr::arch::all::packedpair::Pair;
@@ -29,10 +35,6 @@ const DENSE_SLACK: usize = 2;
 /// this many bytes.
 const DENSE_SPACING: usize = 256;
 
-/// Texts shorter than this go to the automaton directly: its whole scan of a
-/// few dozen bytes costs less than starting two memchr passes.
-const SHORT: usize = 64;
-
 /// With more groups than this, memchr passes would cost more than one
 /// automaton pass: the needles are scanned by the automaton alone.
 const MAX_GROUPS: usize = 3;
@@ -43,7 +45,14 @@ struct Needle {
     bit: u64,
     rare: u8,
     at: usize,
-    finder: Finder<'static>,
+}
+
+/// What answers a text the memchr passes hand over: built on first use.
+struct Fallback {
+    /// `None` when the automaton could not be built.
+    automaton: Option<AhoCorasick>,
+    /// One searcher per needle, in [`NeedleSet::needles`]' order.
+    finders: Vec<Finder<'static>>,
 }
 
 /// Up to three distinct rare bytes, scanned in one memchr pass.
@@ -71,8 +80,7 @@ pub(super) struct NeedleSet {
     /// Families with an empty needle, which occurs in every text.
     empty: u64,
     all: u64,
-    /// `None` when there is no needle, or the automaton could not be built.
-    automaton: Option<AhoCorasick>,
+    fallback: OnceLock<Fallback>,
 }
 
 impl NeedleSet {
@@ -80,23 +88,35 @@ impl NeedleSet {
     pub(super) fn new(needles: Vec<(&'static str, usize)>) -> Self {
         let (mut empty, mut all) = (0u64, 0u64);
         let mut set: Vec<Needle> = Vec::new();
+        let mut seconds: Vec<Option<usize>> = Vec::new();
         for (text, family) in needles {
             let bit = 1u64 << family;
             all |= bit;
             let text = text.as_bytes();
-            let at = match Pair::new(text) {
-                Some(pair) => usize::from(pair.index1()),
-                None => 0,
-            };
+            let pair = Pair::new(text);
+            let at = pair.map_or(0, |p| usize::from(p.index1()));
             match text.get(at) {
                 None => empty |= bit,
-                Some(&rare) => set.push(Needle {
-                    text,
-                    bit,
-                    rare,
-                    at,
-                    finder: Finder::new(text),
-                }),
+                Some(&rare) => {
+                    set.push(Needle {
+                        text,
+                        bit,
+                        rare,
+                        at,
+                    });
+                    seconds.push(pair.map(|p| usize::from(p.index2())));
+                }
+            }
+        }
+        // A needle whose rare byte no other needle shares is looked for by
+        // its second-rarest byte instead, when another needle already is:
+        // one byte fewer to look for, often one pass fewer or a cheaper one.
+        for (i, second) in seconds.into_iter().enumerate() {
+            let Some(at) = second else { continue };
+            let shared = |byte: u8| (set.iter().enumerate()).any(|(j, n)| j != i && n.rare == byte);
+            let byte = set[i].text[at];
+            if !shared(set[i].rare) && shared(byte) {
+                (set[i].rare, set[i].at) = (byte, at);
             }
         }
         let mut groups: Vec<Group> = Vec::new();
@@ -124,25 +144,31 @@ impl NeedleSet {
         if groups.len() > MAX_GROUPS {
             groups.clear();
         }
-        // An automaton over a handful of short literals cannot exceed the
-        // builder's limits; if it ever did, every such family stays a candidate.
-        // Leftmost semantics let it use its vectorized (Teddy) prefilter; only
-        // presence is asked of it, never which match.
-        let automaton = if set.is_empty() {
-            None
-        } else {
-            AhoCorasick::builder()
-                .match_kind(MatchKind::LeftmostFirst)
-                .build(set.iter().map(|n| n.text))
-                .ok()
-        };
         Self {
             needles: set,
             groups,
             empty,
             all,
-            automaton,
+            fallback: OnceLock::new(),
         }
+    }
+
+    /// The automaton and the searchers, built on the first call.
+    fn fallback(&self) -> &Fallback {
+        self.fallback.get_or_init(|| {
+            // An automaton over a handful of short literals cannot exceed the
+            // builder's limits; if it ever did, every such family stays a
+            // candidate. Leftmost semantics let it use its vectorized (Teddy)
+            // prefilter; only presence is asked of it, never which match.
+            let automaton = AhoCorasick::builder()
+                .match_kind(MatchKind::LeftmostFirst)
+                .build(self.needles.iter().map(|n| n.text))
+                .ok();
+            Fallback {
+                automaton,
+                finders: self.needles.iter().map(|n| Finder::new(n.text)).collect(),
+            }
+        })
     }
 
     /// The families (within `wanted`) whose needles occur in any of `texts`.
@@ -163,7 +189,7 @@ impl NeedleSet {
 
     /// The bits (within `wanted`) of the needles that occur in `text`.
     fn scan(&self, text: &[u8], wanted: u64) -> u64 {
-        if self.groups.is_empty() || text.len() < SHORT {
+        if self.groups.is_empty() {
             return self.by_automaton(text, wanted);
         }
         let mut found = 0u64;
@@ -232,7 +258,11 @@ impl NeedleSet {
     /// The same answer from one automaton presence pass, then one `memmem`
     /// search per wanted needle when anything is present.
     fn by_automaton(&self, text: &[u8], wanted: u64) -> u64 {
-        let Some(automaton) = &self.automaton else {
+        if self.needles.is_empty() {
+            return 0;
+        }
+        let fallback = self.fallback();
+        let Some(automaton) = &fallback.automaton else {
             return wanted;
         };
         if !automaton.is_match(text) {
@@ -240,8 +270,9 @@ impl NeedleSet {
         }
         self.needles
             .iter()
-            .filter(|n| n.bit & wanted != 0 && n.finder.find(text).is_some())
-            .fold(0u64, |acc, n| acc | n.bit)
+            .zip(&fallback.finders)
+            .filter(|(n, finder)| n.bit & wanted != 0 && finder.find(text).is_some())
+            .fold(0u64, |acc, (n, _)| acc | n.bit)
     }
 }
 
@@ -249,19 +280,24 @@ impl NeedleSet {
 mod tests {
     use super::*;
 
-    /// The answer for `texts`, asked twice: as they are (a text shorter than
-    /// [`SHORT`] goes to the automaton) and behind a [`SHORT`]-byte prefix of
-    /// dots (no test needle holds a dot), which the memchr passes scan. Both
-    /// must agree.
+    /// The answer for `texts`, asked three ways: as they are, behind a
+    /// 64-byte prefix of dots (no test needle holds a dot), and from the
+    /// automaton alone. All three must agree.
     fn hits(s: &NeedleSet, wanted: u64, texts: &[&str]) -> u64 {
         let bare: Vec<&[u8]> = texts.iter().map(|t| t.as_bytes()).collect();
         let padded: Vec<Vec<u8>> = texts
             .iter()
-            .map(|t| [".".repeat(SHORT).as_bytes(), t.as_bytes()].concat())
+            .map(|t| [".".repeat(64).as_bytes(), t.as_bytes()].concat())
             .collect();
         let padded: Vec<&[u8]> = padded.iter().map(Vec::as_slice).collect();
         let (short, long) = (s.hits(wanted, &bare), s.hits(wanted, &padded));
         assert_eq!(short, long, "{texts:?}");
+        let wanted = wanted & s.all;
+        let automaton = bare
+            .iter()
+            .filter(|t| !t.is_empty())
+            .fold(wanted & s.empty, |acc, t| acc | s.by_automaton(t, wanted));
+        assert_eq!(automaton, long, "{texts:?} (the automaton)");
         long
     }
 
@@ -283,6 +319,18 @@ mod tests {
         assert_eq!((s.needles[0].at, s.needles[1].at), (0, 2));
         assert_eq!(hits(&s, u64::MAX, &["W-a-W"]), 0b11);
         assert_eq!(hits(&s, u64::MAX, &["a-W-"]), 0b10);
+    }
+
+    /// A needle whose rarest byte is its own is looked for by its second
+    /// rarest when another needle already is: here `J` gives way to `W`.
+    #[test]
+    fn a_needle_shares_another_ones_rare_byte_when_it_can() {
+        let s = set(&["Windows ACL", "Job at Windows"]);
+        let bytes: Vec<(u8, usize)> = s.needles.iter().map(|n| (n.rare, n.at)).collect();
+        assert_eq!(bytes, [(b'W', 0), (b'W', 7)]);
+        assert_eq!((s.groups.len(), s.groups[0].len), (1, 1));
+        assert_eq!(hits(&s, u64::MAX, &["a Job at Windows"]), 0b10);
+        assert_eq!(hits(&s, u64::MAX, &["Job at Window", "Windows AC"]), 0);
     }
 
     #[test]
