@@ -1,28 +1,29 @@
 //! Which of a set of literal needles occur in a text.
 //!
 //! Built when a host's text is first scanned (see [`Scope`](super::Scope)).
-//! Each needle is represented by its
-//! rarest byte (memchr's byte-frequency heuristic) and that byte's offset in
-//! the needle. A scan looks for those bytes with `memchr` — up to three
+//! Each needle is represented by its rarest byte (memchr's byte-frequency
+//! heuristic) and that byte's offset in the needle; a needle whose rarest
+//! byte is its own takes its second rarest when another needle already has
+//! that one. A scan looks for those bytes with `memchr` — up to three
 //! distinct bytes per pass — and compares the needle around each hit, so a
 //! text that holds none of them is read at memchr's speed, once per group of
-//! three bytes. Every occurrence of a needle holds its rare byte at its
-//! offset, so no occurrence can be missed, and the bits found are exactly
-//! those of the needles that occur: a needle overlapped by another one's
-//! occurrence is compared at its own rare byte.
+//! three bytes. Every occurrence of a needle holds its byte at its offset, so
+//! no occurrence can be missed, and the bits found are exactly those of the
+//! needles that occur: a needle overlapped by another one's occurrence is
+//! compared at its own byte.
 //!
 //! The bytes are rare in most texts, not in all. Where hits come denser than
 //! one per [`DENSE_SPACING`] bytes scanned (after [`DENSE_SLACK`]), comparing
 //! at each would cost more than a multi-needle automaton, so the scan stops
-//! and the answer comes from one Aho-Corasick presence pass instead, then one
-//! `memmem` search per needle still wanted when anything is present. The
-//! automaton and the searchers are built on the first text that needs them:
-//! building them costs more than a one-shot process (a hook) spends on
-//! everything else, and most texts never need them.
+//! and the answer comes from one Aho-Corasick presence pass over the needles'
+//! first [`PREFIX`] bytes instead, then one `memmem` search per needle still
+//! wanted when any prefix is present. The automaton and the searchers are
+//! built on the first text that needs them: building them costs a one-shot
+//! process (a hook) a good part of its start, and most texts never need them.
 
 use std::sync::OnceLock;
 
-use aho_corasick::{AhoCorasick, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 use memchr::arch::all::packedpair::Pair;
 use memchr::memmem::Finder;
 
@@ -47,13 +48,10 @@ struct Needle {
     at: usize,
 }
 
-/// What answers a text the memchr passes hand over: built on first use.
-struct Fallback {
-    /// `None` when the automaton could not be built.
-    automaton: Option<AhoCorasick>,
-    /// One searcher per needle, in [`NeedleSet::needles`]' order.
-    finders: Vec<Finder<'static>>,
-}
+/// The automaton is built over each needle's first bytes, at most this many:
+/// what it answers is only whether any needle can occur (each one wanted is
+/// then searched for whole), and a short prefix keeps it small to build.
+const PREFIX: usize = 16;
 
 /// Up to three distinct rare bytes, scanned in one memchr pass.
 struct Group {
@@ -80,7 +78,12 @@ pub(super) struct NeedleSet {
     /// Families with an empty needle, which occurs in every text.
     empty: u64,
     all: u64,
-    fallback: OnceLock<Fallback>,
+    /// Built on the first text the memchr passes hand over; `None` when it
+    /// could not be built.
+    automaton: OnceLock<Option<AhoCorasick>>,
+    /// One searcher per needle, in `needles`' order: built the first time
+    /// the automaton finds a prefix.
+    finders: OnceLock<Vec<Finder<'static>>>,
 }
 
 impl NeedleSet {
@@ -149,26 +152,31 @@ impl NeedleSet {
             groups,
             empty,
             all,
-            fallback: OnceLock::new(),
+            automaton: OnceLock::new(),
+            finders: OnceLock::new(),
         }
     }
 
-    /// The automaton and the searchers, built on the first call.
-    fn fallback(&self) -> &Fallback {
-        self.fallback.get_or_init(|| {
-            // An automaton over a handful of short literals cannot exceed the
-            // builder's limits; if it ever did, every such family stays a
-            // candidate. Leftmost semantics let it use its vectorized (Teddy)
-            // prefilter; only presence is asked of it, never which match.
-            let automaton = AhoCorasick::builder()
-                .match_kind(MatchKind::LeftmostFirst)
-                .build(self.needles.iter().map(|n| n.text))
-                .ok();
-            Fallback {
-                automaton,
-                finders: self.needles.iter().map(|n| Finder::new(n.text)).collect(),
-            }
-        })
+    /// The automaton over the needles' prefixes, built on the first call.
+    fn automaton(&self) -> Option<&AhoCorasick> {
+        // An automaton over a handful of short literals cannot exceed the
+        // builder's limits; if it ever did, every such family stays a
+        // candidate. Leftmost semantics let it use its vectorized (Teddy)
+        // prefilter, which answers by itself, so the automaton is never
+        // walked: the cheapest one to build (a noncontiguous NFA) will do.
+        let prefixes = self
+            .needles
+            .iter()
+            .map(|n| n.text.get(..PREFIX).unwrap_or(n.text));
+        self.automaton
+            .get_or_init(|| {
+                AhoCorasick::builder()
+                    .match_kind(MatchKind::LeftmostFirst)
+                    .kind(Some(AhoCorasickKind::NoncontiguousNFA))
+                    .build(prefixes)
+                    .ok()
+            })
+            .as_ref()
     }
 
     /// The families (within `wanted`) whose needles occur in any of `texts`.
@@ -255,22 +263,25 @@ impl NeedleSet {
         Pass::Done
     }
 
-    /// The same answer from one automaton presence pass, then one `memmem`
-    /// search per wanted needle when anything is present.
+    /// The same answer from one automaton presence pass over the needles'
+    /// prefixes, then one `memmem` search per wanted needle when a prefix is
+    /// present.
     fn by_automaton(&self, text: &[u8], wanted: u64) -> u64 {
         if self.needles.is_empty() {
             return 0;
         }
-        let fallback = self.fallback();
-        let Some(automaton) = &fallback.automaton else {
+        let Some(automaton) = self.automaton() else {
             return wanted;
         };
         if !automaton.is_match(text) {
             return 0;
         }
+        let finders = self
+            .finders
+            .get_or_init(|| self.needles.iter().map(|n| Finder::new(n.text)).collect());
         self.needles
             .iter()
-            .zip(&fallback.finders)
+            .zip(finders)
             .filter(|(n, finder)| n.bit & wanted != 0 && finder.find(text).is_some())
             .fold(0u64, |acc, (n, _)| acc | n.bit)
     }
@@ -355,6 +366,16 @@ mod tests {
         text.extend_from_slice(b"xabcdx");
         assert_eq!(s.scan(&text, 0b111), 0b011);
         assert_eq!(s.scan(&text, 0b100), 0);
+    }
+
+    /// The automaton holds only the needles' prefixes: a needle longer than
+    /// that is found only where it occurs whole.
+    #[test]
+    fn a_needle_longer_than_the_prefix_is_confirmed_whole() {
+        let s = set(&["0123456789abcdefXY", "0123456789abcdefZ"]);
+        assert_eq!(hits(&s, u64::MAX, &["..0123456789abcdefZ.."]), 0b10);
+        assert_eq!(hits(&s, u64::MAX, &["0123456789abcdefX"]), 0);
+        assert_eq!(s.by_automaton(b"x0123456789abcdefXY", u64::MAX), 0b01);
     }
 
     #[test]
