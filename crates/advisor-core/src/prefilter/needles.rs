@@ -17,11 +17,16 @@
 //! at each would cost more than a multi-needle automaton, so the scan stops
 //! and the answer comes from one Aho-Corasick presence pass over the needles'
 //! first [`PREFIX`] bytes instead, then one `memmem` search per needle still
-//! wanted when any prefix is present. The automaton and the searchers are
-//! built on the first text that needs them, and scans only hand over once
-//! their comparisons past the density rule have cost about what the build
-//! does ([`BUILD_HITS`]): building costs a one-shot process (a hook) a good part
-//! of its start, and most texts never need it.
+//! wanted when any prefix is present. A text shorter than [`SHORT`] bytes
+//! costs the automaton less than the memchr passes, too.
+//!
+//! Building the automaton costs a one-shot process (a hook) a good part of
+//! its start, and most texts never need it, so it is built only once it has
+//! paid for itself: until then the memchr passes answer every text, and what
+//! they cost beyond the automaton (a short text, a hit past the density rule)
+//! is added up over the set's scans; the scan that takes the sum past the
+//! build's own cost ([`BUILD_COST`]) builds it, and from then on it answers
+//! every short or dense text.
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
@@ -39,13 +44,22 @@ const DENSE_SLACK: usize = 2;
 /// this many bytes.
 const DENSE_SPACING: usize = 256;
 
-/// Before the automaton exists, dense scans go on comparing until this many
-/// hits past the density rule, counted over every scan of the set: about
-/// what building the automaton costs (150–190 k instructions for a host's
-/// set, some 170 per hit). A one-shot process (a hook) reading a few
-/// kilobytes of ordinary text never builds it; a long-lived one builds it
-/// after its first few dense texts, then hands every dense text over early.
-const BUILD_HITS: usize = 1024;
+/// Texts shorter than this cost the automaton's scan less than starting the
+/// memchr passes (about 250 instructions less on 60 bytes).
+const SHORT: usize = 64;
+
+/// About what building the automaton costs, in instructions (150–190 k for
+/// a host's set). A one-shot process (a hook) reading a few texts never
+/// reaches it; a long-lived one does after some 700 short texts or 1,000
+/// dense hits.
+const BUILD_COST: usize = 180_000;
+
+/// What a short text costs the memchr passes beyond the automaton.
+const SHORT_COST: usize = 250;
+
+/// What a hit past the density rule costs (a memchr restart and a compare)
+/// beyond the automaton.
+const HIT_COST: usize = 170;
 
 /// With more groups than this, memchr passes would cost more than one
 /// automaton pass: the needles are scanned by the automaton alone.
@@ -89,8 +103,9 @@ pub(super) struct NeedleSet {
     /// Families with an empty needle, which occurs in every text.
     empty: u64,
     all: u64,
-    /// Hits compared past the density rule so far (see [`BUILD_HITS`]).
-    dense_hits: AtomicUsize,
+    /// What the memchr passes have cost beyond the automaton so far, while it
+    /// was not built (see [`BUILD_COST`]).
+    debt: AtomicUsize,
     /// Built on the first text the memchr passes hand over; `None` when it
     /// could not be built.
     automaton: OnceLock<Option<AhoCorasick>>,
@@ -165,7 +180,7 @@ impl NeedleSet {
             groups,
             empty,
             all,
-            dense_hits: AtomicUsize::new(0),
+            debt: AtomicUsize::new(0),
             automaton: OnceLock::new(),
             finders: OnceLock::new(),
         }
@@ -211,7 +226,7 @@ impl NeedleSet {
 
     /// The bits (within `wanted`) of the needles that occur in `text`.
     fn scan(&self, text: &[u8], wanted: u64) -> u64 {
-        if self.groups.is_empty() {
+        if self.groups.is_empty() || (text.len() < SHORT && self.automaton_pays(SHORT_COST)) {
             return self.by_automaton(text, wanted);
         }
         let mut found = 0u64;
@@ -255,7 +270,7 @@ impl NeedleSet {
         for (seen, hit) in hits.enumerate() {
             if seen > DENSE_SLACK + hit / DENSE_SPACING {
                 dense += 1;
-                if self.automaton.get().is_some() || self.hand_over_pays(dense) {
+                if self.automaton.get().is_some() || self.debt_past_build(dense * HIT_COST) {
                     return Pass::Dense;
                 }
             }
@@ -279,16 +294,21 @@ impl NeedleSet {
             }
         }
         if dense > 0 {
-            self.dense_hits.fetch_add(dense, Relaxed);
+            self.debt.fetch_add(dense * HIT_COST, Relaxed);
         }
         Pass::Done
     }
 
-    /// Whether the hits compared past the density rule, `dense` in this scan
-    /// and those of the scans before it, have cost about what building the
-    /// automaton does ([`BUILD_HITS`]).
-    fn hand_over_pays(&self, dense: usize) -> bool {
-        self.dense_hits.load(Relaxed) + dense > BUILD_HITS
+    /// Whether the debt, with `more`, has passed the automaton's build.
+    fn debt_past_build(&self, more: usize) -> bool {
+        self.debt.load(Relaxed) + more > BUILD_COST
+    }
+
+    /// Whether the automaton answers a text the memchr passes would answer
+    /// for `cost` more: it is built, or that cost takes the debt past its
+    /// build; else the cost is added to the debt.
+    fn automaton_pays(&self, cost: usize) -> bool {
+        self.automaton.get().is_some() || self.debt.fetch_add(cost, Relaxed) + cost > BUILD_COST
     }
 
     /// The same answer from one automaton presence pass over the needles'

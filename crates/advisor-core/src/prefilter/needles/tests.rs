@@ -89,8 +89,8 @@ fn a_needle_longer_than_the_prefix_is_confirmed_whole() {
     assert_eq!(s.by_automaton(b"x0123456789abcdefXY", u64::MAX), 0b01);
 }
 
-/// Dense texts are compared until their hits past the density rule add
-/// up to [`BUILD_HITS`], over every scan; only then is the automaton built.
+/// Dense texts are compared until the hits past the density rule, over
+/// every scan, have cost what the automaton's build does; then it is built.
 #[test]
 fn the_automaton_is_built_once_dense_comparisons_cost_as_much() {
     let s = set(&["abc", "bcd", "xyz"]);
@@ -102,11 +102,25 @@ fn the_automaton_is_built_once_dense_comparisons_cost_as_much() {
         s.automaton.get().is_none(),
         "built for one short dense text"
     );
-    for _ in 0..BUILD_HITS / 500 {
+    for _ in 0..BUILD_COST / HIT_COST / 500 {
         assert_eq!(s.scan(&text, 0b111), 0b011);
     }
     assert!(s.automaton.get().is_some(), "never built");
     assert_eq!(s.scan(&text, 0b111), 0b011);
+}
+
+/// Short texts go through the memchr passes until what they cost beyond
+/// the automaton adds up to its build; then the automaton answers them.
+#[test]
+fn short_texts_build_the_automaton_once_they_have_paid_for_it() {
+    let s = set(&["abc", "bcd", "xyz"]);
+    assert_eq!(s.scan(b"..xyz", 0b111), 0b100);
+    assert!(s.automaton.get().is_none(), "built for one short text");
+    for _ in 0..BUILD_COST / SHORT_COST {
+        assert_eq!(s.scan(b"..xyz", 0b111), 0b100);
+    }
+    assert!(s.automaton.get().is_some(), "never built");
+    assert_eq!(s.scan(b"..xyz abc", 0b111), 0b101);
 }
 
 #[test]
