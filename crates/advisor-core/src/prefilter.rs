@@ -1,17 +1,26 @@
 //! One pass over an observation's text for every registered family's anchors.
 //!
-//! Built once, at registry construction: every literal needle of every family
-//! goes into one [`NeedleSet`] per text scope (failure text, success stderr),
-//! each needle mapped back to the bit of the family that declared it, and the
-//! structural anchors (a foreground run, its exit, its denied stamp) are read
-//! through [`shell::Foreground`](crate::shell::Foreground), the one reader of
-//! the shell tools' value. A result that matches no anchor costs one scan and
-//! no recognizer runs.
+//! Every literal needle of every family goes into one [`Scope`] per text
+//! scope (failure text, success stderr, success output), each needle mapped
+//! back to the bit of the family that declared it, and the structural anchors
+//! (a foreground run, its exit, its denied stamp) are read through
+//! [`shell::Foreground`](crate::shell::Foreground), the one reader of the
+//! shell tools' value. A result that matches no anchor costs one scan and no
+//! recognizer runs.
+//!
+//! The registry only lists the needles when it is built. A scope builds the
+//! [`NeedleSet`] of one host (its families' needles only) on that host's
+//! first non-empty text, so a one-shot process (a hook) that decides a call
+//! without reading text (a `pre`, an exit-0 success with empty stderr) builds
+//! none, and one that reads a text builds one host's set of one scope.
 
 mod needles;
 
+use std::sync::OnceLock;
+
 use needles::NeedleSet;
 
+use crate::Host;
 use crate::family::Anchors;
 use crate::observation::{Failure, Observation, Outcome, Success};
 use crate::shell::Foreground;
@@ -33,23 +42,66 @@ struct AcrossEnvelope {
     at: usize,
 }
 
+/// One text scope's needles, and the set each host scans, built on its
+/// first non-empty text from the needles of the families on that host.
+struct Scope {
+    needles: Vec<(&'static str, usize)>,
+    /// The families with an empty needle (found in every text, empty or not).
+    empty: u64,
+    /// Per host, in [`Host::ALL`] order.
+    sets: [OnceLock<NeedleSet>; 3],
+}
+
+impl Scope {
+    fn new(needles: Vec<(&'static str, usize)>) -> Self {
+        let empty = needles
+            .iter()
+            .filter(|(n, _)| n.is_empty())
+            .fold(0u64, |acc, (_, i)| acc | 1u64 << i);
+        Self {
+            needles,
+            empty,
+            sets: Default::default(),
+        }
+    }
+
+    /// The families of `host` (within `wanted`; `on_host` as in
+    /// [`Prefilter::new`]) whose needles occur in any of `texts`.
+    fn hits(&self, host: Host, on_host: &[u64; 3], wanted: u64, texts: &[&[u8]]) -> u64 {
+        let on_host = on_host[host as usize];
+        let wanted = wanted & on_host;
+        if texts.iter().all(|t| t.is_empty()) {
+            return wanted & self.empty;
+        }
+        let set = self.sets[host as usize].get_or_init(|| {
+            let of_host = self.needles.iter().copied();
+            NeedleSet::new(of_host.filter(|&(_, i)| on_host & 1u64 << i != 0).collect())
+        });
+        set.hits(wanted, texts)
+    }
+}
+
 /// The registry-wide prefilter.
 pub(crate) struct Prefilter {
+    /// Per host (in [`Host::ALL`] order), the bits of the families that declare it.
+    on_host: [u64; 3],
     always: u64,
     failure_without_needles: u64,
-    failure_text: NeedleSet,
+    failure_text: Scope,
     /// The only needles an enveloped content can hold where its message does
     /// not (none, for the shipped families).
     across_envelope: Vec<AcrossEnvelope>,
     foreground: Vec<ForegroundAnchor>,
-    stderr: NeedleSet,
+    stderr: Scope,
     /// The families whose needles are read in a success's rendered text too.
     output: u64,
-    output_text: NeedleSet,
+    output_text: Scope,
 }
 
 impl Prefilter {
-    pub(crate) fn new(anchors: impl Iterator<Item = Anchors>) -> Self {
+    /// Lists every family's anchors; `on_host` holds, per host (in
+    /// [`Host::ALL`] order), the bits of the families that declare it.
+    pub(crate) fn new(anchors: impl Iterator<Item = Anchors>, on_host: [u64; 3]) -> Self {
         let (mut always, mut failure_without_needles) = (0u64, 0u64);
         let (mut failure_needles, mut stderr_needles, mut foreground) =
             (Vec::new(), Vec::new(), Vec::new());
@@ -121,14 +173,15 @@ impl Prefilter {
             })
             .collect();
         Self {
+            on_host,
             always,
             failure_without_needles,
-            failure_text: NeedleSet::new(failure_needles),
+            failure_text: Scope::new(failure_needles),
             across_envelope,
             foreground,
-            stderr: NeedleSet::new(stderr_needles),
+            stderr: Scope::new(stderr_needles),
             output,
-            output_text: NeedleSet::new(output_needles),
+            output_text: Scope::new(output_needles),
         }
     }
 
@@ -144,31 +197,33 @@ impl Prefilter {
             .fold(0u64, |acc, a| acc | a.bit)
     }
 
-    /// The bitset of families among `hosts` (a family bitset: those of the
-    /// observation's host) whose anchors this observation satisfies. Text
-    /// is scanned only for needles some family in `hosts` declared.
-    pub(crate) fn candidates(&self, observation: &Observation, hosts: u64) -> u64 {
+    /// The bitset of the families of `host` whose anchors this observation
+    /// satisfies. Text is scanned only for needles those families declared.
+    pub(crate) fn candidates(&self, observation: &Observation, host: Host) -> u64 {
+        let hosts = self.on_host[host as usize];
         hosts
             & (self.always
                 | match &observation.outcome {
-                    Outcome::Failure(failure) => self.of_failure(failure),
+                    Outcome::Failure(failure) => self.of_failure(failure, host),
                     Outcome::Success(success) => {
-                        self.of_success(success) | self.of_output(success, hosts)
+                        self.of_success(success, host) | self.of_output(success, host)
                     }
                 })
     }
 
     /// The output-text families a success's rendered text names.
-    fn of_output(&self, success: &Success, hosts: u64) -> u64 {
+    fn of_output(&self, success: &Success, host: Host) -> u64 {
+        let hosts = self.on_host[host as usize];
         let wanted = self.output & hosts;
         if wanted == 0 || success.content.is_empty() {
             return 0;
         }
-        self.output_text.hits(wanted, &[success.content.as_bytes()])
+        let text = [success.content.as_bytes()];
+        self.output_text.hits(host, &self.on_host, wanted, &text)
     }
 
     /// The failure-text families a failure's message or content names.
-    fn of_failure(&self, failure: &Failure) -> u64 {
+    fn of_failure(&self, failure: &Failure, host: Host) -> u64 {
         let mut out = self.failure_without_needles;
         // The rendered content is normally `Error: <message>`: then it can
         // hold a needle its message does not only across the envelope,
@@ -181,12 +236,12 @@ impl Prefilter {
         } else {
             &[message, content]
         };
-        out |= self.failure_text.hits(u64::MAX, texts);
+        out |= self.failure_text.hits(host, &self.on_host, u64::MAX, texts);
         out
     }
 
     /// The foreground-run families a success's value satisfies.
-    fn of_success(&self, success: &Success) -> u64 {
+    fn of_success(&self, success: &Success, host: Host) -> u64 {
         let mut out = 0u64;
         if self.foreground.is_empty() {
             return out;
@@ -216,7 +271,8 @@ impl Prefilter {
         }
         if need_scan != 0 {
             if let Some(stderr) = run.stderr() {
-                out |= self.stderr.hits(need_scan, &[stderr.as_bytes()]);
+                let text = [stderr.as_bytes()];
+                out |= self.stderr.hits(host, &self.on_host, need_scan, &text);
             }
         }
         out

@@ -210,7 +210,8 @@ impl RegistryBuilder {
         self
     }
 
-    /// Validates ids and builds the prefilter.
+    /// Validates ids and lists the prefilter's anchors (each host's needle
+    /// sets are built on its first text, see `prefilter`).
     pub fn build(self) -> Result<Registry, RegistryError> {
         if let Some(e) = self.error {
             return Err(e);
@@ -232,7 +233,6 @@ impl RegistryBuilder {
             }
             seen.push(id);
         }
-        let prefilter = Prefilter::new(self.families.iter().map(|f| f.anchors()));
         let on_host = crate::Host::ALL.map(|host| {
             self.families
                 .iter()
@@ -240,6 +240,7 @@ impl RegistryBuilder {
                 .filter(|(_, f)| f.hosts().contains(&host))
                 .fold(0u64, |acc, (i, _)| acc | 1u64 << i)
         });
+        let prefilter = Prefilter::new(self.families.iter().map(|f| f.anchors()), on_host);
         Ok(Registry {
             families: self.families,
             on_host,
@@ -320,11 +321,10 @@ impl Registry {
     /// recognizes the observation. A family that panics is treated as not
     /// recognizing and reported on the host log.
     pub fn owner(&self, observation: &Observation, host: crate::Host) -> Option<Owner<'_>> {
-        let hosts = self.host_bits(host);
         let candidates = if self.prefilter_on {
-            self.prefilter.candidates(observation, hosts)
+            self.prefilter.candidates(observation, host)
         } else {
-            hosts
+            self.host_bits(host)
         };
         if candidates == 0 {
             return None;

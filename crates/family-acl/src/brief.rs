@@ -42,7 +42,7 @@ pub(crate) fn brief(finding: &AclFinding, dir: &Dir, env: &Environment) -> Strin
 
     // 2. The evidence.
     let _ = writeln!(out, "{}", w.reported);
-    let _ = write!(out, "{}\n\n", finding.line.quote_block());
+    let _ = write!(out, "{}\n\n", finding.line().quote_block());
 
     // 3. The cause (code 5 only) and the check.
     match class {
@@ -75,7 +75,7 @@ pub(crate) fn brief(finding: &AclFinding, dir: &Dir, env: &Environment) -> Strin
     }
 
     // 6. Where the full account is.
-    out.push_str(&full_account(env, ExplainInput::Message(&finding.line)));
+    out.push_str(&full_account(env, ExplainInput::Message(finding.line())));
     out
 }
 

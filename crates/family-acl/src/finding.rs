@@ -2,6 +2,8 @@
 //! and the class it selects, the backend step, the carrier, and the untrusted
 //! text (the line, the directory, a framing tag) the advisory may only render.
 
+use std::sync::OnceLock;
+
 use advisor_core::Untrusted;
 
 /// `ERROR_ACCESS_DENIED`.
@@ -117,7 +119,7 @@ pub enum Field {
 }
 
 /// What the recognizer extracted: the facts the gate and the advisory use.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct AclFinding {
     /// The Win32 function that failed.
     pub api: Api,
@@ -126,18 +128,8 @@ pub struct AclFinding {
     /// The backend step named by the detail (`grantWrite(…)`, `revokeWrite(…)`);
     /// `None` for the read's bare path and for a line without a detail.
     pub label: Option<Label>,
-    /// The `Win32Error` message itself, exactly as the producer wrote it: from
-    /// the API name to the end of the line (no envelope, carrier prefix or
-    /// framing tag; trailing white space removed). Untrusted text, shown only
-    /// as a quote block.
-    pub line: Untrusted,
-    /// The framing tag a tool put in front of the line, brackets included
-    /// (`[provider]`); `None` when the line stood bare.
-    pub tag: Option<Untrusted>,
-    /// The directory, exactly as the error spelled it; `None` when the error
-    /// was thrown without a detail. Untrusted text, shown only through a
-    /// rendering (an inline mention, a command-line path slot).
-    pub(crate) path: Option<Untrusted>,
+    /// The line, its tag and its directory (see [`AclFinding::line`]).
+    pub(crate) texts: Texts,
     /// How it reached the session.
     pub carrier: Carrier,
     /// Which text held it.
@@ -145,11 +137,26 @@ pub struct AclFinding {
 }
 
 impl AclFinding {
+    /// The `Win32Error` message itself, exactly as the producer wrote it: from
+    /// the API name to the end of the line (no envelope, carrier prefix or
+    /// framing tag; trailing white space removed). Untrusted text, shown only
+    /// as a quote block.
+    pub fn line(&self) -> &Untrusted {
+        &self.texts.made().line
+    }
+
+    /// The framing tag a tool put in front of the line, brackets included
+    /// (`[provider]`); `None` when the line stood bare.
+    pub fn tag(&self) -> Option<&Untrusted> {
+        self.texts.made().tag.as_ref()
+    }
+
     /// The directory, exactly as the error spelled it (untrusted text), or
     /// `None` when the error carried no detail: nothing may stand in for it
-    /// but a placeholder.
+    /// but a placeholder. Shown only through a rendering (an inline mention,
+    /// a command-line path slot).
     pub fn path(&self) -> Option<&Untrusted> {
-        self.path.as_ref()
+        self.texts.made().path.as_ref()
     }
 
     /// The advisory class: the code is kept, not flattened.
@@ -160,5 +167,163 @@ impl AclFinding {
             (Api::GetNamedSecurityInfoW, true) => AclClass::ReadDenied,
             (Api::GetNamedSecurityInfoW, false) => AclClass::ReadOther,
         }
+    }
+}
+
+/// Printed as a derived `Debug` would print the texts as fields.
+impl std::fmt::Debug for AclFinding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AclFinding")
+            .field("api", &self.api)
+            .field("code", &self.code)
+            .field("label", &self.label)
+            .field("line", self.line())
+            .field("tag", &self.tag())
+            .field("path", &self.path())
+            .field("carrier", &self.carrier)
+            .field("field", &self.field)
+            .finish()
+    }
+}
+
+/// The most bytes of a tag and its line that recognition keeps in place.
+const INLINE_MAX: usize = 128;
+
+/// A finding's untrusted texts. Recognition keeps a short line's bytes in
+/// place, with no allocation; they become [`Untrusted`] texts the first time
+/// the advisory (or a printout) asks. A longer line is made into them at once.
+#[derive(Clone)]
+pub(crate) enum Texts {
+    /// The tag's bytes (`tag` of them), then the line's, up to `len`, and
+    /// where the directory lies in them (its start and length).
+    Inline {
+        bytes: [u8; INLINE_MAX],
+        tag: Option<u8>,
+        len: u8,
+        path: Option<(u8, u8)>,
+        made: OnceLock<Made>,
+    },
+    /// Made at once.
+    Made(Made),
+}
+
+/// The texts as the advisory reads them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Made {
+    line: Untrusted,
+    tag: Option<Untrusted>,
+    path: Option<Untrusted>,
+}
+
+impl Texts {
+    /// The texts recognized; `path` is a part of `line` (both borrowed from
+    /// the same text).
+    pub(crate) fn new(line: &str, tag: Option<&str>, path: Option<&str>) -> Self {
+        Self::inline(line, tag, path).unwrap_or_else(|| {
+            Texts::Made(Made {
+                line: Untrusted::new(line),
+                tag: tag.map(Untrusted::new),
+                path: path.map(Untrusted::new),
+            })
+        })
+    }
+
+    /// The bytes kept in place, when they fit.
+    fn inline(line: &str, tag: Option<&str>, path: Option<&str>) -> Option<Self> {
+        let tag_len = tag.map(|t| u8::try_from(t.len())).transpose().ok()?;
+        let tag = tag.unwrap_or_default().as_bytes();
+        let len = tag.len() + line.len();
+        if len > INLINE_MAX {
+            return None;
+        }
+        let path = match path {
+            None => None,
+            Some(path) => {
+                let at = (path.as_ptr() as usize).checked_sub(line.as_ptr() as usize)?;
+                debug_assert_eq!(line.get(at..at + path.len()), Some(path));
+                line.get(at..at + path.len())?;
+                Some((
+                    u8::try_from(tag.len() + at).ok()?,
+                    u8::try_from(path.len()).ok()?,
+                ))
+            }
+        };
+        let mut bytes = [0u8; INLINE_MAX];
+        bytes.get_mut(..tag.len())?.copy_from_slice(tag);
+        bytes
+            .get_mut(tag.len()..len)?
+            .copy_from_slice(line.as_bytes());
+        Some(Texts::Inline {
+            bytes,
+            tag: tag_len,
+            len: u8::try_from(len).ok()?,
+            path,
+            made: OnceLock::new(),
+        })
+    }
+
+    fn made(&self) -> &Made {
+        let (bytes, tag, len, path, made) = match self {
+            Texts::Made(made) => return made,
+            Texts::Inline {
+                bytes,
+                tag,
+                len,
+                path,
+                made,
+            } => (bytes, tag, *len, path, made),
+        };
+        made.get_or_init(|| {
+            let text = |from: u8, n: u8| {
+                let bytes = bytes.get(usize::from(from)..usize::from(from) + usize::from(n));
+                Untrusted::new(std::str::from_utf8(bytes.unwrap_or_default()).unwrap_or_default())
+            };
+            let tag_len = tag.unwrap_or(0);
+            Made {
+                line: text(tag_len, len.saturating_sub(tag_len)),
+                tag: tag.map(|n| text(0, n)),
+                path: path.map(|(at, n)| text(at, n)),
+            }
+        })
+    }
+}
+
+/// Equal when the texts are.
+impl PartialEq for Texts {
+    fn eq(&self, other: &Self) -> bool {
+        self.made() == other.made()
+    }
+}
+
+impl Eq for Texts {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Kept in place or made at once, a finding reads the same texts.
+    #[test]
+    fn texts_kept_in_place_read_as_made_at_once() {
+        for dir in [r"D:\ws".to_owned(), "d".repeat(INLINE_MAX)] {
+            let text = format!("[tool] SetNamedSecurityInfoW failed (Win32 5): grantWrite({dir})");
+            let (tag, line) = (&text[..6], &text[7..]);
+            let path = &line[line.len() - dir.len() - 1..line.len() - 1];
+            let texts = Texts::new(line, Some(tag), Some(path));
+            let inline = matches!(texts, Texts::Inline { .. });
+            assert_eq!(inline, text.len() <= INLINE_MAX, "{text}");
+            let made = Made {
+                line: line.into(),
+                tag: Some(tag.into()),
+                path: Some(path.into()),
+            };
+            assert_eq!(texts.made(), &made);
+        }
+        let line = "GetNamedSecurityInfoW failed (Win32 2)";
+        let made = Made {
+            line: line.into(),
+            tag: None,
+            path: None,
+        };
+        assert_eq!(Texts::new(line, None, None).made(), &made);
     }
 }

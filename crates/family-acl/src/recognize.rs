@@ -10,13 +10,19 @@
 //! sentence. A line that mentions it mid-sentence, a success that quotes it,
 //! and the members of an aggregate error are never read.
 
-use advisor_core::{Observation, Outcome, Untrusted, envelope};
+use std::sync::LazyLock;
 
-use crate::finding::{AclFinding, Api, Carrier, Field, Label};
+use advisor_core::{Observation, Outcome, envelope};
+use memchr::memmem::Finder;
 
-/// The text both recognized APIs share; a necessary condition of [`recognize`]
-/// (32 bytes, so `str::contains` takes its vectorized short-needle path).
+use crate::finding::{AclFinding, Api, Carrier, Field, Label, Texts};
+
+/// The text both recognized APIs share; a necessary condition of [`recognize`]:
+/// only a line that holds it is parsed.
 pub(crate) const NEEDLE: &str = "NamedSecurityInfoW failed (Win32";
+
+/// The searcher for [`NEEDLE`], built once per process.
+static NEEDLE_FINDER: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(NEEDLE));
 
 /// What separates the API name from the code in a `Win32Error` message.
 const FAILED_WIN32: &str = " failed (Win32 ";
@@ -42,20 +48,47 @@ pub(crate) fn recognize(observation: &Observation) -> Option<AclFinding> {
     scan(&failure.message, Field::Message).or_else(|| scan(&failure.content, Field::Content))
 }
 
+/// The first line of `text` (as [`str::lines`] splits it) that parses. Only
+/// the lines holding [`NEEDLE`] are looked at: every line that parses holds it.
 fn scan(text: &str, field: Field) -> Option<AclFinding> {
-    if !text.contains(NEEDLE) {
-        return None;
+    let mut rest = text;
+    while let Some(at) = NEEDLE_FINDER.find(rest.as_bytes()) {
+        let (line, after) = line_around(rest, at);
+        if let Some(p) = parse_line(line) {
+            return Some(finding(p, field));
+        }
+        rest = after;
     }
-    text.lines().find_map(parse_line).map(|p| AclFinding {
+    None
+}
+
+/// The line of `text` that holds byte `at`, without its line ending (`\n`
+/// or `\r\n`, as [`str::lines`] strips them), and the text after it.
+fn line_around(text: &str, at: usize) -> (&str, &str) {
+    let bytes = text.as_bytes();
+    let start = memchr::memrchr(b'\n', bytes.get(..at).unwrap_or_default()).map_or(0, |i| i + 1);
+    let (end, next) = match memchr::memchr(b'\n', bytes.get(at..).unwrap_or_default()) {
+        Some(i) => (at + i, at + i + 1),
+        None => (text.len(), text.len()),
+    };
+    let line = text.get(start..end).unwrap_or_default();
+    let line = match next > end {
+        true => line.strip_suffix('\r').unwrap_or(line),
+        false => line,
+    };
+    (line, text.get(next..).unwrap_or_default())
+}
+
+/// The finding, owning its texts (see [`Texts`]).
+fn finding(p: Parsed<'_>, field: Field) -> AclFinding {
+    AclFinding {
         api: p.api,
         code: p.code,
         label: p.label,
-        line: Untrusted::new(p.line),
-        tag: p.tag.map(Untrusted::new),
-        path: p.path.map(Untrusted::new),
+        texts: Texts::new(p.line, p.tag, p.path),
         carrier: p.carrier,
         field,
-    })
+    }
 }
 
 /// One recognized line, borrowed from the text.
@@ -76,7 +109,7 @@ fn parse_line(raw: &str) -> Option<Parsed<'_>> {
         Carrier::Session => strip_tag(after_carrier),
         Carrier::SandboxUnavailable | Carrier::RunnerLine => (None, after_carrier),
     };
-    let (name, after) = rest.split_once(FAILED_WIN32)?;
+    let (name, after) = split_at_first(rest, FAILED_WIN32)?;
     let api = Api::from_name(name)?;
     let (digits, detail) = split_code(after)?;
     let code = decimal_code(digits)?;
@@ -99,11 +132,24 @@ fn parse_line(raw: &str) -> Option<Parsed<'_>> {
     })
 }
 
+/// What [`str::split_once`] gives for a literal `pattern`, found by trying
+/// each occurrence of its first byte: on a line this short (and with the
+/// pattern near its start) that costs less than the two-way searcher
+/// `str::split_once` builds for a `&str` on every call.
+fn split_at_first<'a>(text: &'a str, pattern: &str) -> Option<(&'a str, &'a str)> {
+    let first = *pattern.as_bytes().first()?;
+    let bytes = text.as_bytes().iter().enumerate();
+    bytes.filter(|(_, b)| **b == first).find_map(|(at, _)| {
+        let after = text.get(at..)?.strip_prefix(pattern)?;
+        Some((text.get(..at)?, after))
+    })
+}
+
 /// Finds where the `Win32Error` message starts, and names the carrier.
 fn strip_carrier(line: &str) -> Option<(Carrier, &str)> {
     if let Some(after_head) = line.strip_prefix(UNAVAILABLE_HEAD) {
-        let (_mode, sentence) = after_head.split_once(UNAVAILABLE_AFTER_MODE)?;
-        let (_, detail) = sentence.split_once(RUNNER_FAILURE)?;
+        let (_mode, sentence) = split_at_first(after_head, UNAVAILABLE_AFTER_MODE)?;
+        let (_, detail) = split_at_first(sentence, RUNNER_FAILURE)?;
         let runner_line = detail.strip_prefix(RUNNER_PREFIX)?;
         return Some((Carrier::SandboxUnavailable, runner_line));
     }
@@ -122,7 +168,7 @@ fn strip_carrier(line: &str) -> Option<(Carrier, &str)> {
 fn strip_tag(line: &str) -> (Option<&str>, &str) {
     let Some((inner, rest)) = line
         .strip_prefix('[')
-        .and_then(|after| after.split_once("] "))
+        .and_then(|after| split_at_first(after, "] "))
     else {
         return (None, line);
     };
@@ -141,7 +187,7 @@ fn strip_tag(line: &str) -> (Option<&str>, &str) {
 /// was thrown without a detail (the `Win32Error` format appends `: <detail>`
 /// only when one was given).
 fn split_code(after: &str) -> Option<(&str, Option<&str>)> {
-    match after.split_once(CODE_END) {
+    match split_at_first(after, CODE_END) {
         Some((digits, detail)) => Some((digits, Some(detail))),
         None => after.strip_suffix(')').map(|digits| (digits, None)),
     }
@@ -186,6 +232,55 @@ fn read_path(detail: &str) -> Option<(Option<Label>, Option<&str>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    const FRAGMENTS: &[&str] = &[
+        r"SetNamedSecurityInfoW failed (Win32 5): grantWrite(D:\ws)",
+        "GetNamedSecurityInfoW failed (Win32 2)",
+        NEEDLE,
+        "\n",
+        "\r\n",
+        "\r",
+        "Error: ",
+        "windows-acl-run: ",
+        "[tag] ",
+        "): ",
+        ")",
+        " ",
+        "é",
+    ];
+
+    proptest! {
+        /// The scan finds the line `str::lines` would find first, and the
+        /// split the one `str::split_once` gives.
+        #[test]
+        fn scan_and_split_agree_with_the_standard_library(
+            parts in prop::collection::vec(prop::sample::select(FRAGMENTS), 0..10),
+            pattern in prop::sample::select(&FRAGMENTS[3..]),
+        ) {
+            let text = parts.concat();
+            let want = text.lines().find_map(parse_line);
+            let got = scan(&text, Field::Message);
+            let path = |p: Option<&advisor_core::Untrusted>| p.map(|p| p.inspect().to_owned());
+            prop_assert_eq!(
+                got.as_ref().map(|f| (f.line().inspect(), path(f.path()))),
+                want.map(|p| (p.line, p.path.map(str::to_owned)))
+            );
+            prop_assert_eq!(split_at_first(&text, pattern), text.split_once(pattern));
+        }
+    }
+
+    /// A line that holds the needle but does not parse hides neither the
+    /// line after it nor its own `\r`.
+    #[test]
+    fn each_line_holding_the_needle_is_tried_in_turn() {
+        let text = format!("x {NEEDLE}\r\nGetNamedSecurityInfoW failed (Win32 2)\r\nz");
+        let found =
+            scan(&text, Field::Content).map(|f| (f.api, f.code, f.line().inspect().to_owned()));
+        let line = "GetNamedSecurityInfoW failed (Win32 2)".to_owned();
+        assert_eq!(found, Some((Api::GetNamedSecurityInfoW, 2, line)));
+        assert!(scan(&format!("{NEEDLE} 5)\n{NEEDLE} 5)"), Field::Message).is_none());
+    }
 
     #[test]
     fn parses_the_bare_session_line() {

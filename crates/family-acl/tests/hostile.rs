@@ -111,7 +111,7 @@ fn holds(name: &str, observation: &Observation, env: &Environment) -> (AclFindin
 /// only trailing white space removed — and the advisory quotes it on its own
 /// `> ` line (escaped visibly where it holds a character that is not).
 fn evidence(name: &str, failure: &advisor_core::Failure, finding: &AclFinding, text: &str) {
-    let line = finding.line.inspect();
+    let line = finding.line().inspect();
     assert!(line.starts_with(finding.api.as_str()), "{name}: {line:?}");
     assert_eq!(line, line.trim_end(), "{name}: trailing white space quoted");
     let held = [&failure.message, &failure.content]
@@ -122,7 +122,7 @@ fn evidence(name: &str, failure: &advisor_core::Failure, finding: &AclFinding, t
         held,
         "{name}: {line:?} is not the end of any line of the failure"
     );
-    let quoted = format!("\n{}\n", finding.line.quote_block());
+    let quoted = format!("\n{}\n", finding.line().quote_block());
     assert!(text.contains(&quoted), "{name}: the line is not quoted");
     if line.chars().all(|c| is_visible(c) && c != '`') && line.chars().count() <= 400 {
         assert!(

@@ -39,7 +39,7 @@ proptest! {
             prop_assert!(message.contains(NEEDLE) || content.contains(NEEDLE));
             prop_assert!(finding.code != 0);
             prop_assert!(finding.path().is_none_or(|p| !p.inspect().is_empty()));
-            prop_assert!(finding.line.inspect().starts_with(finding.api.as_str()));
+            prop_assert!(finding.line().inspect().starts_with(finding.api.as_str()));
         }
         // A success never matches, even when its output holds a well-formed line.
         let rendered = format!("{content}\n{LINE}");

@@ -1,22 +1,37 @@
 //! Which of a set of literal needles occur in a text.
 //!
-//! Built once, at registry construction. Each needle is represented by its
-//! rarest byte (memchr's byte-frequency heuristic) and that byte's offset in
-//! the needle. A scan looks for those bytes with `memchr` — up to three
+//! Built when a host's text is first scanned (see [`Scope`](super::Scope)).
+//! Each needle is represented by its rarest byte (memchr's byte-frequency
+//! heuristic) and that byte's offset in the needle; a needle whose rarest
+//! byte is its own takes its second rarest when another needle already has
+//! that one. A scan looks for those bytes with `memchr` — up to three
 //! distinct bytes per pass — and compares the needle around each hit, so a
 //! text that holds none of them is read at memchr's speed, once per group of
-//! three bytes. Every occurrence of a needle holds its rare byte at its
-//! offset, so no occurrence can be missed, and the bits found are exactly
-//! those of the needles that occur: a needle overlapped by another one's
-//! occurrence is compared at its own rare byte.
+//! three bytes. Every occurrence of a needle holds its byte at its offset, so
+//! no occurrence can be missed, and the bits found are exactly those of the
+//! needles that occur: a needle overlapped by another one's occurrence is
+//! compared at its own byte.
 //!
 //! The bytes are rare in most texts, not in all. Where hits come denser than
 //! one per [`DENSE_SPACING`] bytes scanned (after [`DENSE_SLACK`]), comparing
 //! at each would cost more than a multi-needle automaton, so the scan stops
-//! and the answer comes from one Aho-Corasick presence pass instead, then one
-//! `memmem` search per needle still wanted when anything is present.
+//! and the answer comes from one Aho-Corasick presence pass over the needles'
+//! first [`PREFIX`] bytes instead, then one `memmem` search per needle still
+//! wanted when any prefix is present. A text shorter than [`SHORT`] bytes
+//! costs the automaton less than the memchr passes, too.
+//!
+//! Building the automaton costs a one-shot process (a hook) a good part of
+//! its start, and most texts never need it, so it is built only once it has
+//! paid for itself: until then the memchr passes answer every text, and what
+//! they cost beyond the automaton (a short text, a hit past the density rule)
+//! is added up over the set's scans; the scan that takes the sum past the
+//! build's own cost ([`BUILD_COST`]) builds it, and from then on it answers
+//! every short or dense text.
 
-use aho_corasick::{AhoCorasick, MatchKind};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 use memchr::arch::all::packedpair::Pair;
 use memchr::memmem::Finder;
 
@@ -29,9 +44,22 @@ const DENSE_SLACK: usize = 2;
 /// this many bytes.
 const DENSE_SPACING: usize = 256;
 
-/// Texts shorter than this go to the automaton directly: its whole scan of a
-/// few dozen bytes costs less than starting two memchr passes.
+/// Texts shorter than this cost the automaton's scan less than starting the
+/// memchr passes (about 250 instructions less on 60 bytes).
 const SHORT: usize = 64;
+
+/// About what building the automaton costs, in instructions (150–190 k for
+/// a host's set). A one-shot process (a hook) reading a few texts never
+/// reaches it; a long-lived one does after some 700 short texts or 1,000
+/// dense hits.
+const BUILD_COST: usize = 180_000;
+
+/// What a short text costs the memchr passes beyond the automaton.
+const SHORT_COST: usize = 250;
+
+/// What a hit past the density rule costs (a memchr restart and a compare)
+/// beyond the automaton.
+const HIT_COST: usize = 170;
 
 /// With more groups than this, memchr passes would cost more than one
 /// automaton pass: the needles are scanned by the automaton alone.
@@ -43,8 +71,12 @@ struct Needle {
     bit: u64,
     rare: u8,
     at: usize,
-    finder: Finder<'static>,
 }
+
+/// The automaton is built over each needle's first bytes, at most this many:
+/// what it answers is only whether any needle can occur (each one wanted is
+/// then searched for whole), and a short prefix keeps it small to build.
+const PREFIX: usize = 16;
 
 /// Up to three distinct rare bytes, scanned in one memchr pass.
 struct Group {
@@ -71,8 +103,15 @@ pub(super) struct NeedleSet {
     /// Families with an empty needle, which occurs in every text.
     empty: u64,
     all: u64,
-    /// `None` when there is no needle, or the automaton could not be built.
-    automaton: Option<AhoCorasick>,
+    /// What the memchr passes have cost beyond the automaton so far, while it
+    /// was not built (see [`BUILD_COST`]).
+    debt: AtomicUsize,
+    /// Built on the first text the memchr passes hand over; `None` when it
+    /// could not be built.
+    automaton: OnceLock<Option<AhoCorasick>>,
+    /// One searcher per needle, in `needles`' order: built the first time
+    /// the automaton finds a prefix.
+    finders: OnceLock<Vec<Finder<'static>>>,
 }
 
 impl NeedleSet {
@@ -80,23 +119,35 @@ impl NeedleSet {
     pub(super) fn new(needles: Vec<(&'static str, usize)>) -> Self {
         let (mut empty, mut all) = (0u64, 0u64);
         let mut set: Vec<Needle> = Vec::new();
+        let mut seconds: Vec<Option<usize>> = Vec::new();
         for (text, family) in needles {
             let bit = 1u64 << family;
             all |= bit;
             let text = text.as_bytes();
-            let at = match Pair::new(text) {
-                Some(pair) => usize::from(pair.index1()),
-                None => 0,
-            };
+            let pair = Pair::new(text);
+            let at = pair.map_or(0, |p| usize::from(p.index1()));
             match text.get(at) {
                 None => empty |= bit,
-                Some(&rare) => set.push(Needle {
-                    text,
-                    bit,
-                    rare,
-                    at,
-                    finder: Finder::new(text),
-                }),
+                Some(&rare) => {
+                    set.push(Needle {
+                        text,
+                        bit,
+                        rare,
+                        at,
+                    });
+                    seconds.push(pair.map(|p| usize::from(p.index2())));
+                }
+            }
+        }
+        // A needle whose rare byte no other needle shares is looked for by
+        // its second-rarest byte instead, when another needle already is:
+        // one byte fewer to look for, often one pass fewer or a cheaper one.
+        for (i, second) in seconds.into_iter().enumerate() {
+            let Some(at) = second else { continue };
+            let shared = |byte: u8| (set.iter().enumerate()).any(|(j, n)| j != i && n.rare == byte);
+            let byte = set[i].text[at];
+            if !shared(set[i].rare) && shared(byte) {
+                (set[i].rare, set[i].at) = (byte, at);
             }
         }
         let mut groups: Vec<Group> = Vec::new();
@@ -124,25 +175,37 @@ impl NeedleSet {
         if groups.len() > MAX_GROUPS {
             groups.clear();
         }
-        // An automaton over a handful of short literals cannot exceed the
-        // builder's limits; if it ever did, every such family stays a candidate.
-        // Leftmost semantics let it use its vectorized (Teddy) prefilter; only
-        // presence is asked of it, never which match.
-        let automaton = if set.is_empty() {
-            None
-        } else {
-            AhoCorasick::builder()
-                .match_kind(MatchKind::LeftmostFirst)
-                .build(set.iter().map(|n| n.text))
-                .ok()
-        };
         Self {
             needles: set,
             groups,
             empty,
             all,
-            automaton,
+            debt: AtomicUsize::new(0),
+            automaton: OnceLock::new(),
+            finders: OnceLock::new(),
         }
+    }
+
+    /// The automaton over the needles' prefixes, built on the first call.
+    fn automaton(&self) -> Option<&AhoCorasick> {
+        // An automaton over a handful of short literals cannot exceed the
+        // builder's limits; if it ever did, every such family stays a
+        // candidate. Leftmost semantics let it use its vectorized (Teddy)
+        // prefilter, which answers by itself, so the automaton is never
+        // walked: the cheapest one to build (a noncontiguous NFA) will do.
+        let prefixes = self
+            .needles
+            .iter()
+            .map(|n| n.text.get(..PREFIX).unwrap_or(n.text));
+        self.automaton
+            .get_or_init(|| {
+                AhoCorasick::builder()
+                    .match_kind(MatchKind::LeftmostFirst)
+                    .kind(Some(AhoCorasickKind::NoncontiguousNFA))
+                    .build(prefixes)
+                    .ok()
+            })
+            .as_ref()
     }
 
     /// The families (within `wanted`) whose needles occur in any of `texts`.
@@ -163,7 +226,7 @@ impl NeedleSet {
 
     /// The bits (within `wanted`) of the needles that occur in `text`.
     fn scan(&self, text: &[u8], wanted: u64) -> u64 {
-        if self.groups.is_empty() || text.len() < SHORT {
+        if self.groups.is_empty() || (text.len() < SHORT && self.automaton_pays(SHORT_COST)) {
             return self.by_automaton(text, wanted);
         }
         let mut found = 0u64;
@@ -203,9 +266,13 @@ impl NeedleSet {
         wanted: u64,
         found: &mut u64,
     ) -> Pass {
+        let mut dense = 0usize;
         for (seen, hit) in hits.enumerate() {
             if seen > DENSE_SLACK + hit / DENSE_SPACING {
-                return Pass::Dense;
+                dense += 1;
+                if self.automaton.get().is_some() || self.debt_past_build(dense * HIT_COST) {
+                    return Pass::Dense;
+                }
             }
             let Some(&byte) = text.get(hit) else {
                 continue;
@@ -226,97 +293,47 @@ impl NeedleSet {
                 break;
             }
         }
+        if dense > 0 {
+            self.debt.fetch_add(dense * HIT_COST, Relaxed);
+        }
         Pass::Done
     }
 
-    /// The same answer from one automaton presence pass, then one `memmem`
-    /// search per wanted needle when anything is present.
+    /// Whether the debt, with `more`, has passed the automaton's build.
+    fn debt_past_build(&self, more: usize) -> bool {
+        self.debt.load(Relaxed) + more > BUILD_COST
+    }
+
+    /// Whether the automaton answers a text the memchr passes would answer
+    /// for `cost` more: it is built, or that cost takes the debt past its
+    /// build; else the cost is added to the debt.
+    fn automaton_pays(&self, cost: usize) -> bool {
+        self.automaton.get().is_some() || self.debt.fetch_add(cost, Relaxed) + cost > BUILD_COST
+    }
+
+    /// The same answer from one automaton presence pass over the needles'
+    /// prefixes, then one `memmem` search per wanted needle when a prefix is
+    /// present.
     fn by_automaton(&self, text: &[u8], wanted: u64) -> u64 {
-        let Some(automaton) = &self.automaton else {
+        if self.needles.is_empty() {
+            return 0;
+        }
+        let Some(automaton) = self.automaton() else {
             return wanted;
         };
         if !automaton.is_match(text) {
             return 0;
         }
+        let finders = self
+            .finders
+            .get_or_init(|| self.needles.iter().map(|n| Finder::new(n.text)).collect());
         self.needles
             .iter()
-            .filter(|n| n.bit & wanted != 0 && n.finder.find(text).is_some())
-            .fold(0u64, |acc, n| acc | n.bit)
+            .zip(finders)
+            .filter(|(n, finder)| n.bit & wanted != 0 && finder.find(text).is_some())
+            .fold(0u64, |acc, (n, _)| acc | n.bit)
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The answer for `texts`, asked twice: as they are (a text shorter than
-    /// [`SHORT`] goes to the automaton) and behind a [`SHORT`]-byte prefix of
-    /// dots (no test needle holds a dot), which the memchr passes scan. Both
-    /// must agree.
-    fn hits(s: &NeedleSet, wanted: u64, texts: &[&str]) -> u64 {
-        let bare: Vec<&[u8]> = texts.iter().map(|t| t.as_bytes()).collect();
-        let padded: Vec<Vec<u8>> = texts
-            .iter()
-            .map(|t| [".".repeat(SHORT).as_bytes(), t.as_bytes()].concat())
-            .collect();
-        let padded: Vec<&[u8]> = padded.iter().map(Vec::as_slice).collect();
-        let (short, long) = (s.hits(wanted, &bare), s.hits(wanted, &padded));
-        assert_eq!(short, long, "{texts:?}");
-        long
-    }
-
-    fn set(needles: &[&'static str]) -> NeedleSet {
-        NeedleSet::new(needles.iter().copied().zip(0..).collect())
-    }
-
-    #[test]
-    fn each_needle_is_found_at_its_own_rare_byte() {
-        let s = set(&["abc", "bcd", "xyz"]);
-        assert_eq!(hits(&s, u64::MAX, &["xabcdx"]), 0b011);
-        assert_eq!(hits(&s, 0b010, &["xabcdx"]), 0b010);
-        assert_eq!(hits(&s, u64::MAX, &["..xyz", "abc"]), 0b101);
-        assert_eq!(hits(&s, u64::MAX, &["ab", "cd"]), 0);
-        assert_eq!(hits(&s, u64::MAX, &[""]), 0);
-        // One rare byte, at two offsets: the second needle's hit comes after
-        // the first one's, and the rare byte is found where each needle holds it.
-        let s = set(&["W-a", "a-W"]);
-        assert_eq!((s.needles[0].at, s.needles[1].at), (0, 2));
-        assert_eq!(hits(&s, u64::MAX, &["W-a-W"]), 0b11);
-        assert_eq!(hits(&s, u64::MAX, &["a-W-"]), 0b10);
-    }
-
-    #[test]
-    fn an_empty_needle_occurs_everywhere_and_a_family_may_have_several() {
-        let s = NeedleSet::new(vec![("", 0), ("abc", 1), ("zzz", 1)]);
-        assert_eq!(hits(&s, u64::MAX, &[""]), 0b01);
-        assert_eq!(hits(&s, u64::MAX, &["..zzz"]), 0b11);
-        assert_eq!(hits(&s, 0b10, &["abc"]), 0b10);
-    }
-
-    /// A text made of the needles' own rare bytes sends the scan to the
-    /// automaton early, and the answer is still exact.
-    #[test]
-    fn a_text_dense_in_rare_bytes_is_answered_by_the_automaton_exactly() {
-        let s = set(&["abc", "bcd", "xyz"]);
-        let rare: Vec<u8> = s.needles.iter().map(|n| n.rare).collect();
-        let mut text: Vec<u8> = rare.iter().copied().cycle().take(4096).collect();
-        // No needle is made of its rare byte alone, so the filler matches none.
-        assert_eq!(s.scan(&text, 0b111), 0);
-        let hits = memchr::memchr3_iter(rare[0], rare[1], rare[2], &text).count();
-        assert!(hits > DENSE_SLACK + 4096 / DENSE_SPACING, "{hits} hits");
-        text.extend_from_slice(b"xabcdx");
-        assert_eq!(s.scan(&text, 0b111), 0b011);
-        assert_eq!(s.scan(&text, 0b100), 0);
-    }
-
-    #[test]
-    fn too_many_rare_bytes_leave_the_automaton_alone() {
-        let many: Vec<&'static str> =
-            vec!["q1", "w2", "e3", "r4", "t5", "y6", "u7", "i8", "o9", "pA"];
-        let s = set(&many);
-        assert!(s.groups.is_empty());
-        assert_eq!(hits(&s, u64::MAX, &["..o9..q1"]), 1 | 1 << 8);
-        let few = set(&["q1", "w2", "e3"]);
-        assert_eq!(few.groups.len(), 1);
-    }
-}
+mod tests;

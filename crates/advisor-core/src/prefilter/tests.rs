@@ -28,6 +28,7 @@ fn filter() -> Prefilter {
             Anchors::Always,
         ]
         .into_iter(),
+        [u64::MAX; 3],
     )
 }
 
@@ -42,11 +43,11 @@ fn ok(value: serde_json::Value) -> Observation {
 fn overlapping_needles_keep_both_families() {
     let f = filter();
     assert_eq!(
-        f.candidates(&failure_with("xabcdx", "Error: xabcdx", &[]), u64::MAX),
+        f.candidates(&failure_with("xabcdx", "Error: xabcdx", &[]), Host::Dsh),
         0b100011
     );
     assert_eq!(
-        f.candidates(&failure_with("nothing", "Error: nothing", &[]), u64::MAX),
+        f.candidates(&failure_with("nothing", "Error: nothing", &[]), Host::Dsh),
         0b100000
     );
 }
@@ -55,7 +56,7 @@ fn overlapping_needles_keep_both_families() {
 fn content_is_scanned_when_it_differs_from_the_message() {
     let f = filter();
     assert_eq!(
-        f.candidates(&failure_with("", "Error: abc", &[]), u64::MAX),
+        f.candidates(&failure_with("", "Error: abc", &[]), Host::Dsh),
         0b100001
     );
     let only_content = observation(Outcome::Failure(Failure {
@@ -64,37 +65,40 @@ fn content_is_scanned_when_it_differs_from_the_message() {
         content: "bcd".into(),
         code: None,
     }));
-    assert_eq!(f.candidates(&only_content, u64::MAX), 0b100010);
+    assert_eq!(f.candidates(&only_content, Host::Dsh), 0b100010);
 }
 
 #[test]
 fn foreground_anchors_follow_the_value() {
     let f = filter();
     assert_eq!(
-        f.candidates(&ok(foreground(0, "abc", "", None)), u64::MAX),
+        f.candidates(&ok(foreground(0, "abc", "", None)), Host::Dsh),
         0b100000
     );
     assert_eq!(
-        f.candidates(&ok(foreground(1, "", "", None)), u64::MAX),
+        f.candidates(&ok(foreground(1, "", "", None)), Host::Dsh),
         0b100100
     );
     let denied = json!({"mode": "workspace-write", "denied": true});
     assert_eq!(
-        f.candidates(&ok(foreground(1, "", "", Some(denied))), u64::MAX),
+        f.candidates(&ok(foreground(1, "", "", Some(denied))), Host::Dsh),
         0b101100
     );
     assert_eq!(
-        f.candidates(&ok(foreground(0, "", "HRESULT 0x80041003", None)), u64::MAX),
+        f.candidates(
+            &ok(foreground(0, "", "HRESULT 0x80041003", None)),
+            Host::Dsh
+        ),
         0b110000
     );
     assert_eq!(
-        f.candidates(&ok(json!({"kind": "background", "exitCode": 1})), u64::MAX),
+        f.candidates(&ok(json!({"kind": "background", "exitCode": 1})), Host::Dsh),
         0b100000
     );
     assert_eq!(
         f.candidates(
             &ok(json!({"kind": "foreground", "exitCode": "1"})),
-            u64::MAX
+            Host::Dsh
         ),
         0b100000
     );
@@ -110,6 +114,7 @@ fn output_text_reads_a_success_only_for_the_hosts_asked() {
             },
         ]
         .into_iter(),
+        [u64::MAX, 0b01, 0b10],
     );
     let said = |content: &str| {
         observation(Outcome::Success(Success {
@@ -118,19 +123,47 @@ fn output_text_reads_a_success_only_for_the_hosts_asked() {
         }))
     };
     let block = "x\n<sandbox_violations>\ndeny";
-    assert_eq!(f.candidates(&said(block), u64::MAX), 0b10);
+    assert_eq!(f.candidates(&said(block), Host::Dsh), 0b10);
     // A success's text is never read for a failure-text family.
-    assert_eq!(f.candidates(&said("abc"), u64::MAX), 0);
+    assert_eq!(f.candidates(&said("abc"), Host::Dsh), 0);
     // The host's families only: the output family is not among them.
-    assert_eq!(f.candidates(&said(block), 0b01), 0);
+    assert_eq!(f.candidates(&said(block), Host::ClaudeCode), 0);
     assert_eq!(
-        f.candidates(&failure_with(block, &format!("Error: {block}"), &[]), 0b10),
+        f.candidates(
+            &failure_with(block, &format!("Error: {block}"), &[]),
+            Host::Codex
+        ),
         0b10
     );
     assert_eq!(
-        f.candidates(&failure_with("abc", "Error: abc", &[]), 0b10),
+        f.candidates(&failure_with("abc", "Error: abc", &[]), Host::Codex),
         0
     );
+}
+
+/// Each host's needles are built into a set of its own, on its first text:
+/// a host asked after another one still finds its own families' needles.
+#[test]
+fn each_host_scans_its_own_families_needles() {
+    let f = Prefilter::new(
+        [
+            Anchors::FailureText { needles: &["abc"] },
+            Anchors::FailureText { needles: &["xyz"] },
+        ]
+        .into_iter(),
+        [0b11, 0b10, 0b01],
+    );
+    let both = failure_with("abc xyz", "Error: abc xyz", &[]);
+    assert_eq!(f.candidates(&both, Host::ClaudeCode), 0b10);
+    assert_eq!(f.candidates(&both, Host::Dsh), 0b11);
+    assert_eq!(f.candidates(&both, Host::Codex), 0b01);
+    // An empty text builds no set and finds nothing.
+    let empty = Prefilter::new(
+        [Anchors::FailureText { needles: &["abc"] }].into_iter(),
+        [1; 3],
+    );
+    assert_eq!(empty.candidates(&failure_with("", "", &[]), Host::Dsh), 0);
+    assert!(empty.failure_text.sets.iter().all(|s| s.get().is_none()));
 }
 
 #[test]
@@ -144,7 +177,7 @@ fn an_exit_code_the_value_does_not_report_rules_out_only_failed_exit() {
             value["exitCode"] = exit;
         }
         // Not a failed exit (bits 2, 3 stay off); the stderr needle (bit 4) still counts.
-        assert_eq!(f.candidates(&ok(value), u64::MAX), 0b110000, "{exit:?}");
+        assert_eq!(f.candidates(&ok(value), Host::Dsh), 0b110000, "{exit:?}");
     }
 }
 
@@ -157,13 +190,14 @@ fn a_needle_across_the_envelope_is_found_in_the_content() {
             needles: &["r: ab"],
         }]
         .into_iter(),
+        [u64::MAX; 3],
     );
     assert_eq!(
-        f.candidates(&failure_with("abc", "Error: abc", &[]), u64::MAX),
+        f.candidates(&failure_with("abc", "Error: abc", &[]), Host::Dsh),
         1
     );
     assert_eq!(
-        f.candidates(&failure_with("bc", "Error: bc", &[]), u64::MAX),
+        f.candidates(&failure_with("bc", "Error: bc", &[]), Host::Dsh),
         0
     );
 }
@@ -229,7 +263,7 @@ proptest! {
             .into_iter()
             .map(|needles| Anchors::FailureText { needles: leak(needles) })
             .collect();
-        let f = Prefilter::new(anchors.into_iter());
-        prop_assert_eq!(f.candidates(&failure_with(&message, &content, &[]), u64::MAX), model);
+        let f = Prefilter::new(anchors.into_iter(), [u64::MAX; 3]);
+        prop_assert_eq!(f.candidates(&failure_with(&message, &content, &[]), Host::Dsh), model);
     }
 }

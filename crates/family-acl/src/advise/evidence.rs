@@ -10,10 +10,10 @@ use crate::finding::{AclClass, AclFinding, Api, Carrier, Label};
 /// carrier, the framing tag when there was one, and the backend step.
 pub(super) fn reported(out: &mut String, finding: &AclFinding, class: AclClass) {
     let _ = writeln!(out, "What was reported:");
-    let _ = writeln!(out, "{}", finding.line.quote_block());
+    let _ = writeln!(out, "{}", finding.line().quote_block());
     out.push('\n');
     para(out, &carrier_note(finding));
-    if let Some(tag) = &finding.tag {
+    if let Some(tag) = finding.tag() {
         para(
             out,
             &format!(
