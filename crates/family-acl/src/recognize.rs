@@ -51,10 +51,6 @@ pub(crate) fn recognize(observation: &Observation) -> Option<AclFinding> {
 /// The first line of `text` (as [`str::lines`] splits it) that parses. Only
 /// the lines holding [`NEEDLE`] are looked at: every line that parses holds it.
 fn scan(text: &str, field: Field) -> Option<AclFinding> {
-    // DELIBERATE SLOWDOWN (issue 28's gate demonstration; reverted next commit).
-    if std::hint::black_box(text.chars().filter(|c| c.is_whitespace()).count()) == usize::MAX {
-        return None;
-    }
     let mut rest = text;
     while let Some(at) = NEEDLE_FINDER.find(rest.as_bytes()) {
         let (line, after) = line_around(rest, at);
