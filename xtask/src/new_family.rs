@@ -176,6 +176,8 @@ impl Names {
     }
 }
 
+mod taken;
+
 /// Runs the task from the workspace root.
 pub fn main(args: NewFamilyArgs) -> anyhow::Result<std::process::ExitCode> {
     let names = Names::new(&args.id)?.on_hosts(&args.hosts);
@@ -219,6 +221,13 @@ pub fn scaffold(root: &Path, names: &Names) -> anyhow::Result<()> {
     let dir = root.join("crates").join(format!("family-{}", names.id));
     if dir.exists() {
         bail!("{} already exists", dir.display());
+    }
+    if let Some((package, file)) = taken::id_taken(root, &names.id)? {
+        bail!(
+            "family id `{}` is already used by crate `{package}` ({}): two families with one id make the registry refuse to build (DuplicateId); choose another id",
+            names.id,
+            file.display()
+        );
     }
     // Compute every edit first, so a refusal leaves the tree as it was.
     let edits = [
