@@ -304,4 +304,25 @@ pub fn validate_unique_ids(entries: &mut [Entry]) {
 }
 
 #[cfg(test)]
+impl Entry {
+    /// A runnable entry of `package` whose `tests` live in `packages`, for
+    /// the tests of what reads entries (id `m`, file `crates/<package>/src/lib.rs`).
+    pub fn sample(package: &str, packages: &[&str], tests: &[&str]) -> Self {
+        Entry {
+            id: "m".to_owned(),
+            package: package.to_owned(),
+            packages: packages.iter().map(|p| (*p).to_owned()).collect(),
+            catalogue: PathBuf::from(format!("crates/{package}/mutations.toml")),
+            file: PathBuf::from(format!("crates/{package}/src/lib.rs")),
+            find: "a".to_owned(),
+            replace: "b".to_owned(),
+            tests: tests.iter().map(|t| (*t).to_owned()).collect(),
+            description: String::new(),
+            equivalent: None,
+            broken: None,
+        }
+    }
+}
+
+#[cfg(test)]
 mod tests;

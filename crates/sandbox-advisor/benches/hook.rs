@@ -51,6 +51,9 @@ use divan::Bencher;
 use ledger_redis::testing::RedisServer;
 use serde_json::json;
 
+#[path = "support/spawn.rs"]
+mod spawn;
+
 /// The binary: this build's, or `SANDBOX_ADVISOR_BIN` to measure another.
 fn bin() -> &'static str {
     static BIN: OnceLock<String> = OnceLock::new();
@@ -134,20 +137,14 @@ fn hook(extra: &[&str], state_dir: &Path, payload: &[u8]) -> Output {
 
 /// [`hook`] with `--platform platform`.
 fn hook_on(platform: &str, extra: &[&str], state_dir: &Path, payload: &[u8]) -> Output {
-    let mut child = Command::new(bin())
-        .args(["hook", "--dialect", "claude-code", "--platform", platform])
-        .args(["--mode", "workspace-write", "--state-dir"])
-        .arg(state_dir)
-        .args(extra)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn sandbox-advisor");
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin.write_all(payload).expect("write the payload");
-    drop(stdin);
-    child.wait_with_output().expect("wait")
+    spawn::with_stdin(
+        Command::new(bin())
+            .args(["hook", "--dialect", "claude-code", "--platform", platform])
+            .args(["--mode", "workspace-write", "--state-dir"])
+            .arg(state_dir)
+            .args(extra),
+        payload,
+    )
 }
 
 fn check(out: &Output, expect: Expect) {

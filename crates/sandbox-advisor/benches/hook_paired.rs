@@ -34,12 +34,14 @@
 //! same code with line tables).
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic, missing_docs)]
 
-use std::io::Write as _;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
+
+#[path = "support/spawn.rs"]
+mod spawn;
 
 /// One case: its name, its arguments after the binary, and its stdin.
 struct Case {
@@ -114,17 +116,7 @@ fn cases(state_dir: &Path) -> Vec<Case> {
 /// Spawns `bin` as a host spawns a hook and times it to its exit.
 fn run(bin: &str, case: &Case) -> Duration {
     let start = Instant::now();
-    let mut child = Command::new(bin)
-        .args(&case.args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn sandbox-advisor");
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin.write_all(&case.stdin).expect("write the payload");
-    drop(stdin);
-    let out = child.wait_with_output().expect("wait");
+    let out = spawn::with_stdin(Command::new(bin).args(&case.args), &case.stdin);
     let took = start.elapsed();
     assert!(
         out.status.success(),

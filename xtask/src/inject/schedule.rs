@@ -107,16 +107,8 @@ mod tests {
     fn entry(id: &str, package: &str, packages: &[&str], file: &str) -> Entry {
         Entry {
             id: id.to_owned(),
-            package: package.to_owned(),
-            packages: packages.iter().map(|p| (*p).to_owned()).collect(),
-            catalogue: PathBuf::from(format!("crates/{package}/mutations.toml")),
             file: PathBuf::from(file),
-            find: "a".to_owned(),
-            replace: "b".to_owned(),
-            tests: vec!["t".to_owned()],
-            description: String::new(),
-            equivalent: None,
-            broken: None,
+            ..Entry::sample(package, packages, &["t"])
         }
     }
 

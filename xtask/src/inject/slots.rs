@@ -210,19 +210,7 @@ mod tests {
     use super::*;
 
     fn entry(packages: &[&str], tests: &[&str]) -> Entry {
-        Entry {
-            id: "x".to_owned(),
-            package: packages[0].to_owned(),
-            packages: packages.iter().map(|p| (*p).to_owned()).collect(),
-            catalogue: PathBuf::from("crates/x/mutations.toml"),
-            file: PathBuf::from("src/lib.rs"),
-            find: "a".to_owned(),
-            replace: "b".to_owned(),
-            tests: tests.iter().map(|t| (*t).to_owned()).collect(),
-            description: String::new(),
-            equivalent: None,
-            broken: None,
-        }
+        Entry::sample(packages[0], packages, tests)
     }
 
     #[test]

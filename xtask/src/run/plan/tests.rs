@@ -1,25 +1,11 @@
 //! The plans of entries against a baseline and the workspace's targets.
 
-use std::path::PathBuf;
-
 use super::*;
 use crate::libtest::Outcome;
 use crate::targets::Target;
 
 fn entry(package: &str, packages: &[&str], tests: &[&str]) -> Entry {
-    Entry {
-        id: "m".to_owned(),
-        package: package.to_owned(),
-        packages: packages.iter().map(|p| (*p).to_owned()).collect(),
-        catalogue: PathBuf::from(format!("crates/{package}/mutations.toml")),
-        file: PathBuf::from(format!("crates/{package}/src/lib.rs")),
-        find: "a".to_owned(),
-        replace: "b".to_owned(),
-        tests: tests.iter().map(|t| (*t).to_owned()).collect(),
-        description: String::new(),
-        equivalent: None,
-        broken: None,
-    }
+    Entry::sample(package, packages, tests)
 }
 
 fn outcomes(tests: &[(&str, &str)]) -> Outcomes {
