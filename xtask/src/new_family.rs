@@ -1,10 +1,10 @@
 //! `cargo xtask new-family <id>`: scaffold a family crate and register it.
 //!
 //! It writes `crates/family-<id>/` from `xtask/templates/family/` and makes the
-//! three edits that register it, and no other: the workspace member (plus its
+//! four edits that register it, and no other: the workspace member (plus its
 //! `[workspace.dependencies]` path), the host-adapter feature (its optional
-//! dependency, `all-families` and `testing`), and the registry line in
-//! `host_adapter::standard_registry`. Then it runs the new crate's tests once
+//! dependency, `all-families` and `testing`), the registry line in
+//! `host_adapter::standard_registry`, and its row in README.md's families table. Then it runs the new crate's tests once
 //! with `INSTA_UPDATE=always`, so its fixture snapshots exist and the whole
 //! workspace's tests pass right away.
 
@@ -176,6 +176,7 @@ impl Names {
     }
 }
 
+mod readme;
 mod taken;
 
 /// Runs the task from the workspace root.
@@ -203,7 +204,7 @@ pub fn main(args: NewFamilyArgs) -> anyhow::Result<std::process::ExitCode> {
         }
     }
     println!(
-        "next: docs/adding-a-family.md (replace the sentence, write the fixtures, run cargo xtask inject)"
+        "next: docs/adding-a-family.md (replace the sentence, write the fixtures and the README row, run cargo xtask inject)"
     );
     Ok(std::process::ExitCode::SUCCESS)
 }
@@ -216,7 +217,7 @@ fn workspace_root() -> anyhow::Result<PathBuf> {
         .context("xtask has no parent directory")
 }
 
-/// Writes the crate and makes the three registering edits under `root`.
+/// Writes the crate and makes the four registering edits under `root`.
 pub fn scaffold(root: &Path, names: &Names) -> anyhow::Result<()> {
     let dir = root.join("crates").join(format!("family-{}", names.id));
     if dir.exists() {
@@ -242,6 +243,10 @@ pub fn scaffold(root: &Path, names: &Names) -> anyhow::Result<()> {
         (
             "crates/host-adapter/src/registry.rs",
             edit_registry(&read(root, "crates/host-adapter/src/registry.rs")?, names)?,
+        ),
+        (
+            "README.md",
+            readme::edit_readme(&read(root, "README.md")?, names)?,
         ),
     ];
     for (rel, text) in TEMPLATES {

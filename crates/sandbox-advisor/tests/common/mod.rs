@@ -56,7 +56,7 @@ pub struct Documented {
 
 /// README.md's table of the shipped families, in its order: the one list of
 /// families kept by hand, checked against the registry
-/// (`the_readme_documents_registered_families_in_precedence_order`).
+/// (`the_readme_lists_exactly_the_registered_families_in_precedence_order`).
 pub fn readme_families() -> Vec<Documented> {
     let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
     let section = readme
