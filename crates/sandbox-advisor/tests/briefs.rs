@@ -243,28 +243,3 @@ fn explain_reads_the_value_from_stdin() {
     let bad = run(&["explain", "--value", "-"], "not json");
     assert_eq!(bad.code, 2);
 }
-
-/// The README shows the commonest failure's brief as the advisor writes it today.
-#[test]
-fn the_readme_shows_the_current_brief() {
-    let out = run(
-        &[
-            "explain",
-            "--format",
-            "json",
-            r"SetNamedSecurityInfoW failed (Win32 5): grantWrite(D:\ws)",
-        ],
-        "",
-    );
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let brief = out.json()[0]["advisories"][0]["text"]
-        .as_str()
-        .unwrap()
-        .trim_end()
-        .to_owned();
-    let readme = std::fs::read_to_string(common::repo_root().join("README.md")).unwrap();
-    assert!(
-        readme.contains(&format!("```text\n{brief}\n```")),
-        "README.md's brief is stale; the current one:\n{brief}"
-    );
-}

@@ -1,5 +1,5 @@
 //! `hook` and `families --dialect` on the command line: the limits, the exit
-//! codes, the family listing, and the README's mounts. The payload cases
+//! codes, the family listing, and the mounts docs/hosts-and-families.md shows. The payload cases
 //! themselves are data, in `tests/hooks/` (`tests/hook.rs`).
 
 // Helpers outside #[test] functions are test code too.
@@ -167,17 +167,17 @@ fn run_text(args: &[&str]) -> String {
     run.stdout
 }
 
-/// The README's mounts are what `hook install` writes (for the binary the
-/// README names), name only events their dialect has, and each command
+/// The mounts docs/hosts-and-families.md shows are what `hook install` writes
+/// (for the binary it names), name only events their dialect has, and each command
 /// answers a payload of its event.
 #[test]
-fn the_readme_mounts_are_what_hook_install_writes_and_they_run() {
+fn the_documented_mounts_are_what_hook_install_writes_and_they_run() {
     const SHOWN_BIN: &str = "/home/you/.cargo/bin/sandbox-advisor";
-    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
-    let section = readme
-        .split("\n## Mounting as a hook\n")
+    let doc = std::fs::read_to_string(repo_root().join("docs/hosts-and-families.md")).unwrap();
+    let section = doc
+        .split("\n## Claude Code and Codex: a hook\n")
         .nth(1)
-        .expect("README.md has a `## Mounting as a hook` section");
+        .expect("docs/hosts-and-families.md has a `## Claude Code and Codex: a hook` section");
     let section = section.split("\n## ").next().unwrap();
     let blocks: Vec<&str> = section
         .split("```json\n")
@@ -217,7 +217,7 @@ fn the_readme_mounts_are_what_hook_install_writes_and_they_run() {
                 .unwrap();
         assert_eq!(
             file, config,
-            "README's {client} block is not what hook install writes"
+            "docs/hosts-and-families.md's {client} block is not what hook install writes"
         );
         for (event, groups) in config["hooks"].as_object().unwrap() {
             for hook in groups[0]["hooks"].as_array().unwrap() {

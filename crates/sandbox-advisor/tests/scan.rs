@@ -1,5 +1,5 @@
 //! `sandbox-advisor scan` as a user runs it: the bundled recordings, the three
-//! formats of the report, a corrupt file among good ones, the README's example.
+//! formats of the report, a corrupt file among good ones, the example docs/scan/report.md shows.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -8,7 +8,7 @@ mod common;
 use common::{repo_root, run_in};
 use serde_json::Value;
 
-/// The bundled recordings a newcomer scans (README, "What sandbox failures cost").
+/// The bundled recordings a newcomer scans (docs/scan/report.md, "The bundled recordings").
 const BUNDLED: [&str; 2] = ["examples/transcripts", "scan-fixtures/dsh-writer/out/zstd"];
 
 /// What one run must show.
@@ -60,7 +60,7 @@ fn json(args: &[&str]) -> Value {
 }
 
 #[test]
-fn the_readme_shows_the_bundled_scan_as_it_is() {
+fn the_docs_show_the_bundled_scan_as_it_is() {
     let run = check(
         &BUNDLED,
         Want {
@@ -70,16 +70,16 @@ fn the_readme_shows_the_bundled_scan_as_it_is() {
         },
     );
     assert_eq!(run.stderr, "", "a clean scan says nothing on stderr");
-    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    let doc = std::fs::read_to_string(repo_root().join("docs/scan/report.md")).unwrap();
     let command = format!("sandbox-advisor scan {}", BUNDLED.join(" "));
     assert!(
-        readme.contains(&command),
-        "README.md does not show `{command}`"
+        doc.contains(&command),
+        "docs/scan/report.md does not show `{command}`"
     );
     let block = format!("```text\n{}```", run.stdout);
     assert!(
-        readme.contains(&block),
-        "README.md's scan output has drifted; it is now:\n{}",
+        doc.contains(&block),
+        "docs/scan/report.md's scan output has drifted; it is now:\n{}",
         run.stdout
     );
 }
