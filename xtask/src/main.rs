@@ -16,6 +16,7 @@
 
 mod apply;
 mod catalogue;
+mod docs;
 mod gen_log;
 mod inject;
 mod instructions;
@@ -51,7 +52,7 @@ enum Task {
     /// ledger/budget/quote/digest modules (`--package` narrows) and print a
     /// per-crate table (exit 1 when any mutant is missed).
     Mutants(mutants::MutantsArgs),
-    /// Scaffold `crates/family-<id>` and register it (member, feature, registry line).
+    /// Scaffold `crates/family-<id>` and register it (member, feature, registry line, README row).
     NewFamily(new_family::NewFamilyArgs),
     /// Run the instruction-count benches and gate on the committed baseline
     /// (exit 1 when one grew by more than 3 %; `--update` rewrites it).
