@@ -267,3 +267,83 @@ fn no_source_file_outgrows_a_read() {
         );
     }
 }
+
+/// Text that points at material outside the repository: the build machine's
+/// shared reference directory and its other checkouts. A reader of a clone
+/// has none of it, so a file must cite what the repository holds.
+const OUTSIDE: &[&str] = &[
+    "../shared/",
+    "shared/reference/",
+    "/work/shared",
+    "/work/main",
+    "/work/wt-",
+    "wt-clients",
+];
+
+/// Directories no tracked text lives in (build output, installed packages).
+const UNTRACKED: &[&str] = &["target", "node_modules", ".git", "artifacts", "corpus"];
+
+/// The first outside reference in `text`, as `line: pattern`.
+fn outside_reference(text: &str) -> Option<String> {
+    text.lines().enumerate().find_map(|(i, line)| {
+        OUTSIDE
+            .iter()
+            .find(|p| line.contains(*p))
+            .map(|p| format!("line {}: `{p}`", i + 1))
+    })
+}
+
+fn text_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = file_name(&path);
+        if path.is_symlink() || UNTRACKED.contains(&name.as_str()) {
+            continue;
+        }
+        if path.is_dir() {
+            text_files(&path, out);
+        } else {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn no_file_points_outside_the_repository() {
+    for (text, found) in [
+        ("see ../shared/reference/clients.md", true),
+        ("recorded on branch wt-clients", true),
+        ("/work/shared/seeds/003.md", true),
+        ("docs/hooks/README.md", false),
+        ("cwd D:/work/proj", false),
+    ] {
+        assert_eq!(outside_reference(text).is_some(), found, "{text}");
+    }
+    let root = workspace_root();
+    let mut all = Vec::new();
+    text_files(&root, &mut all);
+    // This file names the patterns it looks for.
+    let this = root.join("crates/host-adapter/tests/tidy.rs");
+    let offenders: Vec<String> = all
+        .iter()
+        .filter(|path| **path != this)
+        .filter_map(|path| {
+            let text = fs::read_to_string(path).ok()?;
+            let relative = path.strip_prefix(&root).unwrap().display();
+            outside_reference(&text).map(|at| format!("{relative} {at}"))
+        })
+        .collect();
+    assert!(
+        all.len() > 500,
+        "only {} files found under {}",
+        all.len(),
+        root.display()
+    );
+    assert!(
+        offenders.is_empty(),
+        "these cite material the repository does not hold; cite a file it holds instead: {offenders:#?}"
+    );
+}

@@ -26,7 +26,7 @@ const ERROR_MAX_CHARS: usize = 300;
 
 /// How the harness renders a failed call's message for the model: one text
 /// block `Error: <message>` (`toolErrorResult`, and a `deny` materialized
-/// the same way; `shared/reference/producers.md`, "The host pipeline").
+/// the same way; the envelope rule is `advisor_core::envelope`'s).
 pub const FAILURE_ENVELOPE: &str = "Error: ";
 
 /// The field of Claude Code's `Bash` input that only describes the command
