@@ -40,6 +40,15 @@ fn check(block: &Block, ws: &Workspace) -> Result<Vec<String>, String> {
     Ok(session.skipped)
 }
 
+/// Checks a command named in prose: its names exist, and a `sandbox-advisor`
+/// one parses (`--help` appended).
+fn mention(command: &str, ws: &Workspace) -> Result<(), String> {
+    let root = root();
+    let mut session = Session::new(&root, ws);
+    session.mention = true;
+    session.check(&shell::parse(command)?)
+}
+
 #[test]
 fn every_documented_command_and_block_holds() {
     let root = root();
@@ -53,6 +62,12 @@ fn every_documented_command_and_block_holds() {
             .to_string_lossy()
             .into_owned();
         let text = std::fs::read_to_string(&file).unwrap();
+        for (line, command) in markdown::prose_commands(&text) {
+            count += 1;
+            if let Err(e) = mention(&command, &ws) {
+                failures.push(format!("{name}:{line}: `{command}`: {e}"));
+            }
+        }
         for block in markdown::blocks(&name, &text) {
             count += 1;
             match check(&block, &ws) {
@@ -71,7 +86,7 @@ fn every_documented_command_and_block_holds() {
     assert!(count >= 30, "only {count} blocks found");
     assert!(
         failures.is_empty(),
-        "{} of {count} blocks fail:\n\n{}",
+        "{} of {count} blocks and commands fail:\n\n{}",
         failures.len(),
         failures.join("\n\n")
     );
@@ -160,6 +175,34 @@ fn a_block_that_no_longer_holds_fails() {
             Err(e) => assert!(e.contains(want), "failed with\n{e}\nnot `{want}`:\n{doc}"),
         }
     }
+}
+
+/// A command named in prose is held to its names too, and parsed.
+#[test]
+fn a_command_in_prose_is_checked() {
+    let ws = Workspace::load(&root());
+    for (command, ok) in [
+        ("sandbox-advisor families --host codex", true),
+        ("sandbox-advisor families --hots codex", false),
+        ("sandbox-advisor no-such-command", false),
+        ("cargo test -p host-adapter --features dsh", true),
+        ("cargo test -p host-adapter --features nope", false),
+        ("cargo fuzz cmin", true),
+        ("cargo run -p host-adapter --example nope", false),
+    ] {
+        assert_eq!(
+            mention(command, &ws).is_ok(),
+            ok,
+            "{command}: {:?}",
+            mention(command, &ws)
+        );
+    }
+    let prose = "Run `cargo test -p a` and `cargo test -p family-<id>`.\n```sh\ncargo x\n```\n<!-- `cargo y` -->\n";
+    let found: Vec<String> = markdown::prose_commands(prose)
+        .into_iter()
+        .map(|(_, c)| c)
+        .collect();
+    assert_eq!(found, ["cargo test -p a"]);
 }
 
 /// The same blocks, as they are now, pass: the cases above fail for the

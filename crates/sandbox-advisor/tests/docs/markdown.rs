@@ -96,3 +96,34 @@ fn directive_above(above: &[&str]) -> Option<String> {
 pub fn code_spans(text: &str) -> Vec<&str> {
     text.split('`').skip(1).step_by(2).collect()
 }
+
+/// The commands named in the prose of `text` (outside fenced blocks and
+/// comments): code spans that start with `cargo ` or `sandbox-advisor `,
+/// with the line each is on. A span with a placeholder (`<id>`, `…`) is a
+/// pattern, not a command, and is left out.
+pub fn prose_commands(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut fenced = false;
+    let mut comment = false;
+    for (i, line) in text.lines().enumerate() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if line.contains("<!--") {
+            comment = true;
+        }
+        if !fenced && !comment {
+            for span in code_spans(line) {
+                let command = span.starts_with("cargo ") || span.starts_with("sandbox-advisor ");
+                if command && !span.contains(['<', '…']) {
+                    out.push((i + 1, span.to_owned()));
+                }
+            }
+        }
+        if line.contains("-->") {
+            comment = false;
+        }
+    }
+    out
+}

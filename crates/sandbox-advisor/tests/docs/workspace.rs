@@ -48,8 +48,15 @@ impl Workspace {
         Self {
             packages: meta["packages"].as_array().unwrap().clone(),
             fuzz_targets,
-            ci: std::fs::read_to_string(root.join(".ci/run")).unwrap()
-                + &std::fs::read_to_string(root.join("fuzz/smoke.sh")).unwrap_or_default(),
+            ci: [
+                ".ci/run",
+                "fuzz/smoke.sh",
+                "xtask/src/mutants.rs",
+                "xtask/src/instructions.rs",
+            ]
+            .iter()
+            .map(|f| std::fs::read_to_string(root.join(f)).unwrap_or_default())
+            .collect(),
         }
     }
 
@@ -88,8 +95,8 @@ impl Workspace {
             .ok_or_else(|| format!("no fuzz target `{name}` in fuzz/Cargo.toml"))
     }
 
-    /// A tool installed with `cargo install NAME`: CI installs it (or uses
-    /// it), at the version the document gives when it gives one.
+    /// A tool installed with `cargo install NAME`: CI or a task of xtask
+    /// installs or runs it, at the version the document gives when it gives one.
     pub fn tool(&self, name: &str, version: Option<&str>) -> Result<(), String> {
         let used = match name {
             "cargo-insta" => self.packages.iter().any(|p| {
@@ -103,7 +110,9 @@ impl Workspace {
             other => self.ci.contains(other),
         };
         if !used {
-            return Err(format!("`cargo install {name}`: nothing in CI uses it"));
+            return Err(format!(
+                "`cargo install {name}`: nothing in CI or xtask uses it"
+            ));
         }
         match version {
             Some(v) if !self.ci.contains(&format!("{name} --version {v}")) => {
