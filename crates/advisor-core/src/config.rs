@@ -20,11 +20,12 @@ pub const DEFAULT_SESSION_CAPACITY: usize = 100_000;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ConfigError {
     /// The document did not parse, or a key had the wrong type or was unknown.
-    #[error("config key `{key}`: {reason}")]
+    #[error("config key `{}`: {reason}", crate::quote::escaped(key))]
     Invalid {
-        /// The offending key path (`.` when the document itself is wrong).
+        /// The offending key path as written (`.` when the document itself is
+        /// wrong); escaped when shown.
         key: String,
-        /// What is wrong with it.
+        /// What is wrong with it, any text from the document already escaped.
         reason: String,
     },
 }
@@ -93,7 +94,8 @@ impl ToolPattern {
         }
         if raw.chars().any(|c| c.is_whitespace() || c.is_control()) {
             return Err(format!(
-                "pattern {raw:?} holds whitespace or a control character"
+                "pattern \"{}\" holds whitespace or a control character",
+                crate::quote::escaped(raw)
             ));
         }
         Ok(Self {
@@ -203,7 +205,7 @@ impl Config {
             let inner = e.into_inner().to_string();
             match unknown_field(&inner) {
                 Some(field) => ConfigError::at(field, keys::unknown_key_reason(Surface::Core)),
-                None => ConfigError::at(&key, inner),
+                None => ConfigError::at(&key, crate::quote::escaped(&inner).to_string()),
             }
         })?;
         Self::validate(raw)

@@ -50,6 +50,15 @@ impl Surface {
 }
 
 impl KeySpec {
+    /// What the key takes and, when it has one, its default: `a whole number
+    /// from 1 to 4294967295; default 2`.
+    fn takes_and_default(&self) -> String {
+        match self.default {
+            DefaultValue::Unset => self.kind.takes(),
+            d => format!("{}; default {}", self.kind.takes(), d.shown()),
+        }
+    }
+
     /// The meaning followed by the flag that overrides it, for the CLI's surfaces.
     fn meaning_with_flag(&self) -> String {
         match self.flag {
@@ -76,10 +85,9 @@ pub fn typescript_fields() -> String {
     for k in keys_of(Surface::Core) {
         let _ = writeln!(
             out,
-            "  /** {} Takes {}; default {}. */",
+            "  /** {} Takes {}. */",
             sentence(k.meaning),
-            k.kind.takes(),
-            k.default.shown()
+            k.takes_and_default()
         );
         let _ = writeln!(out, "  {}?: {}", k.name, k.kind.typescript());
     }
@@ -130,10 +138,9 @@ pub fn protocol_list() -> String {
         };
         let _ = writeln!(
             out,
-            "- `{}` ({}; default {}{only}): {}.",
+            "- `{}` ({}{only}): {}.",
             k.name,
-            k.kind.takes(),
-            k.default.shown(),
+            k.takes_and_default(),
             k.meaning_with_flag()
         );
     }
@@ -159,10 +166,9 @@ pub fn cli_long_help() -> String {
     for k in KEYS {
         let _ = write!(
             out,
-            "\n  {:width$}  {}; default {}: {}",
+            "\n  {:width$}  {}: {}",
             k.name,
-            k.kind.takes(),
-            k.default.shown(),
+            k.takes_and_default(),
             k.meaning_with_flag()
         );
     }
