@@ -69,3 +69,17 @@ fn the_config_help_lists_every_declared_key() {
         }
     }
 }
+
+/// `docs/configuration.md`'s two example files are valid and say the same.
+#[test]
+fn the_configuration_docs_examples_are_one_configuration() {
+    let doc = include_str!("../../../docs/configuration.md");
+    let block = |fence: &str| {
+        let start = doc.find(fence).unwrap() + fence.len();
+        doc[start..].split("```").next().unwrap()
+    };
+    let toml = FileConfig::parse(block("```toml\n"), Syntax::Toml).unwrap();
+    let json = FileConfig::parse(block("```json\n"), Syntax::Json).unwrap();
+    assert_eq!(toml, json);
+    assert_eq!(toml.core.enforce_after, 2);
+}
