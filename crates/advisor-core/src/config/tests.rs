@@ -75,6 +75,10 @@ const REFUSED: &[(&str, &str)] = &[
         "config key `ledgerCapacity`: must be a whole number of at least 1, not the number 0",
     ),
     (
+        r#"{"sessionCapacity": 0}"#,
+        "config key `sessionCapacity`: must be a whole number of at least 1, not the number 0",
+    ),
+    (
         r#"{"sessionCapacity": "many"}"#,
         "config key `sessionCapacity`: must be a whole number of at least 1, not the string \"many\"",
     ),

@@ -203,6 +203,11 @@ impl From<ConfigError> for KeyError {
     }
 }
 
+/// A key the file does not take; the reason lists every key it does.
+fn unknown_key(key: &str) -> KeyError {
+    key_error(key, keys::unknown_key_reason(Surface::CliFile))
+}
+
 fn key_error(key: &str, reason: impl Into<String>) -> KeyError {
     KeyError::Key {
         key: key.to_owned(),
@@ -303,7 +308,7 @@ impl FileConfig {
         let (mut ledger, mut state_dir) = (None, None);
         for (key, value) in map {
             let Some(spec) = keys::key(&key) else {
-                return Err(key_error(&key, keys::unknown_key_reason(Surface::CliFile)));
+                return Err(unknown_key(&key));
             };
             if spec.surface == Surface::Core {
                 // The core checks its own keys, with the same sentence as for the Node plugin.
@@ -326,7 +331,7 @@ impl FileConfig {
                     ledger = Some(spec.map_err(|e| key_error("ledger", e.to_string()))?);
                 }
                 "stateDir" => state_dir = Some(PathBuf::from(raw)),
-                _ => return Err(key_error(&key, keys::unknown_key_reason(Surface::CliFile))),
+                _ => return Err(unknown_key(&key)),
             }
         }
         Ok(Self {
