@@ -22,9 +22,10 @@ export const name = 'sandbox-grant-advisor'
 
 /**
  * The configuration keys are the original plugin's — `enforceAfter`,
- * `maxDenials`, `include`, `exclude`, `href` — plus `ledgerCapacity`. The Rust
- * core validates them; an unknown key or a bad value fails the plugin's load
- * with an error naming the key.
+ * `maxDenials`, `include`, `exclude`, `href` — plus this project's own
+ * (README.md, "Configuration"; all declared in `advisor_core::config::KEYS`).
+ * The Rust core validates them; an unknown key or a bad value fails the
+ * plugin's load with the core's sentence, naming the key.
  */
 export const Config = {
   '~standard': {

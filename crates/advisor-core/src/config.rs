@@ -2,6 +2,11 @@
 
 use serde::Deserialize;
 
+pub mod docs;
+pub mod keys;
+
+pub use keys::{DefaultValue, KEYS, KeyKind, KeySpec, Surface};
+
 /// The default `ledgerCapacity`: an agent is forgotten only after this many other
 /// agents were touched since it was last touched.
 pub const DEFAULT_LEDGER_CAPACITY: usize = 100_000;
@@ -15,17 +20,18 @@ pub const DEFAULT_SESSION_CAPACITY: usize = 100_000;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ConfigError {
     /// The document did not parse, or a key had the wrong type or was unknown.
-    #[error("config key `{key}`: {reason}")]
+    #[error("config key `{}`: {reason}", crate::quote::escaped(key))]
     Invalid {
-        /// The offending key path (`.` when the document itself is wrong).
+        /// The offending key path as written (`.` when the document itself is
+        /// wrong); escaped when shown.
         key: String,
-        /// What is wrong with it.
+        /// What is wrong with it, any text from the document already escaped.
         reason: String,
     },
 }
 
 impl ConfigError {
-    fn at(key: &str, reason: impl Into<String>) -> Self {
+    pub(crate) fn at(key: &str, reason: impl Into<String>) -> Self {
         ConfigError::Invalid {
             key: key.to_owned(),
             reason: reason.into(),
@@ -88,7 +94,8 @@ impl ToolPattern {
         }
         if raw.chars().any(|c| c.is_whitespace() || c.is_control()) {
             return Err(format!(
-                "pattern {raw:?} holds whitespace or a control character"
+                "pattern \"{}\" holds whitespace or a control character",
+                crate::quote::escaped(raw)
             ));
         }
         Ok(Self {
@@ -177,17 +184,28 @@ impl Default for Config {
 }
 
 impl Config {
-    /// Reads a configuration from a JSON value (keys: `enforceAfter`, `maxDenials`,
-    /// `include`, `exclude`, `href`, `ledgerCapacity`, `sessionCapacity`, `locale`,
-    /// `advisoryText`, `hostVersion`). Unknown
-    /// keys and bad values are errors that name the key.
+    /// Reads a configuration from a JSON value: an object of the keys [`KEYS`]
+    /// declares for [`Surface::Core`]. Unknown keys and bad values are errors
+    /// that name the key and say, in the document's terms, what it takes.
     pub fn from_json(value: serde_json::Value) -> Result<Self, ConfigError> {
+        let serde_json::Value::Object(map) = &value else {
+            return Err(ConfigError::at(
+                ".",
+                format!("must be a table of keys, not {}", keys::got(&value)),
+            ));
+        };
+        for (name, value) in map {
+            if let Some(spec) = keys::key(name).filter(|k| k.surface == Surface::Core) {
+                spec.check(value)?;
+            }
+        }
+        // What is left for serde is a key no surface declares for the core.
         let raw: RawConfig = serde_path_to_error::deserialize(value).map_err(|e| {
             let key = e.path().to_string();
             let inner = e.into_inner().to_string();
             match unknown_field(&inner) {
-                Some(field) => ConfigError::at(field, format!("unknown key ({inner})")),
-                None => ConfigError::at(&key, inner),
+                Some(field) => ConfigError::at(field, keys::unknown_key_reason(Surface::Core)),
+                None => ConfigError::at(&key, crate::quote::escaped(&inner).to_string()),
             }
         })?;
         Self::validate(raw)
@@ -200,13 +218,8 @@ impl Config {
         Self::from_json(value)
     }
 
+    /// The rules past a value's shape and range ([`KeySpec::check`] did those).
     fn validate(raw: RawConfig) -> Result<Self, ConfigError> {
-        if raw.max_denials == 0 {
-            return Err(ConfigError::at(
-                "maxDenials",
-                "must be at least 1 (0 would refuse nothing)",
-            ));
-        }
         let patterns = |key: &str, list: Vec<String>| {
             list.iter()
                 .enumerate()
@@ -215,24 +228,6 @@ impl Config {
                 })
                 .collect::<Result<Vec<_>, _>>()
         };
-        if let Some(href) = &raw.href {
-            let scheme_ok = href.starts_with("https://") || href.starts_with("http://");
-            if !scheme_ok
-                || href.chars().any(|c| c.is_whitespace() || c.is_control())
-                || href.len() > 2048
-            {
-                return Err(ConfigError::at(
-                    "href",
-                    "must be an http(s) URL without whitespace, at most 2048 bytes",
-                ));
-            }
-        }
-        if raw.ledger_capacity == 0 {
-            return Err(ConfigError::at("ledgerCapacity", "must be at least 1"));
-        }
-        if raw.session_capacity == 0 {
-            return Err(ConfigError::at("sessionCapacity", "must be at least 1"));
-        }
         let host_version = raw
             .host_version
             .as_deref()
@@ -268,116 +263,4 @@ fn unknown_field(message: &str) -> Option<&str> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    fn err(v: serde_json::Value) -> String {
-        Config::from_json(v).unwrap_err().to_string()
-    }
-
-    #[test]
-    fn defaults_match_the_original_plugin() {
-        let c = Config::from_json(json!({})).unwrap();
-        assert_eq!((c.enforce_after, c.max_denials), (0, 2));
-        assert_eq!(
-            (c.ledger_capacity, c.session_capacity),
-            (DEFAULT_LEDGER_CAPACITY, DEFAULT_SESSION_CAPACITY)
-        );
-        assert_eq!(c, Config::default());
-        assert!(c.tracks("anything"));
-    }
-
-    #[test]
-    fn errors_name_the_key() {
-        assert!(
-            err(json!({"enforceAfterr": 1})).starts_with("config key `enforceAfterr`: unknown key")
-        );
-        assert!(err(json!({"maxDenials": "two"})).starts_with("config key `maxDenials`:"));
-        assert!(err(json!({"enforceAfter": -1})).starts_with("config key `enforceAfter`:"));
-        assert!(err(json!({"include": ["bash", ""]})).starts_with("config key `include[1]`:"));
-        assert!(err(json!({"href": "not a url"})).starts_with("config key `href`:"));
-        assert!(
-            err(json!({"enforceAfter": 2, "maxDenials": 0}))
-                .starts_with("config key `maxDenials`:")
-        );
-        assert!(err(json!({"maxDenials": 0})).starts_with("config key `maxDenials`:"));
-        assert!(err(json!({"ledgerCapacity": 0})).starts_with("config key `ledgerCapacity`:"));
-        assert!(err(json!({"sessionCapacity": 0})).starts_with("config key `sessionCapacity`:"));
-        assert!(
-            err(json!({"sessionCapacity": "many"})).starts_with("config key `sessionCapacity`:")
-        );
-        assert_eq!(
-            Config::from_json(json!({"sessionCapacity": 7}))
-                .unwrap()
-                .session_capacity,
-            7
-        );
-        assert!(
-            Config::from_json_str("{")
-                .unwrap_err()
-                .to_string()
-                .starts_with("config key `.`:")
-        );
-    }
-
-    #[test]
-    fn host_version_is_optional_and_its_errors_name_the_key() {
-        assert_eq!(Config::from_json(json!({})).unwrap().host_version, None);
-        assert_eq!(
-            Config::from_json(json!({"hostVersion": "2.0.10"}))
-                .unwrap()
-                .host_version,
-            Some(crate::HostVersion::new(2, 0, 10))
-        );
-        for bad in [json!("2.0"), json!("v2.0.11"), json!(""), json!(2)] {
-            assert!(
-                err(json!({ "hostVersion": bad })).starts_with("config key `hostVersion`:"),
-                "{bad}"
-            );
-        }
-    }
-
-    #[test]
-    fn exclude_wins_over_include() {
-        let c =
-            Config::from_json(json!({"include": ["b*", "pwsh"], "exclude": ["bash-*"]})).unwrap();
-        assert!(c.tracks("bash"));
-        assert!(c.tracks("pwsh"));
-        assert!(!c.tracks("bash-1"));
-        assert!(!c.tracks("read_file"));
-    }
-
-    /// Only `*` is a wildcard; every other character is itself, as in the original.
-    #[test]
-    fn only_the_star_is_a_wildcard() {
-        for (pattern, name, expected) in [
-            ("pwsh", "pwsh", true),
-            ("pwsh", "pwsh2", false),
-            ("pwsh", "xpwsh", false),
-            ("pw?h", "pwsh", false),
-            ("pw?h", "pw?h", true),
-            ("[bp]ash", "bash", false),
-            ("[bp]ash", "[bp]ash", true),
-            ("*", "", true),
-            ("*", "anything", true),
-            ("b*", "b", true),
-            ("b*", "bash", true),
-            ("b*", "ab", false),
-            ("*sh", "bash", true),
-            ("*sh", "bash-x", false),
-            ("b*s*h", "bash", true),
-            ("b*s*h", "bsh", true),
-            ("b*s*h", "bh", false),
-            ("a*a", "a", false),
-            ("a*a", "aa", true),
-            ("**", "x", true),
-            ("Bash", "bash", false),
-            ("dsh-*-pwsh", "dsh-tool-pwsh", true),
-            ("dsh-*-pwsh", "dsh-pwsh", false),
-        ] {
-            let p = ToolPattern::new(pattern).unwrap();
-            assert_eq!(p.matches(name), expected, "{pattern:?} against {name:?}");
-        }
-    }
-}
+mod tests;

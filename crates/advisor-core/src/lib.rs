@@ -24,7 +24,7 @@ mod advisory;
 mod bounded;
 pub mod brief;
 mod budget;
-mod config;
+pub mod config;
 mod declare;
 pub mod diagnosis;
 mod digest;

@@ -64,7 +64,7 @@ const REFUSED: &[(&str, &str, &str)] = &[
     (
         "c.json",
         r#"{"href": 5}"#,
-        "config {path}: config key `href`: must be a string (an http or https URL), not the number 5",
+        "config {path}: config key `href`: must be an http or https URL (a string without whitespace, at most 2048 bytes), not the number 5",
     ),
     (
         "c.toml",

@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use crate::hook::Dialect;
 use crate::ledger::LedgerSpec;
 use crate::lines::DEFAULT_MAX_LINE_BYTES;
+use advisor_core::config::docs::{cli_help as config_help, cli_long_help as config_long_help};
 
 /// Recognizes sandbox environment failures in a tool-call stream and says what to do about them.
 #[derive(Parser)]
@@ -108,8 +109,8 @@ pub(super) struct HookArgs {
     /// config's `hostVersion`; absent: unknown, and advisories give each version branch).
     #[arg(long, value_parser = parse_host_version)]
     pub host_version: Option<HostVersion>,
-    /// Configuration file (TOML or JSON): the library keys plus defaultMode and fallbackRoot.
-    #[arg(long)]
+    // The help is built from `advisor_core::config::KEYS`, so it lists every key.
+    #[arg(long, help = config_help(), long_help = config_long_help())]
     pub config: Option<PathBuf>,
     #[command(flatten)]
     pub ledger: LedgerArgs,
@@ -280,8 +281,8 @@ pub(super) struct ExplainArgs {
     /// An aggregate member message (repeatable).
     #[arg(long = "member")]
     pub members: Vec<String>,
-    /// Configuration file (TOML or JSON).
-    #[arg(long)]
+    // The help is built from `advisor_core::config::KEYS`, so it lists every key.
+    #[arg(long, help = config_help(), long_help = config_long_help())]
     pub config: Option<PathBuf>,
     /// `text` for people, `json` for one protocol decision line.
     #[arg(long, value_enum, default_value = "text")]
@@ -290,8 +291,8 @@ pub(super) struct ExplainArgs {
 
 #[derive(clap::Args)]
 pub(super) struct StreamArgs {
-    /// Configuration file (TOML or JSON): the library keys plus defaultMode and fallbackRoot.
-    #[arg(long)]
+    // The help is built from `advisor_core::config::KEYS`, so it lists every key.
+    #[arg(long, help = config_help(), long_help = config_long_help())]
     pub config: Option<PathBuf>,
     /// Longest accepted line; a longer one is skipped (unread) with an error result.
     #[arg(long, default_value_t = DEFAULT_MAX_LINE_BYTES)]

@@ -4,41 +4,22 @@
 //! `.json`; any other name is read as JSON when its text starts with `{` and as
 //! TOML otherwise, and the header and every error say which was assumed. A
 //! UTF-8 byte-order mark at the start is ignored, and a file larger than
-//! [`CONFIG_MAX_BYTES`] is refused unread. Its keys are
-//! [`Config::from_json`]'s ([`LIBRARY_KEYS`]) plus `defaultMode` (the deployment
-//! default sandbox mode, `read-only` unless set) and `fallbackRoot` (the
-//! workspace root of a session whose header has no `cwd`). Unknown keys and bad
-//! values are errors that name the key and say, in the file's own terms, what
-//! the key takes.
+//! [`CONFIG_MAX_BYTES`] is refused unread. Its keys are every one
+//! [`advisor_core::config::KEYS`] declares: [`Config::from_json`]'s plus the
+//! deployment's own (`defaultMode`, `fallbackRoot`, `ledger`, `stateDir`).
+//! Unknown keys and bad values are errors that name the key and say, in the
+//! file's own terms, what the key takes: the core's sentence for its keys, the
+//! declaration's for the rest.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use advisor_core::config::keys::{self, Surface, got};
 use advisor_core::quote::escaped as log_field; // text and errors, not log fields
 use advisor_core::{Config, ConfigError, SandboxMode};
 
 use crate::ledger::LedgerSpec;
 use serde_json::{Map, Value};
-
-/// The keys [`Config::from_json`] takes, in the order the documentation lists them.
-pub const LIBRARY_KEYS: [&str; 10] = [
-    "enforceAfter",
-    "maxDenials",
-    "include",
-    "exclude",
-    "href",
-    "ledgerCapacity",
-    "sessionCapacity",
-    "locale",
-    "advisoryText",
-    "hostVersion",
-];
-
-/// The keys only the CLI takes: the deployment's policy defaults.
-pub const POLICY_KEYS: [&str; 2] = ["defaultMode", "fallbackRoot"];
-
-/// The keys that choose where the once-per-agent facts live (`crate::ledger`).
-pub const LEDGER_KEYS: [&str; 2] = ["ledger", "stateDir"];
 
 /// The mode the DeepSeek harness resolves for a session that states none
 /// (seed 002). Only a stream from the harness is given it; a hook is not,
@@ -215,12 +196,16 @@ pub enum KeyError {
 impl From<ConfigError> for KeyError {
     fn from(e: ConfigError) -> Self {
         match e {
-            ConfigError::Invalid { key, reason } => KeyError::Key {
-                key,
-                reason: log_field(&reason).to_string(),
-            },
+            // The core escapes what it quotes, so its sentence is shown as the
+            // Node plugin shows it.
+            ConfigError::Invalid { key, reason } => KeyError::Key { key, reason },
         }
     }
+}
+
+/// A key the file does not take; the reason lists every key it does.
+fn unknown_key(key: &str) -> KeyError {
+    key_error(key, keys::unknown_key_reason(Surface::CliFile))
 }
 
 fn key_error(key: &str, reason: impl Into<String>) -> KeyError {
@@ -228,69 +213,6 @@ fn key_error(key: &str, reason: impl Into<String>) -> KeyError {
         key: key.to_owned(),
         reason: reason.into(),
     }
-}
-
-/// What a value is, in the file's terms (the value itself escaped).
-fn got(value: &Value) -> String {
-    match value {
-        Value::Null => "null".into(),
-        Value::Bool(b) => format!("`{b}`"),
-        Value::Number(n) => format!("the number {n}"),
-        Value::String(s) => format!("the string \"{}\"", log_field(s)),
-        Value::Array(_) => "a list".into(),
-        Value::Object(_) => "a table".into(),
-    }
-}
-
-/// Checks one library key's value in the file's terms, so that an error says
-/// what the key takes instead of naming a Rust type.
-fn check_library_key(key: &str, value: &Value) -> Result<(), KeyError> {
-    let whole = |min: u64, max: u64| value.as_u64().is_some_and(|n| (min..=max).contains(&n));
-    let expected = match key {
-        "enforceAfter" if !whole(0, u64::from(u32::MAX)) => "a whole number from 0 to 4294967295",
-        "maxDenials" if !whole(1, u64::from(u32::MAX)) => "a whole number from 1 to 4294967295",
-        "ledgerCapacity" | "sessionCapacity" if !whole(1, u64::MAX) => {
-            "a whole number of at least 1"
-        }
-        "href" if !(value.is_string() || value.is_null()) => "a string (an http or https URL)",
-        "locale" if !matches!(value.as_str(), Some("en" | "zh-CN")) => "`en` or `zh-CN`",
-        "advisoryText" if !matches!(value.as_str(), Some("brief" | "full")) => "`brief` or `full`",
-        "hostVersion" if !value.is_string() => {
-            "a version string MAJOR.MINOR.PATCH such as \"2.0.11\""
-        }
-        "include" | "exclude" => match value {
-            Value::Array(items) => {
-                for (i, item) in items.iter().enumerate() {
-                    if !item.is_string() {
-                        return Err(key_error(
-                            &format!("{key}[{i}]"),
-                            format!("must be a string (a tool-name pattern), not {}", got(item)),
-                        ));
-                    }
-                }
-                return Ok(());
-            }
-            _ => "a list of tool-name patterns (strings)",
-        },
-        _ => return Ok(()),
-    };
-    Err(key_error(
-        key,
-        format!("must be {expected}, not {}", got(value)),
-    ))
-}
-
-fn unknown_key(key: &str) -> KeyError {
-    let known: Vec<String> = LIBRARY_KEYS
-        .iter()
-        .chain(&POLICY_KEYS)
-        .chain(&LEDGER_KEYS)
-        .map(|k| format!("`{k}`"))
-        .collect();
-    key_error(
-        key,
-        format!("unknown key; expected one of {}", known.join(", ")),
-    )
 }
 
 /// The 1-based line and column (in characters) of byte `offset` in `text`.
@@ -385,56 +307,30 @@ impl FileConfig {
         let mut fallback_root = None;
         let (mut ledger, mut state_dir) = (None, None);
         for (key, value) in map {
-            match key.as_str() {
+            let Some(spec) = keys::key(&key) else {
+                return Err(unknown_key(&key));
+            };
+            if spec.surface == Surface::Core {
+                // The core checks its own keys, with the same sentence as for the Node plugin.
+                library.insert(key, value);
+                continue;
+            }
+            spec.check(&value)?;
+            let Value::String(raw) = value else {
+                continue; // null: unset
+            };
+            match spec.name {
                 "defaultMode" => {
-                    default_mode = Some(
-                        value
-                            .as_str()
-                            .and_then(|raw| raw.parse::<SandboxMode>().ok())
-                            .ok_or_else(|| {
-                                key_error(
-                                    "defaultMode",
-                                    format!(
-                                        "must be one of `read-only`, `workspace-write`, \
-                                     `danger-full-access`, not {}",
-                                        got(&value)
-                                    ),
-                                )
-                            })?,
-                    );
+                    // The declaration's words are the modes: `check` let through only those.
+                    let mode = raw.parse::<SandboxMode>();
+                    default_mode = Some(mode.map_err(|e| key_error(spec.name, e.to_string()))?);
                 }
-                "fallbackRoot" => match value {
-                    Value::String(raw) if !raw.is_empty() => fallback_root = Some(raw),
-                    other => {
-                        return Err(key_error(
-                            "fallbackRoot",
-                            format!("must be a non-empty string, not {}", got(&other)),
-                        ));
-                    }
-                },
+                "fallbackRoot" => fallback_root = Some(raw),
                 "ledger" => {
-                    let spec = match &value {
-                        Value::String(raw) => raw.parse::<LedgerSpec>(),
-                        other => Err(crate::ledger::UnknownLedger(got(other))),
-                    };
+                    let spec = raw.parse::<LedgerSpec>();
                     ledger = Some(spec.map_err(|e| key_error("ledger", e.to_string()))?);
                 }
-                "stateDir" => match value {
-                    Value::String(raw) if !raw.is_empty() => state_dir = Some(PathBuf::from(raw)),
-                    other => {
-                        return Err(key_error(
-                            "stateDir",
-                            format!(
-                                "must be a non-empty string (a directory), not {}",
-                                got(&other)
-                            ),
-                        ));
-                    }
-                },
-                k if LIBRARY_KEYS.contains(&k) => {
-                    check_library_key(k, &value)?;
-                    library.insert(key, value);
-                }
+                "stateDir" => state_dir = Some(PathBuf::from(raw)),
                 _ => return Err(unknown_key(&key)),
             }
         }
