@@ -1,5 +1,6 @@
-//! What a mistyped command line gets back: the exit code, and a line that
-//! says what was meant.
+//! What a command line gets back: the exit code, and the lines that say what
+//! was meant — for a mistyped flag, a flag a subcommand does not take, a help
+//! page, a Redis URL that cannot be used and a Redis outage (issue 29).
 
 // Helpers outside #[test] functions are test code too.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -8,14 +9,28 @@ mod common;
 
 use common::*;
 
-/// Runs `args` and checks the exit code and that stderr holds `hint`.
-fn check(args: &[&str], code: i32, hint: &str) {
-    let out = run(args, "");
-    assert_eq!(out.code, code, "{args:?}: {}", out.stderr);
+/// The password every Redis URL here carries: no output may show it.
+const SECRET: &str = "hunter2";
+
+/// Runs `args` with `stdin` and checks the exit code and the output (stdout
+/// and stderr together): it holds each of `says`, and none of those written
+/// `!text`, and never [`SECRET`].
+fn check(args: &[&str], stdin: &str, code: i32, says: &[&str]) {
+    let out = run(args, stdin);
+    let output = format!("{}{}", out.stdout, out.stderr);
+    assert_eq!(out.code, code, "{args:?}: {output}");
+    for said in says {
+        match said.strip_prefix('!') {
+            Some(absent) => assert!(
+                !output.contains(absent),
+                "{args:?} says {absent:?}:\n{output}"
+            ),
+            None => assert!(output.contains(said), "{args:?} lacks {said:?}:\n{output}"),
+        }
+    }
     assert!(
-        out.stderr.contains(hint),
-        "{args:?}: stderr lacks {hint:?}:\n{}",
-        out.stderr
+        !output.contains(SECRET),
+        "{args:?} shows the password:\n{output}"
     );
 }
 
@@ -23,11 +38,60 @@ fn check(args: &[&str], code: i32, hint: &str) {
 fn a_mistyped_flag_is_answered_with_the_flag_meant() {
     check(
         &["explain", "--mdoe", "workspace-write", "x"],
+        "",
         2,
-        "a similar argument exists: '--mode'",
+        &["a similar argument exists: '--mode'"],
     );
-    check(&["replay", "--detial", "x.jsonl"], 2, "'--detail'");
-    check(&["families", "--dialcet", "codex"], 2, "'--dialect'");
+    check(&["replay", "--detial", "x.jsonl"], "", 2, &["'--detail'"]);
+    check(&["families", "--dialcet", "codex"], "", 2, &["'--dialect'"]);
     // A subcommand too.
-    check(&["explian", "x"], 2, "'explain'");
+    check(&["explian", "x"], "", 2, &["'explain'"]);
+}
+
+/// A Redis URL that cannot be used is refused in words naming the flag or the
+/// key and what is wrong, never with the redis crate's `InvalidClientConfig`
+/// and never with the password; a hook still never exits 2.
+#[test]
+fn a_bad_redis_url_is_told_in_words_without_its_password() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("fleet.json");
+    let url = format!("redis://u:{SECRET}@cache:6379/x");
+    std::fs::write(&config, format!(r#"{{"ledger":"{url}"}}"#)).unwrap();
+    let flag = "invalid value for '--ledger <LEDGER>': ";
+    let port = format!("redis://:{SECRET}@host:notaport/0");
+    let no_host = format!("redis://:{SECRET}@/0");
+    for (args, code, said) in [
+        (
+            &["serve", "--ledger", &port][..],
+            2,
+            format!("{flag}the Redis URL's port \"notaport\" is not a number from 1 to 65535"),
+        ),
+        (
+            &["serve", "--ledger", "redis:/x"],
+            2,
+            format!("{flag}must be `memory`, `file` or `redis://host:port/db`, not \"redis:/x\""),
+        ),
+        (
+            &["serve", "--ledger", "redis://host/abc"],
+            2,
+            format!("{flag}the Redis URL's database \"abc\" is not a whole number from 0"),
+        ),
+        (
+            &["serve", "--ledger", "redis://0.0.0.0:6379"],
+            2,
+            format!("{flag}the Redis URL names a wildcard address"),
+        ),
+        (
+            &["hook", "--dialect", "codex", "--ledger", &no_host],
+            1,
+            format!("{flag}the Redis URL names no host"),
+        ),
+        (
+            &["serve", "--config", config.to_str().unwrap()],
+            2,
+            "config key `ledger`: the Redis URL's database \"x\" is not a whole number".into(),
+        ),
+    ] {
+        check(args, "", code, &[&said, "!InvalidClientConfig"]);
+    }
 }

@@ -415,7 +415,7 @@ impl FileConfig {
                 "ledger" => {
                     let spec = match &value {
                         Value::String(raw) => raw.parse::<LedgerSpec>(),
-                        other => Err(crate::ledger::UnknownLedger(got(other))),
+                        other => Err(crate::ledger::UnknownLedger(got(other)).into()),
                     };
                     ledger = Some(spec.map_err(|e| key_error("ledger", e.to_string()))?);
                 }
