@@ -271,6 +271,10 @@ impl LedgerStore for RedisStore {
         NAME
     }
 
+    fn described(&self) -> &'static str {
+        "Redis"
+    }
+
     /// `SET claim 1 NX PX ttl`, `SADD index claim` and `PEXPIRE index ttl`
     /// in one script: one round trip.
     fn claim(&self, agent: &AgentId, slot: &Slot) -> Result<Claim, StoreFault> {

@@ -95,3 +95,52 @@ fn a_bad_redis_url_is_told_in_words_without_its_password() {
         check(args, "", code, &[&said, "!InvalidClientConfig"]);
     }
 }
+
+/// An unreachable Redis (nothing listens on port 1): the warning says who
+/// answers meanwhile — `serve` its own in-memory ledger, a hook the on-disk store.
+#[cfg(feature = "all-families")]
+#[test]
+fn a_redis_outage_says_who_answers_meanwhile() {
+    let url = format!("redis://:{SECRET}@127.0.0.1:1/0");
+    let stream = lines(&[HOST, SESSION, MODE, ACL_A1]);
+    let payload = serde_json::json!({
+        "session_id": "s1", "cwd": r"D:\ws", "hook_event_name": "PostToolUseFailure",
+        "tool_name": "pwsh", "tool_input": {"command": "Get-Date"}, "tool_use_id": "c1",
+        "error": r"SetNamedSecurityInfoW failed (Win32 5): grantWrite(D:\ws)", "is_interrupt": false,
+    })
+    .to_string();
+    let hook = [
+        "hook",
+        "--dialect",
+        "claude-code",
+        "--host",
+        "dsh",
+        "--platform",
+        "win32",
+    ];
+    let in_memory = "shared ledger unavailable; answering from this process's own in-memory ledger until it is back";
+    let on_disk = "shared ledger unavailable; answering from the on-disk store until it is back";
+    let cases: [(Vec<&str>, &str, &[&str]); 3] = [
+        (
+            vec!["serve", "--ledger", &url],
+            &stream,
+            &[in_memory, "!on-disk"],
+        ),
+        (
+            [&hook[..], &["--ledger", &url]].concat(),
+            &payload,
+            &[on_disk, "!in-memory", "additionalContext"],
+        ),
+        (
+            [&["--log", "info"][..], &hook, &["--ledger", &url]].concat(),
+            &payload,
+            &[
+                "Redis unreachable when first needed: this process answers from the on-disk store",
+                on_disk,
+            ],
+        ),
+    ];
+    for (args, stdin, says) in cases {
+        check(&args, stdin, 0, says);
+    }
+}
