@@ -48,6 +48,74 @@ fn a_mistyped_flag_is_answered_with_the_flag_meant() {
     check(&["explian", "x"], "", 2, &["'explain'"]);
 }
 
+/// Each subcommand's `--log` states its own default; the top level's names both.
+#[test]
+fn each_help_states_its_own_log_default() {
+    let warn = "Host-log level on stderr (default: warn)";
+    let off = "Host-log level on stderr (default: off)";
+    // (Help wraps at the terminal's width: the line is checked up to the wrap.)
+    let both = "(default: warn for `serve` and `hook`";
+    for (args, default) in [
+        (&["--help"][..], both),
+        (&["serve", "--help"], warn),
+        (&["hook", "--help"], warn),
+        (&["replay", "--help"], off),
+        (&["explain", "--help"], off),
+        (&["scan", "--help"], off),
+        (&["families", "--help"], off),
+        (&["collect", "--help"], off),
+        (&["hook", "install", "--help"], off),
+    ] {
+        let other = if default == both { warn } else { both };
+        check(args, "", 0, &[default, &format!("!{other}")]);
+    }
+}
+
+/// `--locale` is offered where an advisory or brief is written, and refused
+/// in words elsewhere, before or after the subcommand.
+#[test]
+fn locale_is_offered_only_where_advisories_are_written() {
+    let listed = "--locale <LOCALE>";
+    for name in ["explain", "replay", "serve", "hook", "scan"] {
+        check(&[name, "--help"], "", 0, &[listed]);
+    }
+    for args in [&["collect", "--help"][..], &["families", "--help"]] {
+        check(args, "", 0, &[&format!("!{listed}")]);
+    }
+    let refused = |name: &str| format!("--locale: `{name}` writes no advisory or brief");
+    check(
+        &["collect", "--locale", "zh-CN"],
+        "",
+        2,
+        &[&refused("collect")],
+    );
+    check(
+        &["--locale", "zh-CN", "collect"],
+        "",
+        2,
+        &[&refused("collect")],
+    );
+    check(
+        &["families", "--locale", "en"],
+        "",
+        2,
+        &[&refused("families")],
+    );
+    check(
+        &["hook", "install", "--client", "codex", "--locale", "en"],
+        "",
+        2,
+        &[&refused("hook install")],
+    );
+    // Still taken before the subcommand that uses it.
+    check(
+        &["--locale", "zh-CN", "explain", "x"],
+        "",
+        1,
+        &["Nothing recognized"],
+    );
+}
+
 /// A Redis URL that cannot be used is refused in words naming the flag or the
 /// key and what is wrong, never with the redis crate's `InvalidClientConfig`
 /// and never with the password; a hook still never exits 2.

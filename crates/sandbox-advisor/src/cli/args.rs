@@ -10,15 +10,10 @@ use crate::ledger::LedgerSpec;
 use crate::lines::DEFAULT_MAX_LINE_BYTES;
 
 /// Recognizes sandbox environment failures in a tool-call stream and says what to do about them.
+// `--log` and `--locale` are added per subcommand (`super::flags`), each with its own help.
 #[derive(Parser)]
 #[command(name = "sandbox-advisor", version)]
 pub(super) struct Cli {
-    /// Host-log level on stderr (default: warn for `serve` and `hook`, off otherwise).
-    #[arg(long, global = true, value_enum)]
-    pub log: Option<LogLevel>,
-    /// The language of summaries and briefs, `en` or `zh-CN` (overrides the config's `locale`).
-    #[arg(long, global = true, value_parser = parse_locale)]
-    pub locale: Option<Locale>,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -325,6 +320,7 @@ impl From<PlatformArg> for Platform {
     }
 }
 
+/// A `--log` level.
 #[derive(Clone, Copy, ValueEnum)]
 pub(super) enum LogLevel {
     Off,
@@ -345,6 +341,7 @@ fn parse_host_version(raw: &str) -> Result<HostVersion, String> {
         .map_err(|e: advisor_core::HostVersionError| e.to_string())
 }
 
-fn parse_locale(raw: &str) -> Result<Locale, String> {
+/// `--locale`'s parser.
+pub(super) fn parse_locale(raw: &str) -> Result<Locale, String> {
     raw.parse()
 }

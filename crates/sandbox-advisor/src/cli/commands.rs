@@ -214,7 +214,7 @@ fn open_ledger(args: &LedgerArgs, config: &FileConfig, role: Role) -> Result<Ope
 }
 
 /// Tells an error of `hook` on stderr, as exit 1: the tool call goes on.
-fn not_blocking(io: &mut Io<'_>, message: String) -> Exit {
+pub(super) fn not_blocking(io: &mut Io<'_>, message: String) -> Exit {
     let _ = writeln!(io.stderr, "sandbox-advisor: {message}").and_then(|()| io.stderr.flush());
     Exit::NothingToReport
 }
