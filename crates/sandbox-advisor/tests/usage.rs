@@ -212,3 +212,51 @@ fn a_redis_outage_says_who_answers_meanwhile() {
         check(&args, stdin, 0, says);
     }
 }
+
+/// `serve --mode` is the sessions' mode until a `sandbox-mode` line states
+/// one, over the config's `defaultMode` (issue 29: it was refused).
+#[cfg(feature = "all-families")]
+#[test]
+fn serve_takes_mode_over_the_configs_default_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("unconfined.toml");
+    std::fs::write(&config, "defaultMode = \"danger-full-access\"\n").unwrap();
+    let config = config.to_str().unwrap();
+    let stream = lines(&[
+        r#"{"type":"host","platform":"win32","electron":true,"tmpdir":"C:\\Users\\dev\\AppData\\Local\\Temp"}"#,
+        SESSION,
+        PTY_A2,
+    ]);
+    let speaks = |mode: &str| format!("Persistent shell `pwsh` cannot start under {mode}");
+    let cases: [(&[&str], &[&str]); 4] = [
+        (&["serve"], &[&speaks("read-only")]),
+        (
+            &["serve", "--config", config],
+            &[r#""reason":"unconfined-mode""#],
+        ),
+        (
+            &["serve", "--config", config, "--mode", "workspace-write"],
+            &[&speaks("workspace-write"), "!unconfined-mode"],
+        ),
+        (
+            &[
+                "replay",
+                "-",
+                "--format",
+                "json",
+                "--mode",
+                "workspace-write",
+            ],
+            &[&speaks("workspace-write")],
+        ),
+    ];
+    for (args, says) in cases {
+        check(args, &stream, 0, says);
+    }
+    check(
+        &["serve", "--mode", "bogus"],
+        "",
+        2,
+        &["unknown sandbox mode \"bogus\""],
+    );
+}

@@ -291,6 +291,11 @@ pub(super) struct StreamArgs {
     /// Longest accepted line; a longer one is skipped (unread) with an error result.
     #[arg(long, default_value_t = DEFAULT_MAX_LINE_BYTES)]
     pub max_line_bytes: usize,
+    /// A session's sandbox mode until a `sandbox-mode` line states one (overrides the
+    /// config's `defaultMode`; absent both: `read-only`, the harness's own default,
+    /// for a harness stream, and none for another host's).
+    #[arg(long, value_parser = parse_mode)]
+    pub mode: Option<SandboxMode>,
     /// The DSH Desktop version hosting the harness, MAJOR.MINOR.PATCH (overrides the
     /// config's `hostVersion`; absent: unknown, and advisories give each version branch).
     #[arg(long, value_parser = parse_host_version)]

@@ -231,11 +231,10 @@ fn replay(
         .config
         .clone()
         .or_else(|| file.and_then(config::beside));
-    let (config, config_format) =
-        match load_config(config_path.as_deref(), locale, args.host_version) {
-            Ok(c) => c,
-            Err(message) => return usage(io, message),
-        };
+    let (config, config_format) = match load_stream_config(config_path.as_deref(), args, locale) {
+        Ok(c) => c,
+        Err(message) => return usage(io, message),
+    };
     let mut engine = match Engine::new(&config, registry) {
         Ok(e) => e,
         Err(e) => return usage(io, e.to_string()),
@@ -313,7 +312,7 @@ fn serve(
     (args, ledger, locale): (&StreamArgs, &LedgerArgs, Option<Locale>),
     io: &mut Io<'_>,
 ) -> Exit {
-    let (config, _) = match load_config(args.config.as_deref(), locale, args.host_version) {
+    let (config, _) = match load_stream_config(args.config.as_deref(), args, locale) {
         Ok(c) => c,
         Err(message) => return usage(io, message),
     };
@@ -377,6 +376,20 @@ fn load_config(
     }
     if host_version.is_some() {
         config.core.host_version = host_version;
+    }
+    Ok((config, format))
+}
+
+/// [`load_config`] for `replay` and `serve`, whose `--mode` overrides the
+/// config's `defaultMode`.
+fn load_stream_config(
+    path: Option<&Path>,
+    args: &StreamArgs,
+    locale: Option<Locale>,
+) -> Result<(FileConfig, Option<config::Format>), String> {
+    let (mut config, format) = load_config(path, locale, args.host_version)?;
+    if args.mode.is_some() {
+        config.default_mode = args.mode;
     }
     Ok((config, format))
 }
