@@ -281,6 +281,9 @@ pub(super) struct ExplainArgs {
     /// `text` for people, `json` for one protocol decision line.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
+    /// With `--format text`: the advisory's full account after its brief.
+    #[arg(long)]
+    pub detail: bool,
 }
 
 #[derive(clap::Args)]

@@ -98,6 +98,7 @@ fn explain(
         tool: args.tool,
         command: args.command,
         config,
+        detail: args.detail,
     };
     let report = match runtime.block_on(explain::explain(request, registry)) {
         Ok(report) => report,
