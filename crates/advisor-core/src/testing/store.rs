@@ -75,15 +75,15 @@ double!(
 impl FailFast for Provisioning {}
 
 /// One "process": an advisor with [`Provisioning`] and [`Alpha`] over `store`.
-#[allow(
-    clippy::expect_used,
-    reason = "test support: the doubles always register"
-)]
 pub fn process(store: Arc<dyn LedgerStore>, config: Value) -> Advisor {
     process_with(vec![store], config)
 }
 
 /// [`process`] with several stores, tried in order.
+#[allow(
+    clippy::expect_used,
+    reason = "test support: the doubles always register"
+)]
 pub fn process_with(stores: Vec<Arc<dyn LedgerStore>>, config: Value) -> Advisor {
     Advisor::with_stores(
         Registry::builder()
