@@ -7,14 +7,11 @@ use std::path::Path;
 use advisor_core::Locale;
 use advisor_core::RegistryBuilder;
 
-use super::args::{
-    Command, DialectArg, ExplainArgs, Format, HookAction, HookArgs, LedgerArgs, StreamArgs,
-};
+use super::args::{Command, ExplainArgs, Format, HookAction, HookArgs, LedgerArgs, StreamArgs};
 use super::{Exit, Io};
 use crate::config::{self, FileConfig, shown};
 use crate::engine::Engine;
 use crate::explain::{self, Request, Subject};
-use crate::families;
 use crate::hook::{self, Dialect, Settings, payload};
 use crate::ledger::{self, Opened, Role};
 use crate::render::{self, ConfigSource, JsonSink, Sink, TextSink};
@@ -52,7 +49,7 @@ pub(super) fn dispatch(
             format,
             dialect,
             host,
-        } => families(registry, (format, dialect, host.map(Into::into)), io),
+        } => super::list::families(registry, (format, dialect, host.map(Into::into)), io),
         Command::Hook(HookArgs {
             action: Some(HookAction::Install(args)),
             ..
@@ -115,38 +112,6 @@ fn explain(
         Exit::Success
     } else {
         Exit::NothingToReport
-    }
-}
-
-fn families(
-    registry: RegistryBuilder,
-    (format, dialect, host): (Format, Option<DialectArg>, Option<advisor_core::Host>),
-    io: &mut Io<'_>,
-) -> Exit {
-    let registry = match registry.build() {
-        Ok(r) => r,
-        Err(e) => return usage(io, format!("registry: {e}")),
-    };
-    let json = match dialect.map(Dialect::from) {
-        None => {
-            let listed = families::list(&registry, host);
-            match format {
-                Format::Text => return text(io, &families::render(&listed, host)),
-                Format::Json => serde_json::to_string_pretty(&listed),
-            }
-        }
-        Some(dialect) => {
-            let host = host.unwrap_or(dialect.default_host());
-            let listed = families::through_hook(&registry, dialect, host);
-            match format {
-                Format::Text => return text(io, &families::render_hook(&listed)),
-                Format::Json => serde_json::to_string_pretty(&listed),
-            }
-        }
-    };
-    match json {
-        Ok(json) => text(io, &format!("{json}\n")),
-        Err(e) => usage(io, e.to_string()),
     }
 }
 

@@ -20,6 +20,7 @@ mod args;
 mod commands;
 mod flags;
 mod install;
+mod list;
 mod log;
 mod scan;
 
