@@ -62,15 +62,21 @@ pub(crate) fn family_fault(family: FamilyId, stage: &'static str) {
 /// Target of the lines logged when a shared ledger store goes down or comes back.
 pub const LEDGER_TARGET: &str = "sandbox_advisor::ledger";
 
+/// Who answers when the last shared store is down: the in-process ledger.
+pub(crate) const OWN_LEDGER: &str = "this process's own in-memory ledger";
+
+/// A store's outage, and who answers meanwhile: `fallback`, the next store
+/// described ([`crate::LedgerStore::described`]), or [`OWN_LEDGER`].
 pub(crate) fn store_down(
     store: &'static str,
     fault: &crate::StoreFault,
     retry: std::time::Duration,
+    fallback: &str,
 ) {
     tracing::warn!(
         target: LEDGER_TARGET,
         store, retry_ms = retry.as_millis() as u64, fault = %log_field(&fault.what),
-        "shared ledger unavailable; answering from this process's own ledger until it is back"
+        "shared ledger unavailable; answering from {fallback} until it is back"
     );
 }
 

@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use advisor_core::testing::store::{
     advised_once_across_processes, budget_shared_across_processes, fail, ok, post, pre, process,
+    process_with,
 };
 use advisor_core::{
     Advisor, AgentId, BudgetRecord, Claim, Edit, Ledger, LedgerStore, RECORD_MAX_BYTES, Slot,
@@ -309,5 +310,54 @@ fn a_non_process_tool_is_never_counted_or_asked() {
         };
         assert!(advisor.pre_execute(&pending).refusal.is_none());
         assert_eq!(store.calls(), on_failure + on_pre, "{tool}: after the pre");
+    }
+}
+
+/// A healthy [`Watched`] that describes itself, to stand behind a failing one.
+struct Standby(Arc<Watched>);
+
+impl LedgerStore for Standby {
+    fn name(&self) -> &'static str {
+        "standby"
+    }
+    fn described(&self) -> &'static str {
+        "the standby store"
+    }
+    fn claim(&self, agent: &AgentId, slot: &Slot) -> Result<Claim, StoreFault> {
+        self.0.claim(agent, slot)
+    }
+    fn forget(&self, agent: &AgentId) -> Result<(), StoreFault> {
+        self.0.forget(agent)
+    }
+    fn edit_budget(
+        &self,
+        agent: &AgentId,
+        edit: &mut dyn FnMut(&mut BudgetRecord) -> Edit,
+    ) -> Result<(), StoreFault> {
+        self.0.edit_budget(agent, edit)
+    }
+}
+
+/// The outage line says who answers meanwhile: the next store, described
+/// (`LedgerStore::described`), else this process's own in-memory ledger
+/// (issue 29: a hook said "its own ledger" while the on-disk store answered).
+#[test]
+fn an_outage_names_who_answers_meanwhile() {
+    let own = "answering from this process's own in-memory ledger until it is back";
+    let next = "answering from the standby store until it is back";
+    for (standby, said, not) in [(false, own, next), (true, next, own)] {
+        let failing = Watched::new();
+        failing.failing.store(true, SeqCst);
+        let mut stores: Vec<Arc<dyn LedgerStore>> = vec![failing];
+        if standby {
+            stores.push(Arc::new(Standby(Watched::new())));
+        }
+        let advisor = process_with(stores, json!({}));
+        let log = LogCapture::default();
+        tracing::subscriber::with_default(log.subscriber(), || {
+            assert_eq!(post(&advisor, fail("a1", "c1", "ALPHA")), 1);
+        });
+        assert_eq!(log.count(said), 1, "{}", log.text());
+        assert_eq!(log.count(not), 0, "{}", log.text());
     }
 }

@@ -165,6 +165,10 @@ impl LedgerStore for FileStore {
         fault::STORE
     }
 
+    fn described(&self) -> &'static str {
+        "the on-disk store"
+    }
+
     fn claim(&self, agent: &AgentId, slot: &Slot) -> Result<Claim, StoreFault> {
         let claim = claim::claim(&self.layout, agent, slot, self.touch_every())?;
         self.collect_inline();

@@ -8,7 +8,9 @@ mod scripts;
 mod store;
 #[cfg(feature = "testing")]
 pub mod testing;
+mod url_check;
 
 pub use options::{AfterTimeout, RedisOptions};
 pub use redact::redact_url;
 pub use store::{EDIT_ATTEMPTS, RedisStore, StoredDigestKey};
+pub use url_check::{UrlError, check_url};

@@ -78,8 +78,10 @@ impl RedisStore {
                 options.prefix
             )));
         }
-        let invalid = |e: redis::RedisError| refuse(&format!("invalid Redis URL {shown:?}: {e}"));
-        let info = url.into_connection_info().map_err(invalid)?;
+        let invalid =
+            |e: &dyn std::fmt::Display| refuse(&format!("invalid Redis URL {shown:?}: {e}"));
+        crate::url_check::check_parts(url).map_err(|e| invalid(&e))?;
+        let info = url.into_connection_info().map_err(|e| invalid(&e))?;
         // No `CLIENT SETINFO`, `AUTH` or `SELECT` in the redis crate's setup:
         // it pipelines them, and a frozen server would hold the connect for
         // one timeout per reply. The link sends `AUTH` and `SELECT` itself,
@@ -97,7 +99,7 @@ impl RedisStore {
         let info = info
             .set_redis_settings(redis)
             .set_tcp_settings(TcpSettings::default().set_nodelay(true));
-        let client = Client::open(info).map_err(invalid)?;
+        let client = Client::open(info).map_err(|e| invalid(&e))?;
         let bounds = Bounds {
             timeout: options.timeout,
             conversation: options.conversation,
@@ -267,6 +269,10 @@ impl RedisStore {
 impl LedgerStore for RedisStore {
     fn name(&self) -> &'static str {
         NAME
+    }
+
+    fn described(&self) -> &'static str {
+        "Redis"
     }
 
     /// `SET claim 1 NX PX ttl`, `SADD index claim` and `PEXPIRE index ttl`

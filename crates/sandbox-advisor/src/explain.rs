@@ -54,6 +54,10 @@ pub struct Request {
     pub command: Option<String>,
     /// The configuration (`href`, `include`/`exclude`, `fallbackRoot`).
     pub config: FileConfig,
+    /// Whether the text gives the advisory's full account (`detail`) after
+    /// its brief (`explain --detail`, as `replay --detail`); without it, one
+    /// line says how to get it.
+    pub detail: bool,
 }
 
 /// The report, and whether a family claimed the subject (spoke or withheld).
@@ -78,6 +82,10 @@ impl Report {
 }
 
 const SESSION: &str = "explain";
+
+/// Said after a brief when `--detail` was not given.
+pub const FULL_ACCOUNT_HINT: &str =
+    "\n(The full account, `detail`: the same command with --detail.)\n";
 
 /// Runs every family of `registry` over the subject.
 pub async fn explain(request: Request, registry: RegistryBuilder) -> Result<Report, AdapterError> {
@@ -220,12 +228,16 @@ fn render(
                     advisory.summary.as_str(),
                     advisory.text.trim_end()
                 );
-                if advisory.detail != advisory.text {
+                if advisory.detail == advisory.text {
+                    // `advisoryText: full`: the brief is the full account.
+                } else if request.detail {
                     let _ = write!(
                         out,
                         "\n── the full account (`detail`)\n\n{}\n",
                         advisory.detail.trim_end()
                     );
+                } else {
+                    out.push_str(FULL_ACCOUNT_HINT);
                 }
             }
             Explanation::Withheld(why, _) => {

@@ -105,23 +105,25 @@ fn zh_cn_gives_every_family_a_chinese_summary_and_brief_and_an_english_detail() 
     }
 }
 
+/// `explain` prints the brief, and the full account after it only with
+/// `--detail`, as `replay` does (issue 29); without it, one line says how.
 #[test]
-fn explain_prints_the_brief_then_the_detail_and_full_text_is_configurable() {
+fn explain_prints_the_brief_then_with_detail_the_full_account_and_full_text_is_configurable() {
     let message = "PTY shell exited during startup";
-    let out = run(
-        &[
-            "explain",
-            "--mode",
-            "workspace-write",
-            "--electron",
-            message,
-        ],
-        "",
-    );
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let brief_at = out.stdout.find("recognizes this and speaks").unwrap();
-    let detail_at = out.stdout.find("the full account (`detail`)").unwrap();
-    assert!(brief_at < detail_at, "{}", out.stdout);
+    let hint = sandbox_advisor::explain::FULL_ACCOUNT_HINT;
+    for (extra, full) in [(None, false), (Some("--detail"), true)] {
+        let mut args = vec!["explain", "--mode", "workspace-write", "--electron"];
+        args.extend(extra);
+        args.push(message);
+        let out = run(&args, "");
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let brief_at = out.stdout.find("recognizes this and speaks").unwrap();
+        match out.stdout.find("the full account (`detail`)") {
+            Some(detail_at) => assert!(full && brief_at < detail_at, "{}", out.stdout),
+            None => assert!(!full && out.stdout.contains(hint), "{}", out.stdout),
+        }
+        assert_eq!(out.stdout.contains(hint), !full, "{}", out.stdout);
+    }
 
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("full.json");

@@ -312,7 +312,7 @@ fn a_50_mb_value_at_each_key_a_hook_reads_is_refused_by_its_size() {
         Case {
             key: DIGEST_KEY,
             payload: failure("s2", "t3"),
-            said: "malformed (not 32 hex digits): this process writes nothing to Redis and answers from its own ledger (and the on-disk store); delete the key, then restart the fleet's processes key=sandbox-advisor:v1:digest-key bytes=52428800",
+            said: "malformed (not 32 hex digits): this process writes nothing to Redis and answers from the on-disk store; delete the key, then restart the fleet's processes key=sandbox-advisor:v1:digest-key bytes=52428800",
         },
     ];
     for case in cases {

@@ -57,13 +57,14 @@ impl Tier {
         self.retry_at.load(Relaxed) <= now
     }
 
-    fn failed(&self, now: u64, fault: &StoreFault) {
+    /// Records a failure; `fallback` answers meanwhile (for the host log).
+    fn failed(&self, now: u64, fault: &StoreFault, fallback: &str) {
         let n = self.failures.fetch_add(1, Relaxed).min(16);
         let wait = BACKOFF_FIRST.saturating_mul(1 << n.min(7)).min(BACKOFF_MAX);
         self.retry_at
             .store(now.saturating_add(wait.as_millis() as u64), Relaxed);
         if !self.down.swap(true, Relaxed) {
-            disclosure::store_down(self.store.name(), fault, wait);
+            disclosure::store_down(self.store.name(), fault, wait, fallback);
         }
     }
 
@@ -106,16 +107,24 @@ impl Books {
     /// down or failed (or there is none).
     fn ask<T>(&self, mut ask: impl FnMut(&dyn LedgerStore) -> Result<T, StoreFault>) -> Option<T> {
         let now = self.now();
-        for tier in self.tiers.iter().filter(|t| t.is_up(now)) {
+        for (i, tier) in self.tiers.iter().enumerate().filter(|(_, t)| t.is_up(now)) {
             match ask(tier.store.as_ref()) {
                 Ok(answer) => {
                     tier.answered();
                     return Some(answer);
                 }
-                Err(fault) => tier.failed(self.now(), &fault),
+                Err(fault) => tier.failed(self.now(), &fault, self.fallback(i)),
             }
         }
         None
+    }
+
+    /// Who answers while tier `i` is down: the next store, else this
+    /// process's own ledger.
+    fn fallback(&self, i: usize) -> &'static str {
+        self.tiers
+            .get(i + 1)
+            .map_or(disclosure::OWN_LEDGER, |next| next.store.described())
     }
 
     fn shared(&self) -> bool {
@@ -248,10 +257,10 @@ impl Books {
     pub(crate) fn forget(&self, agent: &AgentId) {
         self.local.forget(agent);
         let now = self.now();
-        for tier in self.tiers.iter().filter(|t| t.is_up(now)) {
+        for (i, tier) in self.tiers.iter().enumerate().filter(|(_, t)| t.is_up(now)) {
             match tier.store.forget(agent) {
                 Ok(()) => tier.answered(),
-                Err(fault) => tier.failed(self.now(), &fault),
+                Err(fault) => tier.failed(self.now(), &fault, self.fallback(i)),
             }
         }
     }

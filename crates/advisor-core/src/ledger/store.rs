@@ -151,6 +151,13 @@ pub trait LedgerStore: Send + Sync {
     /// A short name for the host log (`file`, `redis`).
     fn name(&self) -> &'static str;
 
+    /// The store in words, for the host log line that says who answers
+    /// while the store before it is down (`the on-disk store`). Default:
+    /// [`name`](Self::name).
+    fn described(&self) -> &'static str {
+        self.name()
+    }
+
     /// Claims `slot` for `agent`: exactly one of racing claims, across every
     /// process sharing the store, is [`Claim::First`].
     fn claim(&self, agent: &AgentId, slot: &Slot) -> Result<Claim, StoreFault>;

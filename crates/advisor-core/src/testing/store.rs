@@ -75,11 +75,16 @@ double!(
 impl FailFast for Provisioning {}
 
 /// One "process": an advisor with [`Provisioning`] and [`Alpha`] over `store`.
+pub fn process(store: Arc<dyn LedgerStore>, config: Value) -> Advisor {
+    process_with(vec![store], config)
+}
+
+/// [`process`] with several stores, tried in order.
 #[allow(
     clippy::expect_used,
     reason = "test support: the doubles always register"
 )]
-pub fn process(store: Arc<dyn LedgerStore>, config: Value) -> Advisor {
+pub fn process_with(stores: Vec<Arc<dyn LedgerStore>>, config: Value) -> Advisor {
     Advisor::with_stores(
         Registry::builder()
             .fail_fast_family(Provisioning)
@@ -87,7 +92,7 @@ pub fn process(store: Arc<dyn LedgerStore>, config: Value) -> Advisor {
             .build()
             .expect("the doubles register"),
         Config::from_json(config).expect("a valid test configuration"),
-        vec![store],
+        stores,
     )
 }
 

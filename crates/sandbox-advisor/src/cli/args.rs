@@ -11,15 +11,10 @@ use crate::lines::DEFAULT_MAX_LINE_BYTES;
 use advisor_core::config::docs::{cli_help as config_help, cli_long_help as config_long_help};
 
 /// Recognizes sandbox environment failures in a tool-call stream and says what to do about them.
+// `--log` and `--locale` are added per subcommand (`super::flags`), each with its own help.
 #[derive(Parser)]
 #[command(name = "sandbox-advisor", version)]
 pub(super) struct Cli {
-    /// Host-log level on stderr (default: warn for `serve` and `hook`, off otherwise).
-    #[arg(long, global = true, value_enum)]
-    pub log: Option<LogLevel>,
-    /// The language of summaries and briefs, `en` or `zh-CN` (overrides the config's `locale`).
-    #[arg(long, global = true, value_parser = parse_locale)]
-    pub locale: Option<Locale>,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -287,6 +282,9 @@ pub(super) struct ExplainArgs {
     /// `text` for people, `json` for one protocol decision line.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
+    /// With `--format text`: the advisory's full account after its brief.
+    #[arg(long)]
+    pub detail: bool,
 }
 
 #[derive(clap::Args)]
@@ -297,6 +295,11 @@ pub(super) struct StreamArgs {
     /// Longest accepted line; a longer one is skipped (unread) with an error result.
     #[arg(long, default_value_t = DEFAULT_MAX_LINE_BYTES)]
     pub max_line_bytes: usize,
+    /// A session's sandbox mode until a `sandbox-mode` line states one (overrides the
+    /// config's `defaultMode`; absent both: `read-only`, the harness's own default,
+    /// for a harness stream, and none for another host's).
+    #[arg(long, value_parser = parse_mode)]
+    pub mode: Option<SandboxMode>,
     /// The DSH Desktop version hosting the harness, MAJOR.MINOR.PATCH (overrides the
     /// config's `hostVersion`; absent: unknown, and advisories give each version branch).
     #[arg(long, value_parser = parse_host_version)]
@@ -326,6 +329,7 @@ impl From<PlatformArg> for Platform {
     }
 }
 
+/// A `--log` level.
 #[derive(Clone, Copy, ValueEnum)]
 pub(super) enum LogLevel {
     Off,
@@ -346,6 +350,7 @@ fn parse_host_version(raw: &str) -> Result<HostVersion, String> {
         .map_err(|e: advisor_core::HostVersionError| e.to_string())
 }
 
-fn parse_locale(raw: &str) -> Result<Locale, String> {
+/// `--locale`'s parser.
+pub(super) fn parse_locale(raw: &str) -> Result<Locale, String> {
     raw.parse()
 }

@@ -7,14 +7,11 @@ use std::path::Path;
 use advisor_core::Locale;
 use advisor_core::RegistryBuilder;
 
-use super::args::{
-    Command, DialectArg, ExplainArgs, Format, HookAction, HookArgs, LedgerArgs, StreamArgs,
-};
+use super::args::{Command, ExplainArgs, Format, HookAction, HookArgs, LedgerArgs, StreamArgs};
 use super::{Exit, Io};
 use crate::config::{self, FileConfig, shown};
 use crate::engine::Engine;
 use crate::explain::{self, Request, Subject};
-use crate::families;
 use crate::hook::{self, Dialect, Settings, payload};
 use crate::ledger::{self, Opened, Role};
 use crate::render::{self, ConfigSource, JsonSink, Sink, TextSink};
@@ -52,7 +49,7 @@ pub(super) fn dispatch(
             format,
             dialect,
             host,
-        } => families(registry, (format, dialect, host.map(Into::into)), io),
+        } => super::list::families(registry, (format, dialect, host.map(Into::into)), io),
         Command::Hook(HookArgs {
             action: Some(HookAction::Install(args)),
             ..
@@ -98,6 +95,7 @@ fn explain(
         tool: args.tool,
         command: args.command,
         config,
+        detail: args.detail,
     };
     let report = match runtime.block_on(explain::explain(request, registry)) {
         Ok(report) => report,
@@ -114,38 +112,6 @@ fn explain(
         Exit::Success
     } else {
         Exit::NothingToReport
-    }
-}
-
-fn families(
-    registry: RegistryBuilder,
-    (format, dialect, host): (Format, Option<DialectArg>, Option<advisor_core::Host>),
-    io: &mut Io<'_>,
-) -> Exit {
-    let registry = match registry.build() {
-        Ok(r) => r,
-        Err(e) => return usage(io, format!("registry: {e}")),
-    };
-    let json = match dialect.map(Dialect::from) {
-        None => {
-            let listed = families::list(&registry, host);
-            match format {
-                Format::Text => return text(io, &families::render(&listed, host)),
-                Format::Json => serde_json::to_string_pretty(&listed),
-            }
-        }
-        Some(dialect) => {
-            let host = host.unwrap_or(dialect.default_host());
-            let listed = families::through_hook(&registry, dialect, host);
-            match format {
-                Format::Text => return text(io, &families::render_hook(&listed)),
-                Format::Json => serde_json::to_string_pretty(&listed),
-            }
-        }
-    };
-    match json {
-        Ok(json) => text(io, &format!("{json}\n")),
-        Err(e) => usage(io, e.to_string()),
     }
 }
 
@@ -214,7 +180,7 @@ fn open_ledger(args: &LedgerArgs, config: &FileConfig, role: Role) -> Result<Ope
 }
 
 /// Tells an error of `hook` on stderr, as exit 1: the tool call goes on.
-fn not_blocking(io: &mut Io<'_>, message: String) -> Exit {
+pub(super) fn not_blocking(io: &mut Io<'_>, message: String) -> Exit {
     let _ = writeln!(io.stderr, "sandbox-advisor: {message}").and_then(|()| io.stderr.flush());
     Exit::NothingToReport
 }
@@ -231,11 +197,10 @@ fn replay(
         .config
         .clone()
         .or_else(|| file.and_then(config::beside));
-    let (config, config_format) =
-        match load_config(config_path.as_deref(), locale, args.host_version) {
-            Ok(c) => c,
-            Err(message) => return usage(io, message),
-        };
+    let (config, config_format) = match load_stream_config(config_path.as_deref(), args, locale) {
+        Ok(c) => c,
+        Err(message) => return usage(io, message),
+    };
     let mut engine = match Engine::new(&config, registry) {
         Ok(e) => e,
         Err(e) => return usage(io, e.to_string()),
@@ -313,7 +278,7 @@ fn serve(
     (args, ledger, locale): (&StreamArgs, &LedgerArgs, Option<Locale>),
     io: &mut Io<'_>,
 ) -> Exit {
-    let (config, _) = match load_config(args.config.as_deref(), locale, args.host_version) {
+    let (config, _) = match load_stream_config(args.config.as_deref(), args, locale) {
         Ok(c) => c,
         Err(message) => return usage(io, message),
     };
@@ -377,6 +342,20 @@ fn load_config(
     }
     if host_version.is_some() {
         config.core.host_version = host_version;
+    }
+    Ok((config, format))
+}
+
+/// [`load_config`] for `replay` and `serve`, whose `--mode` overrides the
+/// config's `defaultMode`.
+fn load_stream_config(
+    path: Option<&Path>,
+    args: &StreamArgs,
+    locale: Option<Locale>,
+) -> Result<(FileConfig, Option<config::Format>), String> {
+    let (mut config, format) = load_config(path, locale, args.host_version)?;
+    if args.mode.is_some() {
+        config.default_mode = args.mode;
     }
     Ok((config, format))
 }

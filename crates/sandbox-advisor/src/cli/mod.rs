@@ -18,7 +18,9 @@
 
 mod args;
 mod commands;
+mod flags;
 mod install;
+mod list;
 mod log;
 mod scan;
 
@@ -27,7 +29,7 @@ use std::io::{self, BufRead, IsTerminal as _, Write};
 use std::process::ExitCode;
 
 use advisor_core::RegistryBuilder;
-use clap::Parser as _;
+use clap::FromArgMatches as _;
 
 use args::{Cli, Command, LogLevel};
 
@@ -100,8 +102,13 @@ where
     T: Into<OsString> + Clone,
 {
     let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
-    let cli = match Cli::try_parse_from(&args) {
-        Ok(cli) => cli,
+    let mut command = flags::command();
+    let parsed = command.try_get_matches_from_mut(&args).and_then(|matches| {
+        let cli = Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut command))?;
+        Ok((cli, flags::given(&matches)))
+    });
+    let (cli, given) = match parsed {
+        Ok(parsed) => parsed,
         Err(e) => {
             // `--help` and `--version` are answers on stdout; the rest are usage errors.
             let (out, exit) = if e.use_stderr() {
@@ -118,13 +125,24 @@ where
             return exit;
         }
     };
+    if let Some(name) = given.locale_unused_by {
+        let message = format!(
+            "--locale: `{name}` writes no advisory or brief; it applies to {}",
+            flags::LOCALIZED.join(", ")
+        );
+        return if names_hook(&args) {
+            commands::not_blocking(&mut io, message)
+        } else {
+            commands::usage(&mut io, message)
+        };
+    }
     let default_log = match cli.command {
         Command::Hook(ref hook) if hook.action.is_some() => LogLevel::Off,
         Command::Serve { .. } | Command::Hook(_) => LogLevel::Warn,
         _ => LogLevel::Off,
     };
-    log::with_log(cli.log.unwrap_or(default_log), || {
-        commands::dispatch(registry, cli.command, cli.locale, &mut io)
+    log::with_log(given.log.unwrap_or(default_log), || {
+        commands::dispatch(registry, cli.command, given.locale, &mut io)
     })
 }
 

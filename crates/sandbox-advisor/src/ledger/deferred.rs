@@ -115,6 +115,13 @@ impl LedgerStore for Tier {
         }
     }
 
+    fn described(&self) -> &'static str {
+        match self.deferred.store(self.tier) {
+            Ok(store) => store.described(),
+            Err(fault) => fault.store,
+        }
+    }
+
     fn claim(&self, agent: &AgentId, slot: &Slot) -> Result<Claim, StoreFault> {
         self.deferred.store(self.tier)?.claim(agent, slot)
     }
@@ -173,6 +180,11 @@ pub(super) fn bind_fleet(
     collection: Collection,
 ) -> Bound {
     let dir = file.map(Path::to_owned);
+    // Who answers while Redis cannot: a hook's on-disk store, else serve's own ledger.
+    let fallback = match file {
+        Some(_) => "the on-disk store",
+        None => "its own in-memory ledger",
+    };
     let file = file.map(|dir| open_file(dir, collection));
     let Some(redis) = redis.lock().unwrap_or_else(PoisonError::into_inner).take() else {
         // Bound once (OnceLock); never reached.
@@ -189,7 +201,7 @@ pub(super) fn bind_fleet(
     let (key, redis) = match redis.stored_digest_key(Some(DigestKey::random())) {
         Ok(StoredDigestKey::Key(key)) => (key, Ok(redis.checking_digest_key(key, true))),
         Ok(StoredDigestKey::Malformed { name, bytes }) => {
-            tracing::warn!(target: "sandbox_advisor::ledger", key = %advisor_core::quote::log_field(&name), bytes, "the fleet digest key in Redis is malformed (not 32 hex digits): this process writes nothing to Redis and answers from its own ledger (and the on-disk store); delete the key, then restart the fleet's processes");
+            tracing::warn!(target: "sandbox_advisor::ledger", key = %advisor_core::quote::log_field(&name), bytes, "the fleet digest key in Redis is malformed (not 32 hex digits): this process writes nothing to Redis and answers from {fallback}; delete the key, then restart the fleet's processes");
             let fault = StoreFault::new(
                 "redis",
                 format!("the fleet digest key {name} in Redis is malformed ({bytes} bytes)"),
@@ -197,7 +209,7 @@ pub(super) fn bind_fleet(
             (local_key(), Err(fault))
         }
         Ok(StoredDigestKey::Absent) | Err(_) => {
-            tracing::info!(target: "sandbox_advisor::ledger", "Redis unreachable when first needed: this process answers from its own ledger until it is restarted");
+            tracing::info!(target: "sandbox_advisor::ledger", "Redis unreachable when first needed: this process answers from {fallback} until it is restarted");
             let key = local_key();
             (key, Ok(redis.checking_digest_key(key, false)))
         }

@@ -48,14 +48,27 @@ pub enum LedgerSpec {
 #[error("must be `memory`, `file` or `redis://host:port/db`, not {0}")]
 pub struct UnknownLedger(pub(crate) String);
 
+/// Why a `--ledger` value or `ledger` key was refused: it names no ledger, or
+/// a Redis URL that cannot be used (said in words, the password never shown).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LedgerError {
+    /// Neither `memory`, `file` nor a `redis://` URL.
+    #[error(transparent)]
+    Unknown(#[from] UnknownLedger),
+    /// A `redis://` URL that cannot be used.
+    #[error(transparent)]
+    RedisUrl(#[from] ledger_redis::UrlError),
+}
+
 impl FromStr for LedgerSpec {
-    type Err = UnknownLedger;
+    type Err = LedgerError;
 
     fn from_str(raw: &str) -> Result<Self, Self::Err> {
         match raw {
             "memory" => Ok(Self::Memory),
             "file" => Ok(Self::File),
             url if url.starts_with("redis://") && url.len() > "redis://".len() => {
+                ledger_redis::check_url(url)?;
                 Ok(Self::Redis(url.to_owned()))
             }
             other => {
@@ -65,7 +78,8 @@ impl FromStr for LedgerSpec {
                 Err(UnknownLedger(format!(
                     "{:?}",
                     advisor_core::quote::escaped(&shown).to_string()
-                )))
+                ))
+                .into())
             }
         }
     }
@@ -96,7 +110,7 @@ impl clap::builder::TypedValueParser for LedgerParser {
         arg: Option<&clap::Arg>,
         value: &OsStr,
     ) -> Result<LedgerSpec, clap::Error> {
-        value.to_string_lossy().parse().map_err(|e: UnknownLedger| {
+        value.to_string_lossy().parse().map_err(|e: LedgerError| {
             let name = arg.map_or_else(|| "--ledger".to_owned(), ToString::to_string);
             let message = format!("invalid value for '{name}': {e}\n");
             clap::Error::raw(clap::error::ErrorKind::ValueValidation, message).with_cmd(cmd)
@@ -279,6 +293,25 @@ mod tests {
                 parsed.as_ref().ok().map(ToString::to_string).as_deref(),
                 shown,
                 "{raw}"
+            );
+        }
+        // A Redis URL the client cannot use is refused in words, never with
+        // the password (`ledger_redis::check_url`).
+        for (raw, said) in [
+            (
+                "redis://:hunter2@host:notaport/0",
+                "port \"notaport\" is not a number",
+            ),
+            (
+                "redis://u:hunter2@host/abc",
+                "database \"abc\" is not a whole number",
+            ),
+            ("redis://:hunter2@/0", "names no host"),
+        ] {
+            let error = raw.parse::<LedgerSpec>().unwrap_err().to_string();
+            assert!(
+                error.contains(said) && !error.contains("hunt"),
+                "{raw}: {error}"
             );
         }
         let error = "redis\n".parse::<LedgerSpec>().unwrap_err().to_string();
