@@ -19,7 +19,7 @@ use std::fmt::Write as _;
 use advisor_core::brief::{ExplainInput, full_account};
 use advisor_core::{Environment, Locale};
 
-use crate::advise::{Dir, commands};
+use crate::facts::{Dir, commands};
 use crate::finding::{AclClass, AclFinding};
 use words::Words;
 
