@@ -127,12 +127,20 @@ impl ExplainValue {
     pub fn json(&self) -> String {
         format!("{{{}}}", self.members)
     }
+
+    /// The JSON as one POSIX shell (sh, bash) single-quoted word: each `'`
+    /// written as `'\''`. Only for this value: every character of it is the
+    /// family's, so no rendering of text the advisor did not write is needed.
+    fn posix(&self) -> String {
+        format!("'{}'", self.json().replace('\'', r"'\''"))
+    }
 }
 
 /// The brief's last lines: where the full account is, with the `explain`
-/// command that reproduces it (a PowerShell command line on Windows, a POSIX
-/// shell one elsewhere; `--host` when the host is not the harness) and the configured
-/// `href`, in the environment's locale.
+/// command that reproduces it (a PowerShell command line on Windows; on Linux
+/// and macOS one for sh or bash, with that shell's quoting; `--host` when the
+/// host is not the harness) and the configured `href`, in the environment's
+/// locale.
 pub fn full_account(env: &Environment, input: ExplainInput<'_>) -> String {
     full_account_with(env, input, None)
 }
@@ -177,11 +185,12 @@ pub fn full_account_with(
     }
     let command = match input {
         ExplainInput::Message(_) => format!("{command} {MESSAGE_PLACEHOLDER}"),
-        ExplainInput::Value(value) => {
+        ExplainInput::Value(value) if env.host.is_windows() => {
             let json = Untrusted::new(&value.json()).powershell_input();
             let json = json.map_or_else(|_| "'<value>'".to_owned(), |l| l.to_string());
             format!("{json} | {command} --value -")
         }
+        ExplainInput::Value(value) => format!("{} | {command} --value -", value.posix()),
     };
     let intro = intro(env, input, call_command.is_some(), rooted);
     let mut out = format!("{intro}\n    {command}");
@@ -235,8 +244,8 @@ fn intro(env: &Environment, input: ExplainInput<'_>, command: bool, root: bool) 
         )
     } else {
         pick(
-            "The full account is this advisory's `detail`, or run in a shell",
-            "完整说明见本建议的 `detail` 字段，或在 shell 中运行",
+            "The full account is this advisory's `detail`, or run in sh or bash",
+            "完整说明见本建议的 `detail` 字段，或在 sh 或 bash 中运行",
         )
     };
     if parts.is_empty() {

@@ -9,8 +9,8 @@ use advisor_core::Environment;
 use advisor_core::Locale;
 use advisor_core::brief::{ExplainInput, full_account};
 
-use crate::advise::commands::{DSH_TRACE, ICACLS_CHECK, LOCKS_CMD, LOCKS_PS, OWNER_PS};
-use crate::advise::{REPORT, SKILL_REPORT, summary_en};
+use crate::facts::commands::{DSH_TRACE, ICACLS_CHECK, LOCKS_CMD, LOCKS_PS, OWNER_PS};
+use crate::facts::{REPORT, SKILL_REPORT, summary_en};
 use crate::recognize::{AggregateFailure, Half};
 
 /// The advisor's own sentences of the brief, in one locale. `{object}`,

@@ -12,32 +12,22 @@
 //! Everything taken from the error is [`Untrusted`] and leaves only through a
 //! rendering: the reported line as a `> ` quote block, the directory in prose
 //! as an inline code span, and the directory on a command line through a
-//! [`PathSlot`] (`'…'` for PowerShell, `"…"` for cmd, every line labelled with
-//! its shell). A path the slot refuses, or an error that names no directory,
+//! [`PathSlot`](advisor_core::quote::PathSlot) (`'…'` for PowerShell, `"…"`
+//! for cmd, every line labelled with its shell). A path the slot refuses, or an error that names no directory,
 //! becomes `<dir>`, the prose says why, and the commands are still given.
 
 mod aftermath;
-pub(crate) mod commands;
 mod evidence;
 mod other;
 mod remedy;
 
 use std::fmt::Write as _;
 
-use advisor_core::quote::PathSlot;
 use advisor_core::{Advisory, Environment, Untrusted};
 
 use crate::ID;
+use crate::facts::{Dir, commands};
 use crate::finding::{AclClass, AclFinding};
-
-/// What the command lines show when the directory cannot be placed on them.
-const PLACEHOLDER: &str = "<dir>";
-
-/// What the full account says when the error named no directory at all.
-const NO_DETAIL_NOTE: &str = "The error names no directory: it was thrown without a detail, so \
-     this advisory does not know which directory refused and writes <dir> in the commands below \
-     instead of guessing one. Put the workspace root there yourself, or, if that one checks out, \
-     the session's private temp directory (a dsh- folder under %TEMP%).";
 
 /// Discussion numbers, or the configured `href` in their place.
 fn cite(env: &Environment, discussions: &[&str]) -> String {
@@ -50,30 +40,9 @@ pub(crate) fn para(out: &mut String, text: &str) {
     out.push_str("\n\n");
 }
 
-/// The directory's place on the command lines, and the sentence the prose
-/// owes the reader when the placeholder stands in.
-pub(crate) struct Dir {
-    /// The directory's place on the command lines.
-    pub(crate) slot: PathSlot,
-    /// Why the placeholder stands in, when it does.
-    pub(crate) note: Option<String>,
-}
-
+// `Dir` is declared in `facts`, which the brief reads too; how the full
+// account explains it is this module's own.
 impl Dir {
-    fn new(path: Option<&Untrusted>) -> Self {
-        match path {
-            Some(path) => {
-                let slot = PathSlot::new(path, PLACEHOLDER);
-                let note = slot.note();
-                Dir { slot, note }
-            }
-            None => Dir {
-                slot: PathSlot::new(&Untrusted::new(""), PLACEHOLDER),
-                note: Some(NO_DETAIL_NOTE.to_owned()),
-            },
-        }
-    }
-
     /// Writes why the placeholder stands in, or which normalized form of the
     /// directory the commands use; nothing when the path is placed as written.
     fn explain(&self, out: &mut String, path: Option<&Untrusted>) {

@@ -19,7 +19,7 @@ use std::fmt::Write as _;
 use advisor_core::brief::{ExplainInput, full_account};
 use advisor_core::{Environment, Locale};
 
-use crate::advise::{Dir, commands};
+use crate::facts::{Dir, commands, in_user_profile};
 use crate::finding::{AclClass, AclFinding};
 use words::Words;
 
@@ -59,7 +59,7 @@ pub(crate) fn brief(finding: &AclFinding, dir: &Dir, env: &Environment) -> Strin
             let _ = writeln!(out, "    {}", commands::helpmsg(finding.code));
         }
         out.push('\n');
-        remedy(&mut out, dir, w);
+        remedy(&mut out, finding, dir, w);
         donts(
             &mut out,
             &[w.dont_takeown, w.dont_reset, w.dont_downgrade, w.dont_relax],
@@ -123,15 +123,24 @@ fn placeholder(out: &mut String, finding: &AclFinding, dir: &Dir, w: &Words) {
     }
 }
 
-/// The remedy for the code-5 classes, forked on ownership.
-fn remedy(out: &mut String, dir: &Dir, w: &Words) {
+/// The remedy for the code-5 classes, forked on ownership. Moving the
+/// workspace under %USERPROFILE% is offered only when it is not there already.
+fn remedy(out: &mut String, finding: &AclFinding, dir: &Dir, w: &Words) {
     let _ = writeln!(out, "{}", w.remedy_owner);
     commands::grant_write_owner(&dir.slot).write(out, "    ");
     let _ = writeln!(out, "{}", w.remedy_not_owner);
     commands::grant_full(&dir.slot).write(out, "    ");
     let _ = writeln!(out, "{}", w.remedy_set_owner);
     commands::set_owner(&dir.slot).write(out, "    ");
-    para(out, w.remedy_elsewhere);
+    if finding.path().is_some_and(in_user_profile) {
+        para(out, w.remedy_each_root);
+    } else {
+        let gap = w.sentence_gap;
+        para(
+            out,
+            &format!("{}{gap}{}", w.remedy_elsewhere, w.remedy_each_root),
+        );
+    }
 }
 
 /// What not to do, one line each.

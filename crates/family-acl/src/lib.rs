@@ -2,6 +2,7 @@
 
 mod advise;
 mod brief;
+mod facts;
 mod finding;
 mod gate;
 mod recognize;

@@ -8,34 +8,15 @@ use advisor_core::{Advisory, Environment};
 
 use crate::ID;
 use crate::brief;
+use crate::facts::REPORT;
+use crate::facts::commands::{
+    CONTROLS, COUNTER, DRIVE_INFO, IPCONFIG, NET_TCP_LISTEN, NETSTAT, OS_VERSION_KEY,
+};
 use crate::recognize::CimRefusal;
 
 /// The one quotation this advisory carries: the Windows ACL backend's own
 /// statement of the boundary (packages/sandbox/sandbox-windows-acl/README.md, 0.2.0-rc.1).
 pub const UPSTREAM_STATEMENT: &str = "Authenticated Users is absent from both lists — the WMI namespace security check fails (`0x80041003`), so CIM cmdlets and `Get-ComputerInfo` are unavailable in every confined mode, and the C:\\-root tree-creation escape is closed.";
-
-/// The discussion that measured the substitutes and the silent shapes.
-pub(crate) const REPORT: &str = "#9272";
-
-/// The measured non-CIM commands (#9272), shared by the brief and the detail.
-pub(crate) mod commands {
-    /// Listening ports (read the LISTENING rows).
-    pub const NETSTAT: &str = "netstat -ano";
-    /// The CIM cmdlet `netstat` replaces.
-    pub const NET_TCP_LISTEN: &str = "Get-NetTCPConnection -State Listen";
-    /// Free disk space.
-    pub const DRIVE_INFO: &str = "[System.IO.DriveInfo]::new('C').AvailableFreeSpace";
-    /// Available memory.
-    pub const COUNTER: &str = r"Get-Counter '\Memory\Available MBytes'";
-    /// The registry key that holds the OS version.
-    pub const OS_VERSION_KEY: &str = r"HKLM:\SOFTWARE\Microsoft\Windows NT\CurrentVersion";
-    /// The two controls that do not go through CIM.
-    pub const CONTROLS: [&str; 2] = ["Get-Process", "Get-Service"];
-    /// The unmeasured candidate for the gap.
-    pub const IPCONFIG: &str = "ipconfig /all";
-}
-
-use commands::{CONTROLS, COUNTER, DRIVE_INFO, IPCONFIG, NET_TCP_LISTEN, NETSTAT, OS_VERSION_KEY};
 
 /// Builds the advisory for one recognized refusal: the brief as `text`, this
 /// module's full account as `detail`.

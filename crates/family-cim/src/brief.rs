@@ -10,8 +10,8 @@ use advisor_core::Locale;
 use advisor_core::SandboxMode;
 use advisor_core::brief::{ExplainInput, ExplainValue, full_account};
 
-use crate::advise::REPORT;
-use crate::advise::commands::{CONTROLS, COUNTER, DRIVE_INFO, IPCONFIG, NETSTAT, OS_VERSION_KEY};
+use crate::facts::REPORT;
+use crate::facts::commands::{CONTROLS, COUNTER, DRIVE_INFO, IPCONFIG, NETSTAT, OS_VERSION_KEY};
 use crate::recognize::{CODE, CimRefusal};
 
 /// The advisor's own sentences of the brief, in one locale. `{mode}` and

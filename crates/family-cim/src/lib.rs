@@ -2,6 +2,7 @@
 
 mod advise;
 mod brief;
+mod facts;
 mod gate;
 mod recognize;
 #[cfg(feature = "testing")]

@@ -25,10 +25,7 @@ const REMEDY_UNCONFINED: &str = "4. Last, switch the session to `danger-full-acc
      only because it drops the confinement the sandbox exists to provide: every command then \
      runs with your full rights. This is your decision to make, never the model's.";
 
-/// The longest tool mention the summary carries, its code span included: a
-/// longer one would push "retrying will not help" out of the bounded summary,
-/// so the summary then says "Persistent shell" without the name.
-pub const SUMMARY_TOOL_MAX_CHARS: usize = 34;
+pub use crate::facts::SUMMARY_TOOL_MAX_CHARS;
 
 /// Builds the advisory for a recognized startup exit under a confining mode:
 /// the brief ([`crate::brief`]) as its text, the full account below as its detail.

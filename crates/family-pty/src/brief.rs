@@ -11,6 +11,7 @@
 use advisor_core::brief::{ExplainInput, fill, full_account};
 use advisor_core::{Environment, HostBinary, HostRemedy, Locale, Platform, SandboxMode};
 
+use crate::facts::SUMMARY_TOOL_MAX_CHARS;
 use crate::recognize::Finding;
 
 /// The sentences of the brief in one locale. `{name}` marks a value the
@@ -102,7 +103,7 @@ pub(crate) fn brief(finding: &Finding, env: &Environment) -> String {
     // The name is the caller's text: named only through its inline rendering,
     // and only when that is short, so a long hostile name cannot eat the budget.
     let mention = finding.tool.inline().to_string();
-    let tool = if mention.chars().count() <= crate::advise::SUMMARY_TOOL_MAX_CHARS {
+    let tool = if mention.chars().count() <= SUMMARY_TOOL_MAX_CHARS {
         mention
     } else {
         w.this_tool.to_owned()

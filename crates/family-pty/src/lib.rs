@@ -4,6 +4,7 @@ pub mod advise;
 mod branches;
 mod brief;
 pub mod cause;
+mod facts;
 pub mod gate;
 pub mod recognize;
 #[cfg(feature = "testing")]

@@ -9,16 +9,7 @@ use crate::brief::{cause_line, meaning, words};
 use crate::facts::{Cause, FIXED_IN, cause};
 use crate::recognize::{Carrier, Finding, Report, Status};
 
-/// The longest tool mention the brief carries, its code span included;
-/// a longer name becomes "this tool", so a hostile name cannot eat the budget.
-pub const TOOL_MAX_CHARS: usize = 34;
-
-/// The tool as the brief names it: its inline span, or `None` when too long
-/// (the brief then says "this tool" in its locale).
-pub(crate) fn tool_mention(finding: &Finding) -> Option<String> {
-    let span = finding.tool.inline().to_string();
-    (span.chars().count() <= TOOL_MAX_CHARS).then_some(span)
-}
+pub use crate::facts::TOOL_MAX_CHARS;
 
 /// Builds the advisory for a recognized runner report on a Windows host.
 pub fn advise(finding: &Finding, env: &Environment) -> Advisory {

@@ -10,7 +10,7 @@
 use advisor_core::brief::{ExplainInput, fill, full_account};
 use advisor_core::{Environment, Locale, VersionFact};
 
-use crate::facts::{Cause, cause};
+use crate::facts::{Cause, cause, tool_mention};
 use crate::recognize::{Bootstrap, Carrier, Finding};
 
 /// The sentences of the brief in one locale; `{name}` marks a value filled in.
@@ -169,7 +169,7 @@ pub(crate) fn cause_line(w: &Words, cause: Cause) -> String {
 /// The brief, top to bottom.
 pub(crate) fn brief(finding: &Finding, env: &Environment) -> String {
     let w = words(env.locale);
-    let tool = crate::advise::tool_mention(finding).unwrap_or_else(|| w.this_tool.to_owned());
+    let tool = tool_mention(finding).unwrap_or_else(|| w.this_tool.to_owned());
     let mut lines: Vec<String> = Vec::with_capacity(20);
 
     let lead = match finding.report {

@@ -1,5 +1,5 @@
 //! What the brief and the detail both read: the known cause a report fits,
-//! and the release that fixed the desktop one.
+//! the release that fixed the desktop one, and how the tool is named.
 
 use advisor_core::{Environment, HostBinary, HostVersion, VersionFact};
 
@@ -62,4 +62,15 @@ pub fn status_of(finding: &Finding) -> Option<&Status> {
         Report::Exited { status, .. } => Some(status),
         Report::ForcedTermination => None,
     }
+}
+
+/// The longest tool mention the brief carries, its code span included;
+/// a longer name becomes "this tool", so a hostile name cannot eat the budget.
+pub const TOOL_MAX_CHARS: usize = 34;
+
+/// The tool as the brief names it: its inline span, or `None` when too long
+/// (the brief then says "this tool" in its locale).
+pub(crate) fn tool_mention(finding: &Finding) -> Option<String> {
+    let span = finding.tool.inline().to_string();
+    (span.chars().count() <= TOOL_MAX_CHARS).then_some(span)
 }

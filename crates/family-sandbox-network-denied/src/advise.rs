@@ -146,8 +146,8 @@ fn detail(finding: &Finding, env: &Environment) -> String {
          a block of one line for example.com:443 with the reason `user denied`; \
          `npm view is-number version` printed npm's 403 and one block line per attempt for \
          the registry's host. A write outside the project printed `Read-only file system` and \
-         no block. (The project's client reference, clients.md; the curl case is recorded \
-         as the hook payload `sandbox-curl-example`.)"
+         no block. (The curl and write cases are recorded as the hook payloads \
+         `sandbox-curl-example` and `sandbox-write-outside`; the npm case was measured by hand.)"
             .to_owned(),
     );
     out.push(String::new());

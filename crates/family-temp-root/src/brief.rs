@@ -5,12 +5,12 @@
 //! One structure for both locales: the sentences come from [`Words`], picked
 //! by the environment's locale; commands and quoted evidence are the same in
 //! both. The command lines are the ones the detail prints
-//! ([`crate::advise`]'s constants).
+//! ([`crate::facts`]' constants).
 
 use advisor_core::brief::{ExplainInput, full_account};
 use advisor_core::{Environment, Locale, Untrusted};
 
-use crate::advise::{
+use crate::facts::{
     Comparison, ECHO_TEMP, ECHO_TMP, EXAMPLE_DIR, MKDIR, PS_SET, PS_TEMP, PS_TMP, PreflightFacts,
     SET_TEMP, SET_TMP,
 };

@@ -11,8 +11,8 @@
 //! This is the only place the family does I/O.
 //!
 //! The dependency runs one way: this module computes the facts and asks
-//! [`advise`](crate::advise) for the text; the facts' types live with the
-//! text that states them, and `advise` never calls back here.
+//! [`advise`](crate::advise) for the text; the facts' types live in
+//! [`facts`](crate::facts), and `advise` never calls back here.
 
 use std::path::Path;
 
@@ -22,7 +22,7 @@ use advisor_core::{
 };
 
 use crate::advise;
-pub use crate::advise::{Comparison, PreflightFacts};
+pub use crate::facts::{Comparison, PreflightFacts};
 
 /// The withhold code for a Windows host that reports no temp directory.
 pub const NO_TEMP_DIR: &str = "no-temp-dir";

@@ -9,7 +9,7 @@
 use advisor_core::brief::{ExplainInput, ExplainValue, full_account_with};
 use advisor_core::{Environment, Locale, Untrusted};
 
-use crate::advise::checks;
+use crate::facts::checks;
 use crate::named::NamedPath;
 use crate::recognize::Finding;
 

@@ -6,6 +6,7 @@ use advisor_core::Environment;
 use advisor_core::quote::PathSlot;
 
 use super::{cite, commands, para};
+use crate::facts::in_user_profile;
 use crate::finding::{AclClass, AclFinding};
 
 /// The ranked remedy. The failure text is identical whether or not the caller
@@ -62,11 +63,14 @@ pub(super) fn remedy(out: &mut String, finding: &AclFinding, dir: &PathSlot, env
          owner, then run the unelevated (WO) line above:"
     );
     commands::set_owner(dir).write(out, "         ");
-    let _ = writeln!(
-        out,
-        "  3. Or avoid the question: keep the workspace under %USERPROFILE%, away from the data \
-         volume's inherited entries."
-    );
+    // Already in a user profile, the move would lead where it is.
+    if !finding.path().is_some_and(in_user_profile) {
+        let _ = writeln!(
+            out,
+            "  3. Or avoid the question: keep the workspace under %USERPROFILE%, away from the data \
+             volume's inherited entries."
+        );
+    }
     out.push('\n');
     para(
         out,

@@ -37,7 +37,9 @@ pub(super) struct Words {
     pub(super) remedy_owner: &'static str,
     pub(super) remedy_not_owner: &'static str,
     pub(super) remedy_set_owner: &'static str,
+    /// Offered only when the directory is not in a user profile already.
     pub(super) remedy_elsewhere: &'static str,
+    pub(super) remedy_each_root: &'static str,
     pub(super) other_remedy: &'static str,
     pub(super) donts: &'static str,
     pub(super) dont_takeown: &'static str,
@@ -101,8 +103,8 @@ const EN: Words = Words {
     remedy_not_owner: "Another owner refuses that too; elevated, grant yourself Full control \
         (type your name):",
     remedy_set_owner: "or take ownership, then run the (WO) line:",
-    remedy_elsewhere: "Or move the workspace under %USERPROFILE%. Each workspace root needs its \
-        own grant.",
+    remedy_elsewhere: "Or move the workspace under %USERPROFILE%.",
+    remedy_each_root: "Each workspace root needs its own grant.",
     other_remedy: "A path not found means the directory moved or was never created. Otherwise \
         show the user the quoted line and the code's description: no fix is known for it.",
     donts: "Do not:",
@@ -155,7 +157,8 @@ const ZH_CN: Words = Words {
     remedy_not_owner: "所有者是其他账户时，上面的命令同样会被拒绝；请以管理员身份给自己授予\
         完全控制（手动填写账户名）：",
     remedy_set_owner: "或者取得所有权，再运行上面的 (WO) 那一行：",
-    remedy_elsewhere: "也可以把工作区移到 %USERPROFILE% 下。每个工作区根目录都需要各自授权。",
+    remedy_elsewhere: "也可以把工作区移到 %USERPROFILE% 下。",
+    remedy_each_root: "每个工作区根目录都需要各自授权。",
     other_remedy: "若说明是找不到路径，说明目录被移动或从未创建。否则请把引用的错误行连同\
         错误码说明交给用户：目前没有已知的修复方法。",
     donts: "不要：",
