@@ -137,7 +137,7 @@ impl ExplainValue {
 }
 
 /// The brief's last lines: where the full account is, with the `explain`
-/// command that reproduces it (a PowerShell command line on Windows; on Linux
+/// command that prints it (`--detail`; a PowerShell command line on Windows; on Linux
 /// and macOS one for sh or bash, with that shell's quoting; `--host` when the
 /// host is not the harness) and the configured `href`, in the environment's
 /// locale.
@@ -160,7 +160,7 @@ pub fn full_account_with(
     call_command: Option<&Untrusted>,
 ) -> String {
     let mut command = format!(
-        "sandbox-advisor explain --platform {}",
+        "sandbox-advisor explain --detail --platform {}",
         env.host.platform.as_str()
     );
     // Only that host's families are asked: another host's line names it.

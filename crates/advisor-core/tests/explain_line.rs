@@ -53,7 +53,7 @@ fn the_explain_line_carries_only_the_advisors_words() {
         .stderr(&["HRESULT", "0x80041003"], Some(false))
         .sandbox(SandboxMode::WorkspaceWrite, Some(true));
     let line = format!(
-        "    sandbox-advisor explain --platform win32 --mode workspace-write {MESSAGE_PLACEHOLDER}"
+        "    sandbox-advisor explain --detail --platform win32 --mode workspace-write {MESSAGE_PLACEHOLDER}"
     );
     check(
         Platform::Win32,
@@ -81,7 +81,7 @@ fn the_explain_line_carries_only_the_advisors_words() {
         None,
         &[
             &format!("{HEAD}:"),
-            r#"    '{"kind":"foreground","exitCode":1,"stderr":{"text":"HRESULT 0x80041003","truncated":false},"sandbox":{"mode":"workspace-write","denied":true}}' | sandbox-advisor explain --platform win32 --mode workspace-write --value -"#,
+            r#"    '{"kind":"foreground","exitCode":1,"stderr":{"text":"HRESULT 0x80041003","truncated":false},"sandbox":{"mode":"workspace-write","denied":true}}' | sandbox-advisor explain --detail --platform win32 --mode workspace-write --value -"#,
         ],
     );
     check(
@@ -93,7 +93,7 @@ fn the_explain_line_carries_only_the_advisors_words() {
                 "{HEAD} with the call's command as <command> and the workspace root as <root>{WHY}"
             ),
             &format!(
-                r#"    '{{"kind":"foreground","exitCode":null}}' | sandbox-advisor explain --platform win32 --mode workspace-write --root {ROOT_PLACEHOLDER} --command {COMMAND_PLACEHOLDER} --value -"#
+                r#"    '{{"kind":"foreground","exitCode":null}}' | sandbox-advisor explain --detail --platform win32 --mode workspace-write --root {ROOT_PLACEHOLDER} --command {COMMAND_PLACEHOLDER} --value -"#
             ),
         ],
     );
@@ -122,7 +122,7 @@ fn off_windows_the_explain_line_is_a_posix_shell_line() {
             &[
                 &format!("{POSIX_HEAD} with the quoted line as <message>, each ' as '\\''{WHY}"),
                 &format!(
-                    "    sandbox-advisor explain --platform {name} --mode workspace-write {MESSAGE_PLACEHOLDER}"
+                    "    sandbox-advisor explain --detail --platform {name} --mode workspace-write {MESSAGE_PLACEHOLDER}"
                 ),
             ],
         );
@@ -136,7 +136,7 @@ fn off_windows_the_explain_line_is_a_posix_shell_line() {
                      command as <command> and the workspace root as <root>{WHY}"
                 ),
                 &format!(
-                    "    sandbox-advisor explain --platform {name} --mode workspace-write --root {ROOT_PLACEHOLDER} --command {COMMAND_PLACEHOLDER} {MESSAGE_PLACEHOLDER}"
+                    "    sandbox-advisor explain --detail --platform {name} --mode workspace-write --root {ROOT_PLACEHOLDER} --command {COMMAND_PLACEHOLDER} {MESSAGE_PLACEHOLDER}"
                 ),
             ],
         );
@@ -147,7 +147,7 @@ fn off_windows_the_explain_line_is_a_posix_shell_line() {
             &[
                 &format!("{POSIX_HEAD}:"),
                 &format!(
-                    r#"    '{{"kind":"foreground","exitCode":1,"stderr":{{"text":"it'\''s"}}}}' | sandbox-advisor explain --platform {name} --mode workspace-write --value -"#
+                    r#"    '{{"kind":"foreground","exitCode":1,"stderr":{{"text":"it'\''s"}}}}' | sandbox-advisor explain --detail --platform {name} --mode workspace-write --value -"#
                 ),
             ],
         );

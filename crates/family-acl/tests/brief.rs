@@ -22,7 +22,7 @@ fn commands(text: &str) -> Vec<&str> {
     text.lines().filter(|l| l.starts_with("    ")).collect()
 }
 
-const EXPLAIN: &str = "    sandbox-advisor explain --platform win32 ";
+const EXPLAIN: &str = "    sandbox-advisor explain --detail --platform win32 ";
 
 #[test]
 fn the_apply_denied_brief_has_its_six_parts_in_order() {

@@ -71,7 +71,7 @@ fn the_brief_has_its_six_parts_in_order() {
                 "\n- never relax the sandbox mode"
             },
             "\n    '{\"kind\":\"foreground\",",
-            "' | sandbox-advisor explain --platform win32 --mode ",
+            "' | sandbox-advisor explain --detail --platform win32 --mode ",
         ];
         assert_in_order(name, text, &parts);
         assert!(

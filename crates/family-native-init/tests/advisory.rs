@@ -177,7 +177,7 @@ fn the_brief_has_its_six_parts_in_order() {
             "{name}: out of order: {firsts:?}\n{t}"
         );
         assert!(
-            t.contains("| sandbox-advisor explain --platform "),
+            t.contains("| sandbox-advisor explain --detail --platform "),
             "{name}: no explain line"
         );
         let remedy = line_at(t, w.remedy_head).unwrap();

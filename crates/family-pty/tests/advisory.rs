@@ -624,7 +624,7 @@ fn zh_cn_is_chinese_and_keeps_names_and_detail() {
         "`standard`",
         "`@deepseek-ai/dsh-tool-pwsh`",
         "`shell`",
-        "sandbox-advisor explain --platform win32 --mode workspace-write",
+        "sandbox-advisor explain --detail --platform win32 --mode workspace-write",
     ] {
         assert!(
             zh.text.contains(kept),

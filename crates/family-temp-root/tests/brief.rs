@@ -73,7 +73,7 @@ fn six_parts_in_order(name: &str, evidence: &[&str], w: &Words) {
         w.never_relax,
         // 6. Where the full account is, and the line that prints it.
         w.account,
-        "\n    sandbox-advisor explain --platform win32 ",
+        "\n    sandbox-advisor explain --detail --platform win32 ",
     ]);
     assert_in_order(name, &text, &parts);
 }

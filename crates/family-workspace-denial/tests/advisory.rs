@@ -316,7 +316,7 @@ pub fn assert_untrusted_text_is_framed(name: &str, text: &str) {
 /// The same parts, in the same order, in both locales.
 #[test]
 fn the_brief_has_its_six_parts_in_order() {
-    let explain = r"' | sandbox-advisor explain --platform win32 --mode workspace-write --root '<root>' --command '<command>' --value -";
+    let explain = r"' | sandbox-advisor explain --detail --platform win32 --mode workspace-write --root '<root>' --command '<command>' --value -";
     for (name, zh) in [
         ("pos-pwsh-set-content-vendor", false),
         ("pos-pwsh-set-content-vendor-zh-cn", true),

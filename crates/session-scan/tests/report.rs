@@ -188,8 +188,9 @@ fn the_documented_schema_is_the_serialized_one() {
     )
     .unwrap();
     let schema = doc
-        .split("```text\n")
+        .split("## The JSON report")
         .nth(1)
+        .and_then(|section| section.split("```text\n").nth(1))
         .and_then(|rest| rest.split("```").next())
         .expect("the schema block");
     let documented: std::collections::BTreeSet<String> = schema
