@@ -34,7 +34,8 @@ fn six_parts_in_order(text: &str, sentence: &str, words: [&str; 5]) {
     assert!(first.contains(retry), "part 1 must say {retry:?}: {first}");
     let evidence = format!("\n> {sentence}\n");
     // The line names the sentence by a placeholder; the sentence is only quoted.
-    let explain = "\n    sandbox-advisor explain --detail --platform win32 '<message>'\n".to_owned();
+    let explain =
+        "\n    sandbox-advisor explain --detail --platform win32 '<message>'\n".to_owned();
     assert_in_order(
         &format!("six parts ({sentence})"),
         text,
