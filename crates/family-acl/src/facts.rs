@@ -50,6 +50,11 @@ const SHARED_PROFILES: [&str; 4] = ["public", "default", "default user", "all us
 /// without regard to case). Moving the workspace under %USERPROFILE% is then
 /// no advice: it is there already. Render-time only; recognition never asks.
 pub(crate) fn in_user_profile(path: &Untrusted) -> bool {
+    // Most paths never name a `Users` folder: refuse them before normalizing.
+    let raw = path.inspect().as_bytes();
+    if !raw.windows(5).any(|w| w.eq_ignore_ascii_case(b"users")) {
+        return false;
+    }
     // A relative, drive-relative, UNC or device spelling has no `X:` first part.
     let path = HostPath::lexical(PathStyle::Windows, path.inspect());
     let mut parts = path.as_str().split(['\\', '/']);
