@@ -16,7 +16,7 @@ import ToolRuntime from '@deepseek-ai/dsh-tools'
 
 import * as plugin from '../lib/index.js'
 
-/** The producers' exact shapes, as the families' fixtures record them (crates/family-*/tests/fixtures). */
+/** The producers' exact shapes, as the families' fixtures record them (each family crate's tests/fixtures). */
 export const shapes = {
   acl: (dir) => `SetNamedSecurityInfoW failed (Win32 5): grantWrite(${dir})`,
   pty: 'PTY shell exited during startup',
