@@ -14,7 +14,8 @@
 //! `hooks/list` whose `sourcePath` is the file install wrote (the same file
 //! on disk), whose key lies in that file, whose event is one install wrote,
 //! whose matcher is the client's and whose `command` is exactly the command
-//! line install wrote (a `command` handler, not a managed one). An entry
+//! line install wrote, which must be the advisor's handler ([`Handler`]; a
+//! `command` handler, not a managed one). An entry
 //! Codex marks `modified` is trusted again only when it is exactly that.
 //! Every other entry (another file, another layer such as a repository's
 //! `.codex/hooks.json` when the install was `--user`, another event, any
@@ -32,6 +33,9 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+
+use super::Dialect;
+use super::install::Handler;
 
 /// The longest the whole conversation with `codex app-server` may take.
 pub const DEADLINE: Duration = Duration::from_secs(30);
@@ -110,6 +114,7 @@ impl Ours<'_> {
             codex_event(event) == listed.event && *command == listed.command
         });
         written
+            && Handler::parse(&listed.command, Dialect::Codex).is_some()
             && listed.handler_type == "command"
             && !listed.managed
             && listed.matcher.as_deref() == Some(self.matcher)
@@ -150,6 +155,14 @@ pub struct Report {
 }
 
 impl Report {
+    /// The hooks to trust: install's own that Codex does not trust yet
+    /// (untrusted, or `modified` and now exactly install's), never another.
+    pub fn to_trust(&self) -> impl Iterator<Item = &Listed> {
+        self.ours
+            .iter()
+            .filter(|h| !h.is_trusted() && !h.key.is_empty() && !h.hash.is_empty())
+    }
+
     /// Splits `listed` by `ours`.
     pub fn of(listed: Vec<Listed>, ours: &Ours<'_>) -> Self {
         let (ours_listed, others): (Vec<Listed>, Vec<Listed>) =
@@ -304,10 +317,7 @@ pub fn check(codex: &Path, cwd: &Path, ours: &Ours<'_>) -> Result<Report, TrustE
 pub fn trust(codex: &Path, cwd: &Path, ours: &Ours<'_>) -> Result<Report, TrustError> {
     let mut server = Server::open(codex, cwd)?;
     let before = Report::of(server.list(cwd)?, ours);
-    for hook in &before.ours {
-        if hook.is_trusted() || hook.key.is_empty() || hook.hash.is_empty() {
-            continue;
-        }
+    for hook in before.to_trust() {
         let key_path = format!(
             "hooks.state.{}",
             serde_json::to_string(&hook.key).unwrap_or_default()
@@ -323,3 +333,7 @@ pub fn trust(codex: &Path, cwd: &Path, ours: &Ours<'_>) -> Result<Report, TrustE
     }
     Ok(Report::of(server.list(cwd)?, ours))
 }
+
+#[cfg(test)]
+#[path = "trust_tests.rs"]
+mod tests;
