@@ -339,7 +339,7 @@ mod on_disk {
             Change::Written
         );
         let path = place.path();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
         std::fs::write(&path, "{\"apiKeyHelper\": \"x\"}").unwrap();
         assert_eq!(
             install(&ClaudeCode, &place, &handler()).unwrap().change,
@@ -361,6 +361,25 @@ mod on_disk {
         );
         assert_eq!(std::fs::read_to_string(&path).unwrap(), first);
         let names: Vec<_> = std::fs::read_dir(path.parent().unwrap()).unwrap().collect();
+        assert_eq!(names.len(), 1, "no temp file left: {names:?}");
+    }
+
+    #[test]
+    fn a_file_replaced_or_created_while_install_runs_is_not_overwritten() {
+        let dir = tempfile::tempdir().unwrap();
+        let place = place(dir.path());
+        let opened = file::open(&place).unwrap();
+        std::fs::create_dir(dir.path().join(".claude")).unwrap();
+        std::fs::write(place.path(), "{\"theirs\": 1}").unwrap();
+        let e = opened.replace("{}").unwrap_err().to_string();
+        assert!(e.contains("it changed while install ran"), "{e}");
+        let opened = file::open(&place).unwrap();
+        std::fs::write(dir.path().join("other.json"), "{\"other\": 2}").unwrap();
+        std::fs::rename(dir.path().join("other.json"), place.path()).unwrap();
+        let e = opened.replace("{}").unwrap_err().to_string();
+        assert!(e.contains("it changed while install ran"), "{e}");
+        assert_eq!(std::fs::read_to_string(place.path()).unwrap(), "{\"other\": 2}");
+        let names: Vec<_> = std::fs::read_dir(dir.path().join(".claude")).unwrap().collect();
         assert_eq!(names.len(), 1, "no temp file left: {names:?}");
     }
 
