@@ -247,74 +247,6 @@ fn a_file_that_is_not_settings_is_refused_by_what_is_wrong() {
     }
 }
 
-#[test]
-fn the_handler_is_recognized_only_in_installs_own_form() {
-    use advisor_core::SandboxMode;
-    let h = |bin: &str, mode, config: Option<&str>| {
-        Handler::new(
-            std::path::Path::new(bin),
-            Dialect::Codex,
-            mode,
-            config.map(std::path::Path::new),
-        )
-        .unwrap()
-    };
-    let spaced = h(
-        "/home/a b/it's/sandbox-advisor",
-        Some(SandboxMode::WorkspaceWrite),
-        Some("/c/$HOME.toml"),
-    );
-    assert_eq!(
-        spaced.command_line(),
-        r"'/home/a b/it'\''s/sandbox-advisor' hook --dialect codex --mode workspace-write --config '/c/$HOME.toml'"
-    );
-    for handler in [
-        spaced,
-        h(BIN, None, None),
-        h("sandbox-advisor", Some(SandboxMode::ReadOnly), None),
-    ] {
-        assert_eq!(
-            Handler::parse(&handler.command_line(), Dialect::Codex),
-            Some(handler)
-        );
-    }
-    for (command, ours) in [
-        ("/x/sandbox-advisor hook --dialect=codex", true),
-        (
-            "/x/sandbox-advisor hook --dialect codex --config=/c.toml --mode=read-only",
-            true,
-        ),
-        ("C:\\bin\\sandbox-advisor.exe hook --dialect codex", false),
-        (
-            "/x/sandbox-advisor hook --dialect codex --mode bogus",
-            false,
-        ),
-        (
-            "/x/sandbox-advisor hook --dialect codex --mode read-only --mode read-only",
-            false,
-        ),
-        ("/x/sandbox-advisor hook --dialect codex --config", false),
-        ("/x/sandbox-advisor hook --dialect claude-code", false),
-        ("/x/sandbox-advisor hook --dialect", false),
-        ("/x/sandbox-advisor explain --dialect codex", false),
-        ("/x/sandbox-advisor-evil hook --dialect codex", false),
-        ("lint.sh hook --dialect codex", false),
-        ("~/bin/sandbox-advisor hook --dialect codex", false),
-        ("\"/x/sandbox-advisor\" hook --dialect codex", false),
-        ("/x/sandbox-advisor hook --dialect codex; rm -rf /", false),
-        ("/x/sandbox-advisor hook --dialect codex # x", false),
-        ("/x/sandbox-advisor hook --dialect codex && true", false),
-        ("/x/sandbox-advisor hook --dialect codex $(id)", false),
-        ("'/x/sandbox-advisor hook --dialect codex", false),
-    ] {
-        assert_eq!(
-            Handler::parse(command, Dialect::Codex).is_some(),
-            ours,
-            "{command}"
-        );
-    }
-}
-
 #[cfg(unix)]
 mod on_disk {
     use std::os::unix::fs::{MetadataExt, PermissionsExt, symlink};
@@ -352,7 +284,7 @@ mod on_disk {
         );
         assert_eq!(
             std::fs::metadata(&path).unwrap().mode() & 0o777,
-            0o600,
+            0o640,
             "the mode is kept"
         );
         assert_eq!(
@@ -378,8 +310,13 @@ mod on_disk {
         std::fs::rename(dir.path().join("other.json"), place.path()).unwrap();
         let e = opened.replace("{}").unwrap_err().to_string();
         assert!(e.contains("it changed while install ran"), "{e}");
-        assert_eq!(std::fs::read_to_string(place.path()).unwrap(), "{\"other\": 2}");
-        let names: Vec<_> = std::fs::read_dir(dir.path().join(".claude")).unwrap().collect();
+        assert_eq!(
+            std::fs::read_to_string(place.path()).unwrap(),
+            "{\"other\": 2}"
+        );
+        let names: Vec<_> = std::fs::read_dir(dir.path().join(".claude"))
+            .unwrap()
+            .collect();
         assert_eq!(names.len(), 1, "no temp file left: {names:?}");
     }
 

@@ -136,8 +136,11 @@ fn an_entry_unlike_what_install_writes_is_not_ours() {
         .find(|h| h.key.ends_with("pre_tool_use:1:0"))
         .unwrap();
     assert!(written.is(&base));
-    let changed: [(&str, fn(&mut Listed)); 7] = [
-        ("another advisor command line", |h| h.command = "/other/sandbox-advisor hook --dialect codex".into()),
+    type Change = fn(&mut Listed);
+    let changed: [(&str, Change); 7] = [
+        ("another advisor command line", |h| {
+            h.command = "/other/sandbox-advisor hook --dialect codex".into()
+        }),
         ("a managed hook", |h| h.managed = true),
         ("another handler type", |h| h.handler_type = "prompt".into()),
         ("no matcher", |h| h.matcher = None),

@@ -193,3 +193,78 @@ fn split(command: &str) -> Option<Vec<String>> {
         words.push(word);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    #[test]
+    fn the_handler_is_recognized_only_in_installs_own_form() {
+        use advisor_core::SandboxMode;
+        let h = |bin: &str, mode, config: Option<&str>| {
+            Handler::new(
+                std::path::Path::new(bin),
+                Dialect::Codex,
+                mode,
+                config.map(std::path::Path::new),
+            )
+            .unwrap()
+        };
+        let spaced = h(
+            "/home/a b/it's/sandbox-advisor",
+            Some(SandboxMode::WorkspaceWrite),
+            Some("/c/$HOME.toml"),
+        );
+        assert_eq!(
+            spaced.command_line(),
+            r"'/home/a b/it'\''s/sandbox-advisor' hook --dialect codex --mode workspace-write --config '/c/$HOME.toml'"
+        );
+        for handler in [
+            spaced,
+            h("/opt/bin/sandbox-advisor", None, None),
+            h("sandbox-advisor", Some(SandboxMode::ReadOnly), None),
+        ] {
+            assert_eq!(
+                Handler::parse(&handler.command_line(), Dialect::Codex),
+                Some(handler)
+            );
+        }
+        for (command, ours) in [
+            ("/x/sandbox-advisor hook --dialect=codex", true),
+            (
+                "/x/sandbox-advisor hook --dialect codex --config=/c.toml --mode=read-only",
+                true,
+            ),
+            ("C:\\bin\\sandbox-advisor.exe hook --dialect codex", false),
+            (
+                "/x/sandbox-advisor hook --dialect codex --mode bogus",
+                false,
+            ),
+            (
+                "/x/sandbox-advisor hook --dialect codex --mode read-only --mode read-only",
+                false,
+            ),
+            ("/x/sandbox-advisor hook --dialect codex --config", false),
+            ("/x/sandbox-advisor hook --dialect claude-code", false),
+            ("/x/sandbox-advisor hook --dialect", false),
+            ("/x/sandbox-advisor explain --dialect codex", false),
+            ("/x/sandbox-advisor-evil hook --dialect codex", false),
+            ("lint.sh hook --dialect codex", false),
+            ("~/bin/sandbox-advisor hook --dialect codex", false),
+            ("\"/x/sandbox-advisor\" hook --dialect codex", false),
+            ("/x/sandbox-advisor hook --dialect codex; rm -rf /", false),
+            ("/x/sandbox-advisor hook --dialect codex # x", false),
+            ("/x/sandbox-advisor hook --dialect codex && true", false),
+            ("/x/sandbox-advisor hook --dialect codex $(id)", false),
+            ("'/x/sandbox-advisor hook --dialect codex", false),
+        ] {
+            assert_eq!(
+                Handler::parse(command, Dialect::Codex).is_some(),
+                ours,
+                "{command}"
+            );
+        }
+    }
+}
