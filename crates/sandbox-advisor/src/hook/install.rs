@@ -135,7 +135,7 @@ pub fn merge(
     let plan = edit::plan(old, client, command)?;
     let text = plan.apply(old.unwrap_or_default());
     let root = json::parse(&text).map_err(|e| format!("the edit came out wrong ({e})"))?;
-    let again = edit::scan(&text, &root, client)?;
+    let again = edit::scan(&root, client)?;
     let exact = again
         .events
         .iter()
@@ -174,7 +174,7 @@ pub fn mounted(client: &dyn HookClient, place: &Place) -> Result<Mounted, Instal
     };
     let read = || -> Result<Mounted, String> {
         let root = json::parse(text).map_err(|e| e.to_string())?;
-        let scan = edit::scan(text, &root, client)?;
+        let scan = edit::scan(&root, client)?;
         Ok(Mounted {
             path: path.clone(),
             exists: true,

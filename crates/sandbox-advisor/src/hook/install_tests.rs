@@ -242,6 +242,11 @@ fn a_file_that_is_not_settings_is_refused_by_what_is_wrong() {
             &format!("{{\"a\": {}{}}}", "[".repeat(200), "]".repeat(200)),
             "nested deeper than 128 levels at line 1",
         ),
+        (
+            "too many values",
+            &format!("{{\"a\": [{}0]}}", "0,\n".repeat(100_000)),
+            "it holds more than 100000 values (a settings file holds far fewer); line 99999",
+        ),
     ] {
         check(about, Some(text), &Codex, Err(why));
     }

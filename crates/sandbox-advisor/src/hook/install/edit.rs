@@ -15,7 +15,7 @@ use std::ops::Range;
 
 use super::client::HookClient;
 use super::handler::{Handler, mentions_advisor};
-use super::json::{self, Kind, Node, position};
+use super::json::{self, Kind, Node};
 use super::render::{Style, Tree, line_indent, ws_before};
 
 /// One replacement of a byte range of the old text.
@@ -120,7 +120,7 @@ fn advisor_command(group: &Node, client: &dyn HookClient) -> Option<String> {
 
 /// Reads the `hooks` object of `root`: the advisor's groups per event, and
 /// every other handler that names the advisor.
-pub fn scan<'n>(text: &str, root: &'n Node, client: &dyn HookClient) -> Result<Scan<'n>, String> {
+pub fn scan<'n>(root: &'n Node, client: &dyn HookClient) -> Result<Scan<'n>, String> {
     let mut scan = Scan::default();
     let Kind::Object(_) = root.kind else {
         return Err("it is not a JSON object".into());
@@ -161,7 +161,7 @@ pub fn scan<'n>(text: &str, root: &'n Node, client: &dyn HookClient) -> Result<S
                 if let Some(command) = command.filter(|c| mentions_advisor(c)) {
                     scan.kept.push(Found {
                         at: format!("hooks.{event}[{i}].hooks[{j}]"),
-                        line: position(text, handler.span.start).0,
+                        line: handler.line,
                         command: command.to_owned(),
                     });
                 }
@@ -214,7 +214,7 @@ pub fn plan(old: Option<&str>, client: &dyn HookClient, command: &str) -> Result
         });
     };
     let root = json::parse(old).map_err(|e| e.to_string())?;
-    let scan = scan(old, &root, client)?;
+    let scan = scan(&root, client)?;
     let style = Style::of(old, &root);
     let mut plan = Plan {
         kept: scan.kept,
@@ -241,7 +241,7 @@ pub fn plan(old: Option<&str>, client: &dyn HookClient, command: &str) -> Result
         };
         let group_at = |i: usize, command: &str| Found {
             at: format!("hooks.{event}[{i}]"),
-            line: position(old, groups[i].span.start).0,
+            line: groups[i].line,
             command: command.to_owned(),
         };
         if there != command {

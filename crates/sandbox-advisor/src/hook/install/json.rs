@@ -7,7 +7,7 @@
 //! grammar and kept as text, never converted. Strings are decoded for
 //! comparing only (a lone surrogate escape decodes to U+FFFD). It refuses,
 //! naming the line and column: any syntax error, nesting deeper than
-//! [`MAX_DEPTH`], and a key that appears twice in one object (readers differ
+//! [`MAX_DEPTH`], more than [`MAX_VALUES`] values, and a key that appears twice in one object (readers differ
 //! on which of the two counts, so no edit of such a file can be sure what the
 //! client will read).
 
@@ -22,11 +22,18 @@ mod string;
 /// The deepest nesting read (the root value is level 1).
 pub const MAX_DEPTH: usize = 128;
 
+/// The most values read (each costs a few dozen bytes): a settings file
+/// holds far fewer, so a file of 4 MiB of `[0,0,…]` costs a few MiB, not
+/// hundreds.
+pub const MAX_VALUES: usize = 100_000;
+
 /// One value and the bytes it spans.
 #[derive(Debug)]
 pub struct Node {
     /// Its bytes in the text, from its first character to its last.
     pub span: Range<usize>,
+    /// The 1-based line it starts on.
+    pub line: usize,
     /// What it is.
     pub kind: Kind,
 }
@@ -92,6 +99,14 @@ pub enum JsonError {
         /// 1-based line.
         line: usize,
     },
+    /// More than [`MAX_VALUES`] values.
+    #[error(
+        "it holds more than {MAX_VALUES} values (a settings file holds far fewer); line {line}"
+    )]
+    TooMany {
+        /// 1-based line of the value over the bound.
+        line: usize,
+    },
     /// A key twice in one object.
     #[error(
         "the key {key} appears twice in one object (line {first} and line {line}): JSON with a \
@@ -139,6 +154,8 @@ pub fn parse(text: &str) -> Result<Node, JsonError> {
         bytes: text.as_bytes(),
         at: if text.starts_with('\u{feff}') { 3 } else { 0 },
         depth: 0,
+        values: 0,
+        line: 1,
     };
     p.skip_ws();
     let root = p.value()?;
@@ -154,6 +171,9 @@ struct Parser<'a> {
     bytes: &'a [u8],
     at: usize,
     depth: usize,
+    values: usize,
+    /// The 1-based line of `at`.
+    line: usize,
 }
 
 impl Parser<'_> {
@@ -166,8 +186,16 @@ impl Parser<'_> {
         self.bytes.get(self.at).copied()
     }
 
+    /// Skips white space, counting lines: only white space can hold a line
+    /// break (a string cannot), so [`Parser::line`] stays exact without a
+    /// scan from the start.
     fn skip_ws(&mut self) {
-        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        loop {
+            match self.peek() {
+                Some(b'\n') => self.line += 1,
+                Some(b' ' | b'\t' | b'\r') => {}
+                _ => return,
+            }
             self.at += 1;
         }
     }
@@ -182,7 +210,11 @@ impl Parser<'_> {
     }
 
     fn value(&mut self) -> Result<Node, JsonError> {
-        let start = self.at;
+        let (start, line) = (self.at, self.line);
+        self.values += 1;
+        if self.values > MAX_VALUES {
+            return Err(JsonError::TooMany { line: self.line });
+        }
         let kind = match self.peek() {
             Some(b'{') => self.nested(Self::object)?,
             Some(b'[') => self.nested(Self::array)?,
@@ -196,6 +228,7 @@ impl Parser<'_> {
         };
         Ok(Node {
             span: start..self.at,
+            line,
             kind,
         })
     }
@@ -205,8 +238,7 @@ impl Parser<'_> {
         read: fn(&mut Self) -> Result<Kind, JsonError>,
     ) -> Result<Kind, JsonError> {
         if self.depth == MAX_DEPTH {
-            let line = position(self.text, self.at).0;
-            return Err(JsonError::TooDeep { line });
+            return Err(JsonError::TooDeep { line: self.line });
         }
         self.depth += 1;
         let kind = read(self);
@@ -231,7 +263,7 @@ impl Parser<'_> {
             }
             let key = self.string()?;
             let key_span = key_start..self.at;
-            let line = position(self.text, key_start).0;
+            let line = self.line;
             // A lone surrogate decodes to U+FFFD: such a key is compared by its text.
             let identity = if key.contains('\u{fffd}') {
                 format!("\u{0}{}", &self.text[key_span.clone()])

@@ -70,9 +70,11 @@ impl Style {
         let mut comma = None;
         let mut unit = None;
         visit(root, &mut |container, first, second| {
-            let head = line_indent(text, container.span.start);
             let sep = ws_before(text, first.start);
             if unit.is_none() && sep.contains('\n') {
+                // Only here, where the child starts a line: the container's
+                // line ends there, so each line is read at most once.
+                let head = line_indent(text, container.span.start);
                 let inner = line_indent(text, first.start);
                 if let Some(extra) = inner.strip_prefix(head).filter(|e| !e.is_empty()) {
                     unit = Some(extra.to_owned());
