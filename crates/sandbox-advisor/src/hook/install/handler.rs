@@ -242,6 +242,8 @@ mod tests {
                 "/x/sandbox-advisor hook --dialect codex --mode bogus",
                 false,
             ),
+            ("/x/sandbox-advisor hook --dialect codex --log debug", false),
+            ("/x/sandbox-advisor hook --dialect codex extra", false),
             (
                 "/x/sandbox-advisor hook --dialect codex --mode read-only --mode read-only",
                 false,
