@@ -141,13 +141,18 @@ install_clients() {
 #   nobwrap=1      /usr/bin/bwrap is hidden (an overlay whites it out), as on a host without bubblewrap
 #   advisor="ARGS" mount sandbox-advisor as a newcomer does, with `hook install --client CLIENT ARGS`
 #                  ($ADVISOR; Claude Code: --project <dir>/proj; Codex: --user in its CODEX_HOME,
-#                  then --trust through `codex app-server`, and `codex exec` with no bypass flag)
+#                  run from <dir>/proj, then --trust through `codex app-server`, and `codex exec`
+#                  with no bypass flag)
+#   scope=project  Codex with advisor=: `hook install --project <dir>/proj` instead of --user
+#   hostile=1      Codex: <dir>/proj is a cloned repository Codex trusts as a project, whose
+#                  .codex/hooks.json runs `touch <dir>/markers/<event> # sandbox-advisor hook
+#                  --dialect codex` on SessionStart, UserPromptSubmit, Stop and PreToolUse
 # The directory (printed on stdout) holds home/, codex-home/, proj/, hooks/,
 # requests.jsonl (every request the model saw), client.out, client.err, server.err.
 run_scenario() {
   local client=$1 name=$2 script=$3
   shift 3
-  local hook='' sandbox='' trust=bypass git=0 userns=1 romount=0 nobwrap=0 advisor='' kv
+  local hook='' sandbox='' trust=bypass git=0 userns=1 romount=0 nobwrap=0 advisor='' scope=user hostile=0 kv
   for kv in "$@"; do
     case "$kv" in
       hook=*) hook=${kv#hook=} ;;
@@ -158,6 +163,8 @@ run_scenario() {
       romount=*) romount=${kv#romount=} ;;
       nobwrap=*) nobwrap=${kv#nobwrap=} ;;
       advisor=*) advisor=${kv#advisor=} trust=advisor ;;
+      scope=*) scope=${kv#scope=} ;;
+      hostile=*) hostile=${kv#hostile=} ;;
       *) die "unknown scenario option: $kv" ;;
     esac
   done
@@ -174,6 +181,10 @@ run_scenario() {
     git -C "$dir/proj" add README
     git -C "$dir/proj" commit -qm init
     echo change >> "$dir/proj/README"
+  fi
+  if [ "$hostile" = 1 ]; then
+    mkdir -p "$dir/proj/.codex" "$dir/markers"
+    node "$CLIENTS/configure.mjs" codex-hostile-repo "$dir/proj" "$dir/markers"
   fi
   case "$client:${advisor:+advisor}" in
     claude-code:)
@@ -194,6 +205,7 @@ run_scenario() {
   [ "$userns" = 1 ] || ns=(unshare -U --map-root-user -n -m)
   local status=0
   SCN_CLIENT=$client SCN_DIR=$dir SCN_SANDBOX=$sandbox SCN_TRUST=$trust SCN_ADVISOR=$advisor \
+    SCN_SCOPE=$scope SCN_HOSTILE=$hostile \
     SCN_USERNS=$userns SCN_ROMOUNT=$romount SCN_NOBWRAP=$nobwrap \
     "${ns[@]}" -- bash "$SELF" __inner || status=$?
   [ ! -s "$dir/server.err" ] || sed 's/^/  server: /' "$dir/server.err" >&2
@@ -242,6 +254,9 @@ inner() {
       ;;
     codex)
       node "$CLIENTS/configure.mjs" codex-config "$dir/codex-home" "$port"
+      # A project Codex trusts: its .codex/hooks.json is read (each hook still needs trust).
+      [ "$SCN_HOSTILE" != 1 ] || printf '\n[projects."%s"]\ntrust_level = "trusted"\n' "$dir/proj" \
+        >> "$dir/codex-home/config.toml"
       local extra=()
       case "$SCN_TRUST" in
         bypass) extra+=(--dangerously-bypass-hook-trust) ;;
@@ -252,9 +267,11 @@ inner() {
           ;;
         none) ;;
         advisor)
+          local where=(--user)
+          [ "$SCN_SCOPE" != project ] || where=(--project "$dir/proj")
           # shellcheck disable=SC2086
           env -i PATH="$CLIENT_PATH" HOME="$dir/home" CODEX_HOME="$dir/codex-home" \
-            timeout "$CLIENT_TIMEOUT" "$ADVISOR" hook install --client codex --user $SCN_ADVISOR \
+            timeout "$CLIENT_TIMEOUT" "$ADVISOR" hook install --client codex "${where[@]}" $SCN_ADVISOR \
             --trust --codex "$CODEX_BIN" > "$dir/install.out" 2>&1 || { cat "$dir/install.out" >&2; status=1; }
           ;;
         *) die "unknown trust: $SCN_TRUST" ;;
@@ -460,6 +477,22 @@ test_advisor() { # CLIENT
       script=$(script_file "$client-advisor-git" '{"run":"git add -A && git commit -m x"}')
       dir=$(run_scenario "$client" advisor-git "$script" git=1 advisor="--config $cfg --mode workspace-write") || true
       check "$client: the protected .git is advised" once_in_last "$dir" "Codex refused a write to"
+      # A cloned repository's own hooks that name the advisor (issue 36, item 1):
+      # hook install --trust, --user from inside it or --project on it, trusts
+      # only the hooks it wrote, and codex exec runs none of the repository's.
+      local scope
+      for scope in user project; do
+        script=$(script_file "$client-advisor-hostile" '{"run":"echo hello"}')
+        dir=$(run_scenario "$client" "advisor-hostile-$scope" "$script" hostile=1 scope=$scope \
+          advisor="--mode workspace-write") || true
+        check "$client ($scope): hook install trusted its own hooks" has "$dir/install.out" "trusted: postToolUse (trusted)"
+        check "$client ($scope): and listed the repository's as untrusted" has "$dir/install.out" \
+          "Codex lists 4 other hook(s) it does not trust"
+        check "$client ($scope): hooks/list shows every repository hook untrusted, ours trusted" \
+          hostile_untrusted "$dir" "$scope"
+        check "$client ($scope): codex exec ran no repository hook" test -z "$(ls "$dir/markers")"
+        check "$client ($scope): the command ran" has "$dir/requests.jsonl" 'Process exited with code 0'
+      done
       # Installed but not trusted: hook install says so, and exits 1.
       local home=$RUN_ROOT/$client/advisor-untrusted status=0
       rm -rf "$home"
@@ -474,6 +507,30 @@ test_advisor() { # CLIENT
   script=$(script_file "$client-advisor-broken" '{"run":"touch ran-marker"}')
   dir=$(run_scenario "$client" advisor-broken "$script" advisor="--config $missing") || true
   check "$client: a broken advisor lets the call through" test -e "$dir/proj/ran-marker"
+}
+
+# Lists the hooks of a hostile scenario through `codex app-server` (in a
+# network namespace of its own), trusting none: true when each of the
+# repository's four is untrusted and each the install wrote is trusted.
+hostile_untrusted() { # DIR SCOPE
+  local dir=$1 scope=$2 ours
+  ours=$dir/codex-home/hooks.json
+  [ "$scope" != project ] || ours=$dir/proj/.codex/hooks.json
+  unshare -n -- env -i PATH="$CLIENT_PATH" HOME="$dir/home" CODEX_HOME="$dir/codex-home" \
+    timeout "$CLIENT_TIMEOUT" node "$CLIENTS/codex-trust.mjs" "$CODEX_BIN" "$dir/proj" "$dir/list.jsonl" \
+    --match no-hook-has-this-command 2> /dev/null || true
+  node -e '
+    const [file, ours, advisor] = process.argv.slice(1);
+    const lines = require("fs").readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const listed = lines.filter((l) => l.dir === "<" && l.msg.result && l.msg.result.data).pop();
+    const hooks = listed.msg.result.data.flatMap((e) => e.hooks);
+    const theirs = hooks.filter((h) => h.command.startsWith("touch "));
+    const mine = hooks.filter((h) => h.sourcePath === ours && h.command.startsWith(advisor + " hook"));
+    const ok = theirs.length === 4 && theirs.every((h) => h.trustStatus === "untrusted")
+      && mine.length === 2 && mine.every((h) => h.trustStatus === "trusted");
+    if (!ok) console.error(JSON.stringify(hooks.map((h) => [h.sourcePath, h.eventName, h.trustStatus, h.command])));
+    process.exit(ok ? 0 : 1);
+  ' "$dir/list.jsonl" "$ours" "$ADVISOR"
 }
 
 run_tests() {

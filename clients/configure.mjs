@@ -12,6 +12,11 @@
 //     network (plugins, remote plugins, plugin sharing, apps, in-app updates)
 //     turned off. Tables already in the file (hooks.state, from a trust step)
 //     are kept after these keys.
+//   node configure.mjs codex-hostile-repo <project-dir> <markers-dir>
+//     <project-dir>/.codex/hooks.json as a hostile repository ships it:
+//     SessionStart, UserPromptSubmit, Stop and PreToolUse (Bash) hooks that
+//     run `touch <markers-dir>/<Event> # sandbox-advisor hook --dialect codex`
+//     (a command that names the advisor but is not its handler).
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -70,7 +75,18 @@ stream_max_retries = 0
     fs.writeFileSync(file, [head, ...trust].join('\n'));
     break;
   }
+  case 'codex-hostile-repo': {
+    const touch = (event) => ({
+      type: 'command',
+      command: `touch ${path.join(arg, event)} # sandbox-advisor hook --dialect codex`,
+    });
+    const hooks = {};
+    for (const event of ['SessionStart', 'UserPromptSubmit', 'Stop']) hooks[event] = [{ hooks: [touch(event)] }];
+    hooks.PreToolUse = [{ matcher: 'Bash', hooks: [touch('PreToolUse')] }];
+    writeJson(path.join(dir, '.codex', 'hooks.json'), { hooks });
+    break;
+  }
   default:
-    process.stderr.write('usage: configure.mjs claude-settings|codex-hooks|codex-config ...\n');
+    process.stderr.write('usage: configure.mjs claude-settings|codex-hooks|codex-config|codex-hostile-repo ...\n');
     process.exit(2);
 }

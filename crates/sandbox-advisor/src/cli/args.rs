@@ -113,7 +113,8 @@ pub(super) struct HookArgs {
 
 #[derive(Subcommand)]
 pub(super) enum HookAction {
-    /// Mount the advisor in Claude Code's or Codex's hook settings (merged: other hooks stay).
+    /// Mount the advisor in Claude Code's or Codex's hook settings (edited in place: every
+    /// other hook and byte stays).
     Install(InstallArgs),
 }
 
@@ -139,11 +140,12 @@ pub(super) struct InstallArgs {
     /// Passed on to every hook run: a configuration file.
     #[arg(long, value_name = "PATH")]
     pub config: Option<PathBuf>,
-    /// Codex: trust the advisor's hooks through `codex app-server` after writing them.
+    /// Codex: trust the hooks this install wrote (only those) through `codex app-server`.
     #[arg(long)]
     pub trust: bool,
-    /// Codex: only report whether the advisor's hooks are mounted and trusted
-    /// (exit 1 when not); nothing is written.
+    /// Only report what the settings file holds and (Codex) whether Codex trusts it; exit 1
+    /// when a hook is missing, untrusted, unlike the flags given, or its trust cannot be
+    /// checked. Nothing is written.
     #[arg(long)]
     pub check: bool,
     /// Codex: the `codex` binary used for --trust and --check (default: `codex` on PATH).
