@@ -192,7 +192,10 @@ fn a_preflight_family_is_asked_only_on_its_own_host() {
                 .post_execute(&fail("a2", "c1", "unrelated"), None, &c)
                 .await;
             assert_eq!(
-                (start.additional_contexts.len(), call.additional_contexts.len()),
+                (
+                    start.additional_contexts.len(),
+                    call.additional_contexts.len()
+                ),
                 (heard, heard),
                 "{kind:?}"
             );

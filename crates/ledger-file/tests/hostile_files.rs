@@ -48,8 +48,8 @@ const TARGETS: &[Target] = &[
         op: |s| s.collect_garbage().map(drop),
     },
     Target {
-        name: "budget",
-        path: |s| agent_file(s, "budget"),
+        name: "budget.v2",
+        path: |s| agent_file(s, "budget.v2"),
         op: |s| s.edit_budget(&agent("a"), &mut increment),
     },
     Target {

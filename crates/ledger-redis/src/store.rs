@@ -1,8 +1,8 @@
 //! [`RedisStore`]: the [`LedgerStore`] operations, each one or two round trips.
 
 use advisor_core::{
-    AgentId, AgentKey, BudgetRecord, Claim, DigestKey, Edit, LedgerStore, RECORD_MAX_BYTES, Slot,
-    StoreFault,
+    AgentId, AgentKey, BudgetRecord, Claim, DigestKey, Edit, LedgerStore, RECORD_MAX_BYTES,
+    RecordOwner, Slot, StoreFault,
 };
 use redis::io::tcp::TcpSettings;
 use redis::{Client, IntoConnectionInfo, RedisConnectionInfo, Value};
@@ -211,11 +211,13 @@ impl RedisStore {
     }
 
     /// Reads, edits and (when changed) writes back one record, unless
-    /// someone wrote it in between: `Ok(false)` then.
+    /// someone wrote it in between: `Ok(false)` then. A record bound to
+    /// another agent is read as absent (advisor-core's codec logs it once),
+    /// and replaced by the write, or deleted when the edit writes nothing.
     fn edit_once(
         &self,
         session: &mut Session<'_>,
-        key: &str,
+        (key, owner): (&str, RecordOwner),
         edit: &mut dyn FnMut(&mut BudgetRecord) -> Edit,
     ) -> Result<bool, Failure> {
         let read = eval(scripts::BUDGET_READ, &[key], RECORD_MAX_BYTES);
@@ -236,11 +238,12 @@ impl RedisStore {
             _ => return Err(Failure::Unexpected("the budget read")),
         };
         let decoded = match &stored {
-            None => Ok(BudgetRecord::default()),
-            Some(bytes) => BudgetRecord::decode(bytes),
+            None => Ok(Some(BudgetRecord::default())),
+            Some(bytes) => BudgetRecord::decode_stored(bytes, owner, key),
         };
-        let mut record = match decoded {
-            Ok(record) => record,
+        let (mut record, foreign) = match decoded {
+            Ok(Some(record)) => (record, false),
+            Ok(None) => (BudgetRecord::default(), true),
             Err(error) => {
                 // Left alone, it would fail every edit of this agent until it
                 // expires, sending each process into backoff. Deleting it loses
@@ -254,13 +257,16 @@ impl RedisStore {
             }
         };
         if edit(&mut record) == Edit::Unchanged {
+            if let (true, Some(bytes)) = (foreign, stored) {
+                session.send::<i64>(&eval(scripts::COMPARE_AND_DELETE, &[key], bytes))?;
+            }
             return Ok(true);
         }
         let (held, read) = match stored {
             Some(bytes) => ("held", bytes),
             None => ("absent", Vec::new()),
         };
-        let write = (held, read, record.encode(), self.ttl_ms);
+        let write = (held, read, record.encode(owner), self.ttl_ms);
         let written: i64 = session.send(&eval(scripts::COMPARE_AND_SET, &[key], write))?;
         Ok(written == 1)
     }
@@ -293,9 +299,10 @@ impl LedgerStore for RedisStore {
     fn forget(&self, agent: &AgentId) -> Result<(), StoreFault> {
         let agent = AgentKey::of(agent);
         let (index, budget) = (self.keys.index(&agent), self.keys.budget(&agent));
+        let old = self.keys.budget_v1(&agent);
         let forget = eval(
             scripts::FORGET,
-            &[&index, &budget],
+            &[&index, &budget, &old],
             self.keys.claims(&agent),
         );
         self.run("forget", |session| session.send::<i64>(&forget).map(drop))
@@ -311,9 +318,10 @@ impl LedgerStore for RedisStore {
         edit: &mut dyn FnMut(&mut BudgetRecord) -> Edit,
     ) -> Result<(), StoreFault> {
         let key = self.keys.budget(&AgentKey::of(agent));
+        let owner = RecordOwner::of(agent);
         self.run("budget", |session| {
             for _ in 0..EDIT_ATTEMPTS {
-                if self.edit_once(session, &key, edit)? {
+                if self.edit_once(session, (&key, owner), edit)? {
                     return Ok(());
                 }
                 std::thread::yield_now();
