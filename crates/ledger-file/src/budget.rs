@@ -45,8 +45,8 @@ pub(crate) fn edit_budget(
     if absent && edit(&mut BudgetRecord::default()) == Edit::Unchanged {
         return Ok(());
     }
-    check_agent_dir(&dir)?;
     let owner = RecordOwner::of(agent);
+    check_agent_dir(&dir)?;
     with_lock(&dir, Open::Create, wait, || {
         let (mut record, foreign) = match load(&dir, &path, owner)? {
             Some(record) => (record, false),

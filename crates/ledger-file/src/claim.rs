@@ -19,6 +19,10 @@ use crate::layout::{
 };
 use crate::lock::{Open, with_lock};
 
+/// The budget files `forget` removes beside the claims: the record, an
+/// older build's version 1 record, and the last one moved aside.
+const RECORDS: [&str; 3] = [BUDGET, BUDGET_V1, BUDGET_CORRUPT];
+
 /// Claims `slot` for `agent`.
 pub(crate) fn claim(
     layout: &Layout,
@@ -66,8 +70,7 @@ pub(crate) fn forget(layout: &Layout, agent: &AgentId, wait: Duration) -> Result
                 .file_type()
                 .map(Kind::of)
                 .at("inspect", &entry.path())?;
-            let ours = name.starts_with(CLAIM_PREFIX)
-                || [BUDGET, BUDGET_V1, BUDGET_CORRUPT].contains(&&*name);
+            let ours = name.starts_with(CLAIM_PREFIX) || RECORDS.contains(&&*name);
             if ours && kind != Kind::Directory {
                 remove_file(&entry.path())?;
             }

@@ -4,8 +4,7 @@ use advisor_core::{
     AgentId, AgentKey, BudgetRecord, Claim, DigestKey, Edit, LedgerStore, RECORD_MAX_BYTES,
     RecordOwner, Slot, StoreFault,
 };
-use redis::io::tcp::TcpSettings;
-use redis::{Client, IntoConnectionInfo, RedisConnectionInfo, Value};
+use redis::{ConnectionAddr, IntoConnectionInfo, Value};
 
 use crate::keys::{Keys, check_prefix};
 use crate::link::{Bounds, Failure, Handshake, Link, Session};
@@ -82,10 +81,14 @@ impl RedisStore {
             |e: &dyn std::fmt::Display| refuse(&format!("invalid Redis URL {shown:?}: {e}"));
         crate::url_check::check_parts(url).map_err(|e| invalid(&e))?;
         let info = url.into_connection_info().map_err(|e| invalid(&e))?;
-        // No `CLIENT SETINFO`, `AUTH` or `SELECT` in the redis crate's setup:
-        // it pipelines them, and a frozen server would hold the connect for
-        // one timeout per reply. The link sends `AUTH` and `SELECT` itself,
-        // each bounded like any request.
+        // The link talks to the server itself (`crate::wire`), so that every
+        // step has one deadline; the redis crate reads the URL, packs
+        // commands and parses replies. `AUTH` and `SELECT` are sent by the
+        // link, each one request bounded like any other.
+        let server = match info.addr() {
+            ConnectionAddr::Tcp(host, port) => (host.clone(), *port),
+            _ => return Err(invalid(&"this build talks to Redis over TCP only")),
+        };
         let given = info.redis_settings();
         let handshake = Handshake {
             auth: given
@@ -93,20 +96,13 @@ impl RedisStore {
                 .map(|p| (given.username().map(str::to_owned), p.to_owned())),
             db: given.db(),
         };
-        let redis = RedisConnectionInfo::default()
-            .set_protocol(given.protocol())
-            .set_skip_set_lib_name();
-        let info = info
-            .set_redis_settings(redis)
-            .set_tcp_settings(TcpSettings::default().set_nodelay(true));
-        let client = Client::open(info).map_err(|e| invalid(&e))?;
         let bounds = Bounds {
             timeout: options.timeout,
             conversation: options.conversation,
             after_timeout: options.after_timeout,
         };
         Ok(Self {
-            link: Link::new(client, handshake, bounds),
+            link: Link::new(server, handshake, bounds),
             keys: Keys::new(&options.prefix),
             ttl_ms,
             url: shown,
