@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! <dir>/v1/key                        the shared digest key: 32 hex digits (0600 on Unix)
+//! <dir>/v1/fleet-key                  the Redis fleet's digest key, as a hook last saw it (0600)
 //! <dir>/v1/gc.lock, gc.stamp          who collects, and when it last did (the stamp's mtime)
 //! <dir>/v1/agents/<agent key>/        one directory per agent (AgentKey: 32 hex digits)
 //!     claim.<slot name>               a claimed slot (an empty marker)
@@ -84,6 +85,10 @@ impl Layout {
 
     pub(crate) fn key(&self) -> PathBuf {
         self.root.join("key")
+    }
+
+    pub(crate) fn fleet_key(&self) -> PathBuf {
+        self.root.join("fleet-key")
     }
 
     pub(crate) fn gc_lock(&self) -> PathBuf {

@@ -38,6 +38,11 @@ const TARGETS: &[Target] = &[
         op: |s| s.digest_key().map(drop),
     },
     Target {
+        name: "fleet-key",
+        path: |s| s.root().join("fleet-key"),
+        op: |s| s.remember_fleet_key(advisor_core::DigestKey::random()),
+    },
+    Target {
         name: "gc.lock",
         path: |s| s.root().join("gc.lock"),
         op: |s| s.collect_garbage().map(drop),

@@ -224,6 +224,53 @@ fn a_key_file_that_is_not_a_key_is_refused_naming_it() {
     assert_eq!(store.digest_key().unwrap().to_hex(), TEST_KEY);
 }
 
+/// Issue 36 item 9: the fleet's key a hook last saw is remembered beside the
+/// directory's own, read back, written again only when it changes, and a
+/// file there that is not a key is refused naming it, not repaired.
+#[cfg(unix)]
+#[test]
+fn the_fleet_key_is_remembered_and_rewritten_only_when_it_changes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = FileStore::open(tmp.path(), FileLimits::default()).unwrap();
+    let path = store.root().join("fleet-key");
+    assert_eq!(store.remembered_fleet_key().unwrap(), None);
+    let (one, two) = (
+        advisor_core::DigestKey::from_hex(TEST_KEY).unwrap(),
+        advisor_core::DigestKey::from_hex("ffeeddccbbaa99887766554433221100").unwrap(),
+    );
+    store.remember_fleet_key(one).unwrap();
+    assert_eq!(store.remembered_fleet_key().unwrap(), Some(one));
+    let inode = |p: &std::path::Path| {
+        use std::os::unix::fs::MetadataExt;
+        fs::symlink_metadata(p).unwrap().ino()
+    };
+    let first = inode(&path);
+    store.remember_fleet_key(one).unwrap();
+    assert_eq!(inode(&path), first, "the same key is not written again");
+    store.remember_fleet_key(two).unwrap();
+    assert_eq!(store.remembered_fleet_key().unwrap(), Some(two));
+    assert_ne!(inode(&path), first, "replaced whole");
+    assert_eq!(store.digest_key().unwrap().to_hex().len(), 32);
+    assert_ne!(
+        store.digest_key().unwrap(),
+        two,
+        "the directory's own key is untouched"
+    );
+    fs::write(&path, "not a key").unwrap();
+    for fault in [
+        store.remembered_fleet_key().unwrap_err(),
+        store.remember_fleet_key(one).unwrap_err(),
+    ] {
+        assert!(fault.what.contains(&path.display().to_string()), "{fault}");
+        assert!(fault.what.contains("not 32 hex digits"), "{fault}");
+    }
+    assert_eq!(
+        fs::read_to_string(&path).unwrap(),
+        "not a key",
+        "not repaired"
+    );
+}
+
 #[test]
 fn limits_that_cannot_work_are_refused_and_the_default_dir_is_per_user() {
     let tmp = tempfile::tempdir().unwrap();
