@@ -55,7 +55,7 @@ pub use advisory::{
 };
 pub use bounded::BoundedMap;
 pub use budget::CallKey;
-pub use budget::{BudgetRecord, RECORD_MAX_BYTES, RecordError};
+pub use budget::{BudgetRecord, RECORD_MAX_BYTES, RecordError, RecordOwner};
 pub use config::{
     Config, ConfigError, DEFAULT_LEDGER_CAPACITY, DEFAULT_SESSION_CAPACITY, ToolPattern,
 };

@@ -280,12 +280,30 @@ impl Registry {
         self.families.iter().map(|f| &**f)
     }
 
-    /// The families that declare `host`, in precedence order.
+    /// The families that declare `host`, in precedence order: the one host
+    /// filter of both seats. The failure seat shows an observation only to
+    /// these ([`owner`](Self::owner), through the same bits), and the
+    /// pre-flight seat asks only these ([`preflight_families`](Self::preflight_families)).
     pub fn families_on(&self, host: crate::Host) -> impl Iterator<Item = &dyn ErasedFamily> {
+        let bits = self.host_bits(host);
         self.families
             .iter()
-            .filter(move |f| f.hosts().contains(&host))
-            .map(|f| &**f)
+            .enumerate()
+            .filter(move |(i, _)| bits & (1u64 << i) != 0)
+            .map(|(_, f)| &**f)
+    }
+
+    /// The families that check a session on `host` before anything fails:
+    /// those of the host's own kind ([`families_on`](Self::families_on))
+    /// whose [`wants_preflight`](ErasedFamily::wants_preflight) says so. A
+    /// DeepSeek-harness family never speaks for a Claude Code or Codex
+    /// session: its remedy names the harness.
+    pub fn preflight_families<'r>(
+        &'r self,
+        host: &'r HostFacts,
+    ) -> impl Iterator<Item = &'r dyn ErasedFamily> {
+        self.families_on(host.kind)
+            .filter(move |f| f.wants_preflight(host))
     }
 
     fn host_bits(&self, host: crate::Host) -> u64 {
@@ -354,9 +372,7 @@ impl Registry {
         observation: &Observation,
         host: crate::Host,
     ) -> Vec<(FamilyId, Option<Box<dyn Recognized + 'r>>)> {
-        self.families
-            .iter()
-            .filter(|f| f.hosts().contains(&host))
+        self.families_on(host)
             .map(|f| {
                 (
                     f.id(),

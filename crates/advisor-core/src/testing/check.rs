@@ -58,7 +58,7 @@ pub fn decide(registry: &Registry, case: &Case) -> Outcome {
         },
         Subject::Preflight => {
             let env = case.environment(true);
-            let checker = registry.families().find(|f| f.wants_preflight(&case.host));
+            let checker = registry.preflight_families(&case.host).next();
             match checker {
                 None => report.push_str("pre-flight: none on this host\n"),
                 Some(checker) => {
