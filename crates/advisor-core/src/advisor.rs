@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use crate::advisory::Advisory;
 use crate::bounded::BoundedMap;
+use crate::checks::{HostChecks, HostProbe, NoProbe};
 use crate::budget::{BudgetCall, BudgetLimits, BudgetVerdict};
 use crate::config::Config;
 use crate::disclosure;
@@ -18,7 +19,8 @@ use crate::family::{Gate, PreflightVerdict, Seat, WithholdReason};
 use crate::ids::{AgentId, CallId, FamilyId, SessionId, ToolName};
 use crate::ledger::{Books, Claim, Ledger, LedgerStore, Slot};
 use crate::observation::{Observation, Outcome};
-use crate::registry::Registry;
+use crate::provenance::Provenance;
+use crate::registry::{Recognized, Registry};
 use crate::tool::ToolClass;
 
 mod explain;
@@ -114,6 +116,8 @@ pub struct Advisor {
     config: Config,
     /// The pre-flight memo: each session's verdicts, bounded by `sessionCapacity`.
     sessions: BoundedMap<SessionId, Remembered>,
+    /// Checks facts outside the sandbox for a recognized failure ([`NoProbe`] by default).
+    probe: Arc<dyn HostProbe>,
 }
 
 fn guarded<T>(family: FamilyId, stage: &'static str, f: impl FnOnce() -> T) -> Option<T> {
@@ -147,7 +151,16 @@ impl Advisor {
             books,
             config,
             sessions,
+            probe: Arc::new(NoProbe),
         }
+    }
+
+    /// Installs the probe that checks facts outside the sandbox for a
+    /// recognized failure (the hook's; by default none, so every fact is
+    /// unknown). It is asked only after a family recognized a result, and
+    /// only for the checks that family named.
+    pub fn set_probe(&mut self, probe: Arc<dyn HostProbe>) {
+        self.probe = probe;
     }
 
     /// The registry.
@@ -178,7 +191,17 @@ impl Advisor {
             href: self.config.href.clone(),
             locale: self.config.locale,
             host_version: self.config.host_version,
+            checks: HostChecks::default(),
         }
+    }
+
+    /// The facts `finding` names, from the probe (nothing is asked for none).
+    fn checked(&self, family: FamilyId, finding: &dyn Recognized, host: &HostFacts) -> HostChecks {
+        let wanted = guarded(family, "checks", || finding.checks(host)).unwrap_or_default();
+        if wanted.is_empty() {
+            return HostChecks::default();
+        }
+        self.probe.check(wanted, host).only(wanted)
     }
 
     /// The advisory as configured: with `advisoryText: full` the model gets the full account.
@@ -236,15 +259,30 @@ impl Advisor {
             return decision;
         };
         let (family, agent) = (owner.family, &observation.agent);
-        if owner.finding.feeds_budget()
+        let counts = owner.finding.feeds_budget()
             && self.config.enforce_after > 0
-            && ToolClass::of(&observation.tool).can_carry_sandbox_failure()
-        {
+            && ToolClass::of(&observation.tool).can_carry_sandbox_failure();
+        let seat = Slot::advisory(family, Seat::Failure);
+        let claimed = self.books.has_claimed(agent, &seat);
+        if claimed && !counts {
+            return decision;
+        }
+        // Facts checked outside the sandbox, only now that a family matched.
+        let mut env = self.environment(ctx.host, PolicyState::NotConsulted);
+        env.checks = self.checked(family, &*owner.finding, ctx.host);
+        let provenance = guarded(family, "provenance", || owner.finding.provenance(&env))
+            .unwrap_or_default();
+        // Fail-fast denial requires provenance: a failure a program's own
+        // output could have printed never counts toward `enforceAfter`.
+        if counts && provenance.is_proven() {
             self.books
                 .count_failure(agent, &BudgetCall::of(observation));
         }
-        let seat = Slot::advisory(family, Seat::Failure);
-        if self.books.has_claimed(agent, &seat) {
+        if claimed {
+            return decision;
+        }
+        if let Provenance::Refuted(code) = provenance {
+            tracing::debug!(target: "sandbox_advisor::declined", agent = %crate::quote::log_field(agent.as_str()), family = %family, code, "refuted by a check outside the sandbox");
             return decision;
         }
         let Some(need) = guarded(family, "policy_need", || {
@@ -252,14 +290,11 @@ impl Advisor {
         }) else {
             return decision;
         };
-        let policy = match need {
-            PolicyNeed::NotNeeded => PolicyState::NotConsulted,
-            PolicyNeed::Required => {
-                self.resolve(observation.session.as_ref(), approved_mode, ctx)
-                    .await
-            }
-        };
-        let env = self.environment(ctx.host, policy);
+        if need == PolicyNeed::Required {
+            env.policy = self
+                .resolve(observation.session.as_ref(), approved_mode, ctx)
+                .await;
+        }
         match guarded(family, "gate", || owner.finding.gate(&env)) {
             Some(Gate::Speak) => {
                 let Some(advisory) = guarded(family, "advise", || owner.finding.advise(&env))

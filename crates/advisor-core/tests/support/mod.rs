@@ -139,6 +139,10 @@ impl Family for Provisioning {
     fn policy_need(&self, _finding: &(), _host: &HostFacts) -> PolicyNeed {
         PolicyNeed::NotNeeded
     }
+    fn provenance(&self, _finding: &(), _env: &Environment) -> advisor_core::Provenance {
+        // A failure the harness settled: the fail-fast budget counts it.
+        advisor_core::Provenance::Proven(advisor_core::Proof::HarnessRecord)
+    }
     fn gate(&self, _finding: &(), _env: &Environment) -> Gate {
         Gate::Speak
     }
