@@ -7,8 +7,8 @@ use serde_json::Value;
 
 use crate::advisory::Advisory;
 use crate::bounded::BoundedMap;
-use crate::checks::{HostChecks, HostProbe, NoProbe};
 use crate::budget::{BudgetCall, BudgetLimits, BudgetVerdict};
+use crate::checks::{HostChecks, HostProbe, NoProbe};
 use crate::config::Config;
 use crate::disclosure;
 use crate::environment::{
@@ -20,9 +20,10 @@ use crate::ids::{AgentId, CallId, FamilyId, SessionId, ToolName};
 use crate::ledger::{Books, Claim, Ledger, LedgerStore, Slot};
 use crate::observation::{Observation, Outcome};
 use crate::provenance::Provenance;
-use crate::registry::{Recognized, Registry};
+use crate::registry::Registry;
 use crate::tool::ToolClass;
 
+mod checks;
 mod explain;
 mod preflight;
 
@@ -155,14 +156,6 @@ impl Advisor {
         }
     }
 
-    /// Installs the probe that checks facts outside the sandbox for a
-    /// recognized failure (the hook's; by default none, so every fact is
-    /// unknown). It is asked only after a family recognized a result, and
-    /// only for the checks that family named.
-    pub fn set_probe(&mut self, probe: Arc<dyn HostProbe>) {
-        self.probe = probe;
-    }
-
     /// The registry.
     pub fn registry(&self) -> &Registry {
         &self.registry
@@ -193,15 +186,6 @@ impl Advisor {
             host_version: self.config.host_version,
             checks: HostChecks::default(),
         }
-    }
-
-    /// The facts `finding` names, from the probe (nothing is asked for none).
-    fn checked(&self, family: FamilyId, finding: &dyn Recognized, host: &HostFacts) -> HostChecks {
-        let wanted = guarded(family, "checks", || finding.checks(host)).unwrap_or_default();
-        if wanted.is_empty() {
-            return HostChecks::default();
-        }
-        self.probe.check(wanted, host).only(wanted)
     }
 
     /// The advisory as configured: with `advisoryText: full` the model gets the full account.
@@ -267,11 +251,7 @@ impl Advisor {
         if claimed && !counts {
             return decision;
         }
-        // Facts checked outside the sandbox, only now that a family matched.
-        let mut env = self.environment(ctx.host, PolicyState::NotConsulted);
-        env.checks = self.checked(family, &*owner.finding, ctx.host);
-        let provenance = guarded(family, "provenance", || owner.finding.provenance(&env))
-            .unwrap_or_default();
+        let (mut env, provenance) = self.proven(&owner, ctx.host);
         // Fail-fast denial requires provenance: a failure a program's own
         // output could have printed never counts toward `enforceAfter`.
         if counts && provenance.is_proven() {

@@ -155,7 +155,9 @@ impl HostChecks {
             user_namespaces: self
                 .user_namespaces
                 .filter(|_| wanted.contains(Check::UserNamespaces)),
-            codex_home: self.codex_home.filter(|_| wanted.contains(Check::CodexHome)),
+            codex_home: self
+                .codex_home
+                .filter(|_| wanted.contains(Check::CodexHome)),
             claude_sandbox: self
                 .claude_sandbox
                 .filter(|_| wanted.contains(Check::ClaudeSandbox)),
@@ -217,11 +219,7 @@ mod tests {
         let some = all.clone().only(Checks::of(&[Check::CodexHome]));
         assert_eq!(some.codex_home, Some(HomePlace::UnderTemp));
         assert_eq!(
-            (
-                some.user_namespaces,
-                some.claude_sandbox,
-                some.client_tail
-            ),
+            (some.user_namespaces, some.claude_sandbox, some.client_tail),
             (None, None, None)
         );
         assert_eq!(all.clone().only(Checks::of(&Check::ALL)), all);

@@ -66,10 +66,12 @@ impl Family for Checked {
         Gate::Speak
     }
     fn advise(&self, _: &(), _: &Environment) -> Advisory {
-        Advisory::new(self.id(), "checked", "checked".into()).with_diagnosis(advisor_core::diagnosis!(
-            category: RunnerSetupFailed, phase: Setup, confidence: Confirmed, source: Runner,
-            command_started: No, effects: None, retry: AfterRemedy, remedy_owner: User
-        ))
+        Advisory::new(self.id(), "checked", "checked".into()).with_diagnosis(
+            advisor_core::diagnosis!(
+                category: RunnerSetupFailed, phase: Setup, confidence: Confirmed, source: Runner,
+                command_started: No, effects: None, retry: AfterRemedy, remedy_owner: User
+            ),
+        )
     }
     fn diagnose(&self, _: &(), _: &Environment) -> advisor_core::Diagnosis {
         advisor_core::diagnosis!(
@@ -152,7 +154,10 @@ fn fail_twice_then_ask(advisor: &Advisor) -> (usize, bool) {
                 .len();
         }
     });
-    (delivered, advisor.pre_execute(&pending("c3")).refusal.is_some())
+    (
+        delivered,
+        advisor.pre_execute(&pending("c3")).refusal.is_some(),
+    )
 }
 
 #[test]
@@ -202,7 +207,9 @@ fn the_probe_is_asked_only_for_a_recognized_result_and_only_what_was_named() {
             .post_execute(&fail("a1", "u1", "an unrelated failure"), None, &c)
             .await;
         // A family that names no check (ALPHA) never reaches the probe either.
-        advisor.post_execute(&fail("a1", "u2", "ALPHA"), None, &c).await;
+        advisor
+            .post_execute(&fail("a1", "u2", "ALPHA"), None, &c)
+            .await;
     });
     assert_eq!(probe.calls.load(Ordering::SeqCst), 0);
     run(advisor.post_execute(&fail("a1", "c1", "CHECKED"), None, &c));
@@ -214,11 +221,7 @@ fn the_probe_is_asked_only_for_a_recognized_result_and_only_what_was_named() {
 fn explain_declines_a_refuted_finding_as_post_does() {
     let advisor = advisor_with(Some(Probe::new(Some(HomePlace::OutsideTemp))));
     let (host, policy) = (linux(), NoPolicyService);
-    let verdicts = run(advisor.explain(
-        &fail("a1", "c1", "CHECKED"),
-        None,
-        &ctx(&host, &policy),
-    ));
+    let verdicts = run(advisor.explain(&fail("a1", "c1", "CHECKED"), None, &ctx(&host, &policy)));
     assert_eq!(
         verdicts[0],
         (
