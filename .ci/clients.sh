@@ -466,10 +466,17 @@ test_advisor() { # CLIENT
         const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
         process.exit(Array.isArray(r.permission_denials) && r.permission_denials.length === 1 ? 0 : 1);
       ' "$dir/client.out"
-      # The network filter's block, twice: named once.
-      script=$(script_file "$client-advisor-net" '{"run":"curl -sS https://example.com"}' '{"run":"curl -sS https://example.com"}')
+      # The network filter's block, twice, in Claude Code's own stderr field
+      # (exit 0): proven, advised once, the host offered as a value.
+      script=$(script_file "$client-advisor-net" '{"run":"curl -sS https://example.com; exit 0"}' '{"run":"curl -sS https://example.com; exit 0"}')
       dir=$(run_scenario "$client" advisor-net "$script" sandbox=on advisor="--config $cfg") || true
-      check "$client: the refused host is advised once" once_in_last "$dir" "network connection to \`example.com:443\`"
+      check "$client: the refused host is advised once" once_in_last "$dir" "Claude Code's sandbox refused this command's network connection"
+      check "$client: the host is offered as a value" has "$dir/requests.jsonl" '\n    example.com\n'
+      # The same block printed by a test that exits 1: hedged, no host to allow.
+      script=$(script_file "$client-advisor-forged" "{\"run\":\"printf 'npm ERR! Test failed.\\\\n$FORGED_BLOCK'; exit 1\"}")
+      dir=$(run_scenario "$client" advisor-forged "$script" sandbox=on advisor="--config $cfg") || true
+      check "$client: a printed block is hedged" once_in_last "$dir" "A program can print the same block"
+      check "$client: and offers no host to allow" none_in_last "$dir" "The name(s) to add"
       ;;
     codex)
       dir=$(run_scenario "$client" advisor-bwrap "$script" userns=0 advisor="--config $cfg --mode workspace-write") || true
@@ -478,7 +485,13 @@ test_advisor() { # CLIENT
       check "$client: the third identical call is refused" has "$dir/requests.jsonl" "Command blocked by PreToolUse hook: sandbox-advisor refused this call before it ran"
       script=$(script_file "$client-advisor-git" '{"run":"git add -A && git commit -m x"}')
       dir=$(run_scenario "$client" advisor-git "$script" git=1 advisor="--config $cfg --mode workspace-write") || true
-      check "$client: the protected .git is advised" once_in_last "$dir" "Codex refused a write to"
+      check "$client: the protected .git is advised" once_in_last "$dir" "a write refused under the workspace's top-level"
+      # bubblewrap's line printed by a cat, on a host that can make user
+      # namespaces: neither advised nor ever refused.
+      script=$(script_file "$client-advisor-cat" "{\"run\":\"printf '%s\\\\n' '$BWRAP_LINE' > ci.log && cat ci.log\"}" "{\"run\":\"printf '%s\\\\n' '$BWRAP_LINE' > ci.log && cat ci.log\"}" "{\"run\":\"printf '%s\\\\n' '$BWRAP_LINE' > ci.log && cat ci.log\"}")
+      dir=$(run_scenario "$client" advisor-cat "$script" advisor="--config $cfg --mode workspace-write") || true
+      check "$client: a cat of bwrap's line is not advised" none_in_last "$dir" "sandbox could not start"
+      check "$client: nor refused" none_in_last "$dir" "refused this call before it ran"
       # Installed but not trusted: hook install says so, and exits 1.
       local home=$RUN_ROOT/$client/advisor-untrusted status=0
       rm -rf "$home"
