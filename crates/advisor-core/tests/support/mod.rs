@@ -66,6 +66,11 @@ impl Family for Fake {
         let message = &observation.failure()?.message;
         message.contains(self.needle).then(|| message.clone())
     }
+    fn provenance(&self, _finding: &String, _env: &Environment) -> advisor_core::Provenance {
+        // A failure the harness settled, as the fail-fast double's: so only
+        // the registration (not provenance) keeps it out of the budget.
+        advisor_core::Provenance::Proven(advisor_core::Proof::HarnessRecord)
+    }
     fn policy_need(&self, _finding: &String, _host: &HostFacts) -> PolicyNeed {
         match self.rule {
             Rule::Confining => PolicyNeed::Required,
