@@ -38,6 +38,10 @@ impl BudgetRole for FeedsBudget {
 pub trait Recognized: Send {
     /// See [`Family::policy_need`].
     fn policy_need(&self, host: &HostFacts) -> PolicyNeed;
+    /// See [`Family::checks`].
+    fn checks(&self, host: &HostFacts) -> crate::Checks;
+    /// See [`Family::provenance`].
+    fn provenance(&self, env: &Environment) -> crate::Provenance;
     /// See [`Family::gate`].
     fn gate(&self, env: &Environment) -> Gate;
     /// See [`Family::advise`]; the advisory carries the family's diagnosis.
@@ -60,14 +64,25 @@ impl<F: Family, B: BudgetRole> Recognized for Bound<'_, F, B> {
     fn policy_need(&self, host: &HostFacts) -> PolicyNeed {
         self.family.policy_need(&self.finding, host)
     }
+    fn checks(&self, host: &HostFacts) -> crate::Checks {
+        self.family.checks(&self.finding, host)
+    }
+    fn provenance(&self, env: &Environment) -> crate::Provenance {
+        self.family.provenance(&self.finding, env)
+    }
     fn gate(&self, env: &Environment) -> Gate {
         self.family.gate(&self.finding, env)
     }
     fn advise(&self, env: &Environment) -> Advisory {
+        let mut diagnosis = self.family.diagnose(&self.finding, env);
+        // A text a program could have printed is never a confirmed cause.
+        if self.family.provenance(&self.finding, env) == crate::Provenance::Forgeable {
+            diagnosis = diagnosis.at_most_suspected();
+        }
         self.family
             .advise(&self.finding, env)
             .name_sources(env)
-            .with_diagnosis(self.family.diagnose(&self.finding, env))
+            .with_diagnosis(diagnosis)
     }
     fn diagnose(&self, env: &Environment) -> crate::Diagnosis {
         self.family.diagnose(&self.finding, env)

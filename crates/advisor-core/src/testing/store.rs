@@ -54,6 +54,10 @@ macro_rules! double {
             fn policy_need(&self, _: &(), _: &HostFacts) -> PolicyNeed {
                 PolicyNeed::NotNeeded
             }
+            fn provenance(&self, _: &(), _: &Environment) -> crate::Provenance {
+                // A failure the harness settled: the fail-fast budget counts it.
+                crate::Provenance::Proven(crate::Proof::HarnessRecord)
+            }
             fn gate(&self, _: &(), _: &Environment) -> Gate {
                 Gate::Speak
             }
