@@ -14,6 +14,7 @@ use std::hash::{Hash, Hasher};
 use std::io::{self, Read};
 
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 /// The bounds of one scan. [`Limits::default`] is what `sandbox-advisor scan`
 /// uses; a test may shrink them to reach a bound with a small input.
@@ -81,10 +82,22 @@ impl Default for Limits {
 /// Why text was not built into a value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NotBuilt {
+    /// It is longer than [`Limits::arguments_bytes`] (a call's arguments).
+    TooLong,
     /// It holds more values than [`Limits::value_nodes`].
     TooMany,
     /// It is not JSON.
     NotJson,
+}
+
+/// How a call's arguments recorded as a JSON string are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Strings {
+    /// A string holding JSON is that JSON; other text stays a string (the
+    /// harness's and Codex's arguments are JSON text).
+    Parsed,
+    /// A string stays a string (Claude Code's `input` is an object).
+    Kept,
 }
 
 /// One file's (or one archive's) budget: the [`Limits`], and the decoded
@@ -171,10 +184,39 @@ impl Budget {
         }
         serde_json::from_str(text).map_err(|_| NotBuilt::NotJson)
     }
+}
 
-    /// Whether `text` holds no more than [`Limits::value_nodes`] values.
-    pub fn fits(&self, text: &str) -> bool {
-        !nodes_over(text.as_bytes(), self.limits.value_nodes)
+impl Budget {
+    /// A call's arguments, raw JSON text, as the families read them: built
+    /// only when at most [`Limits::arguments_bytes`] long and holding at
+    /// most [`Limits::value_nodes`] values.
+    pub fn arguments(&self, raw: &RawValue, strings: Strings) -> Result<Value, NotBuilt> {
+        if raw.get().len() > self.limits.arguments_bytes {
+            return Err(NotBuilt::TooLong);
+        }
+        if strings == Strings::Parsed && raw.get().starts_with('"') {
+            let text: String = serde_json::from_str(raw.get()).unwrap_or_default();
+            return match self.value(&text) {
+                Err(NotBuilt::NotJson) => Ok(Value::String(text)),
+                other => other,
+            };
+        }
+        self.value(raw.get())
+    }
+
+    /// The problem's words for arguments not built: `what` names them (`a
+    /// tool/call's arguments`).
+    pub fn not_built(&self, what: &str, why: NotBuilt) -> String {
+        match why {
+            NotBuilt::TooLong => format!(
+                "{what} longer than {}; the call is judged without them",
+                bytes_text(self.limits.arguments_bytes as u64)
+            ),
+            NotBuilt::TooMany | NotBuilt::NotJson => format!(
+                "{what} holding more than {} JSON values; the call is judged without them",
+                self.limits.value_nodes
+            ),
+        }
     }
 }
 

@@ -350,3 +350,6 @@ pub fn identity(tool: &str, arguments: &str) -> u64 {
 pub fn day_of(at: Millis) -> i64 {
     at.0.div_euclid(86_400_000)
 }
+
+#[cfg(test)]
+mod tests;

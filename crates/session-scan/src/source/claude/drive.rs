@@ -59,6 +59,9 @@ pub(in crate::source) fn drive(
                 reader.skipped();
                 Some(too_long(budget))
             }
+            // The budget ran out inside this line: it is cut short by the
+            // budget, not the file; the problem at the end says so.
+            Line::Text(_) if budget.exhausted() => None,
             Line::Text(text) => {
                 let result = reader.line(number, text);
                 let torn = result.is_err() && serde_json::from_slice::<IgnoredAny>(text).is_err();

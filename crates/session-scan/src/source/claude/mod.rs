@@ -9,7 +9,6 @@
 //! The line loop and problem wording ([`drive`]) are shared with the Codex
 //! reader.
 
-use std::borrow::Cow;
 use std::collections::{HashMap, VecDeque};
 use std::io::Read;
 use std::path::Path;
@@ -19,12 +18,15 @@ use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use super::json::{each, number, or_default, rendered_text, string};
+use super::json::{each, or_default, rendered_text};
 use super::time::{self, Stamp};
-use crate::budget::{Budget, NotBuilt, bytes_text};
+use crate::budget::{Budget, Strings};
 use crate::model::{Format, Millis, Problem, Record, SessionHeader, Sink, StepId, Usage};
 
 mod drive;
+mod shapes;
+
+use shapes::{Block, Entry, Head, Message, Streams, Tokens};
 
 use super::platform;
 pub(super) use drive::{LineReader, drive, not_json};
@@ -57,81 +59,6 @@ pub fn read(path: &Path, input: &mut dyn Read, sink: &mut dyn Sink, budget: &Bud
     };
     drive(path, input, &mut reader, budget);
     reader.finish();
-}
-
-/// What every line is read for first: its kind, and the session's facts.
-#[derive(Deserialize)]
-struct Head<'a> {
-    #[serde(rename = "type", borrow)]
-    kind: Cow<'a, str>,
-    #[serde(rename = "sessionId", default, borrow)]
-    session: Option<Cow<'a, str>>,
-    #[serde(default, borrow)]
-    cwd: Option<Cow<'a, str>>,
-}
-
-/// A `user` or `assistant` line, read in full; its message stays raw.
-#[derive(Deserialize)]
-struct Entry<'a> {
-    #[serde(default, borrow)]
-    timestamp: Option<Cow<'a, str>>,
-    #[serde(default, borrow)]
-    message: Option<&'a RawValue>,
-    #[serde(rename = "toolUseResult", default, borrow)]
-    tool_use_result: Option<&'a RawValue>,
-}
-
-/// A message: its id, usage and content blocks, each read leniently.
-#[derive(Deserialize)]
-struct Message<'a> {
-    #[serde(default, borrow, deserialize_with = "string")]
-    id: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    usage: Option<&'a RawValue>,
-    #[serde(borrow)]
-    content: Option<&'a RawValue>,
-}
-
-/// A content block: a `tool_use` (id, name, input) or a `tool_result`
-/// (`tool_use_id`, `is_error`, content).
-#[derive(Deserialize, Default)]
-struct Block<'a> {
-    #[serde(rename = "type", default, borrow, deserialize_with = "string")]
-    kind: Option<Cow<'a, str>>,
-    #[serde(default, borrow, deserialize_with = "string")]
-    id: Option<Cow<'a, str>>,
-    #[serde(default, borrow, deserialize_with = "string")]
-    name: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    input: Option<&'a RawValue>,
-    #[serde(default, borrow, deserialize_with = "string")]
-    tool_use_id: Option<Cow<'a, str>>,
-    #[serde(default, deserialize_with = "super::json::flag")]
-    is_error: Option<bool>,
-    #[serde(borrow)]
-    content: Option<&'a RawValue>,
-}
-
-/// A response's token counts.
-#[derive(Deserialize, Default)]
-struct Tokens {
-    #[serde(default, deserialize_with = "number")]
-    input_tokens: Option<u64>,
-    #[serde(default, deserialize_with = "number")]
-    cache_creation_input_tokens: Option<u64>,
-    #[serde(default, deserialize_with = "number")]
-    cache_read_input_tokens: Option<u64>,
-    #[serde(default, deserialize_with = "number")]
-    output_tokens: Option<u64>,
-}
-
-/// A result object's streams.
-#[derive(Deserialize, Default)]
-struct Streams<'a> {
-    #[serde(default, borrow, deserialize_with = "string")]
-    stdout: Option<Cow<'a, str>>,
-    #[serde(default, borrow, deserialize_with = "string")]
-    stderr: Option<Cow<'a, str>>,
 }
 
 /// The usage of the response whose records are being read, counted once
@@ -299,10 +226,15 @@ impl Reader<'_> {
             };
             let call = self.budget.text(call.into_owned());
             let tool = self.budget.text(tool.into_owned());
-            let mut arguments = match arguments(block.input, self.budget) {
-                Ok(arguments) => arguments,
-                Err(what) => {
-                    self.note(number, what);
+            // Absent or `null` input is `{}`, as the hook hands it on.
+            let built = block
+                .input
+                .map(|raw| self.budget.arguments(raw, Strings::Kept));
+            let mut arguments = match built {
+                None | Some(Ok(Value::Null)) => Value::Object(Default::default()),
+                Some(Ok(arguments)) => arguments,
+                Some(Err(why)) => {
+                    self.note(number, self.budget.not_built("a `tool_use` input", why));
                     Value::Null
                 }
             };
@@ -410,32 +342,6 @@ fn usage(usage: Option<&RawValue>) -> Usage {
             .saturating_add(n(t.cache_creation_input_tokens))
             .saturating_add(n(t.cache_read_input_tokens)),
         output: n(t.output_tokens),
-    }
-}
-
-/// A `tool_use`'s input as the families read it, within the budget: absent
-/// or `null` is `{}`; input longer than
-/// [`crate::budget::Limits::arguments_bytes`] or holding more than
-/// [`crate::budget::Limits::value_nodes`] values is not built, and the
-/// problem's words come back instead.
-fn arguments(input: Option<&RawValue>, budget: &Budget) -> Result<Value, String> {
-    let Some(input) = input else {
-        return Ok(Value::Object(Default::default()));
-    };
-    let limits = budget.limits();
-    if input.get().len() > limits.arguments_bytes {
-        return Err(format!(
-            "a `tool_use` whose input is longer than {}; judged without it",
-            bytes_text(limits.arguments_bytes as u64)
-        ));
-    }
-    match budget.value(input.get()) {
-        Ok(Value::Null) => Ok(Value::Object(Default::default())),
-        Ok(value) => Ok(value),
-        Err(NotBuilt::TooMany | NotBuilt::NotJson) => Err(format!(
-            "a `tool_use` whose input holds more than {} JSON values; judged without it",
-            limits.value_nodes
-        )),
     }
 }
 

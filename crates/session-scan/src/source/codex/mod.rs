@@ -21,19 +21,23 @@ use std::io::Read;
 use std::path::Path;
 
 use advisor_core::{Outcome, SandboxMode, Success};
-use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
 use super::claude::{LineReader, drive, not_json};
-use super::json::{each, number, or_default, string};
+use super::json::{each, or_default};
 use super::platform;
 use super::time::{self, Stamp};
 use crate::budget::Budget;
 use crate::model::{Format, Millis, Problem, Record, SessionHeader, Sink, StepId, Usage};
 
 mod output;
+mod shapes;
 use output::{Header, call_as_hooked};
+use shapes::{
+    Envelope, EventMsg, Info, Item, Line, Policy, ResponseItem, SessionMeta, Tokens, TurnContext,
+    UsageRecord,
+};
 
 /// Reads one rollout from `input`, within `budget`.
 pub fn read(path: &Path, input: &mut dyn Read, sink: &mut dyn Sink, budget: &Budget) {
@@ -59,92 +63,6 @@ pub fn read(path: &Path, input: &mut dyn Read, sink: &mut dyn Sink, budget: &Bud
             stopped: false,
         });
     }
-}
-
-#[derive(Deserialize)]
-struct Envelope<'a> {
-    #[serde(default, borrow)]
-    timestamp: Option<Cow<'a, str>>,
-    #[serde(default)]
-    ordinal: Option<u64>,
-    #[serde(rename = "type", borrow)]
-    kind: Cow<'a, str>,
-}
-
-#[derive(Deserialize)]
-struct Line<P> {
-    payload: P,
-}
-
-#[derive(Deserialize)]
-struct SessionMeta<'a> {
-    #[serde(borrow)]
-    id: Cow<'a, str>,
-    #[serde(default, borrow)]
-    cwd: Option<Cow<'a, str>>,
-}
-
-#[derive(Deserialize)]
-struct TurnContext<'a> {
-    #[serde(default, borrow)]
-    sandbox_policy: Option<&'a RawValue>,
-}
-
-#[derive(Deserialize, Default)]
-struct Policy<'a> {
-    #[serde(rename = "type", default, borrow, deserialize_with = "string")]
-    kind: Option<Cow<'a, str>>,
-}
-
-#[derive(Deserialize)]
-struct ResponseItem<'a> {
-    #[serde(rename = "type", borrow)]
-    kind: Cow<'a, str>,
-    #[serde(default, borrow)]
-    name: Option<Cow<'a, str>>,
-    #[serde(default, borrow)]
-    arguments: Option<&'a RawValue>,
-    #[serde(default, borrow)]
-    call_id: Option<Cow<'a, str>>,
-    #[serde(default, borrow)]
-    output: Option<&'a RawValue>,
-}
-
-/// A content item of an output: its `text`, whatever its type.
-#[derive(Deserialize, Default)]
-struct Item<'a> {
-    #[serde(default, borrow, deserialize_with = "string")]
-    text: Option<Cow<'a, str>>,
-}
-
-#[derive(Deserialize)]
-struct UsageRecord<'a> {
-    #[serde(default, borrow)]
-    usage: Option<&'a RawValue>,
-}
-
-#[derive(Deserialize, Default)]
-struct Tokens {
-    #[serde(default, deserialize_with = "number")]
-    input_tokens: Option<u64>,
-    #[serde(default, deserialize_with = "number")]
-    output_tokens: Option<u64>,
-}
-
-#[derive(Deserialize)]
-struct EventMsg<'a> {
-    #[serde(rename = "type", borrow)]
-    kind: Cow<'a, str>,
-    #[serde(default, borrow)]
-    info: Option<&'a RawValue>,
-}
-
-#[derive(Deserialize, Default)]
-struct Info<'a> {
-    #[serde(default, borrow)]
-    total_token_usage: Option<&'a RawValue>,
-    #[serde(default, borrow)]
-    last_token_usage: Option<&'a RawValue>,
 }
 
 struct Reader<'a> {

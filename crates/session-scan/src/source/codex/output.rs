@@ -4,7 +4,7 @@
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use crate::budget::{Budget, NotBuilt, bytes_text};
+use crate::budget::{Budget, Strings};
 
 /// A call's tool and arguments as Codex's hooks name them: `exec_command`
 /// is `Bash` with `{"command": <cmd>}` and nothing else (the recorded
@@ -19,7 +19,13 @@ pub(super) fn call_as_hooked(
     arguments: Option<&RawValue>,
     budget: &Budget,
 ) -> (String, Result<Value, String>) {
-    let arguments = match built(arguments, budget) {
+    let built = match arguments {
+        None => Ok(Value::Object(Default::default())),
+        Some(raw) => budget
+            .arguments(raw, Strings::Parsed)
+            .map_err(|why| budget.not_built("a `function_call`'s arguments", why)),
+    };
+    let arguments = match built {
         Ok(arguments) => arguments,
         Err(what) => {
             let tool = if name == "exec_command" {
@@ -45,35 +51,6 @@ pub(super) fn call_as_hooked(
         other => other,
     };
     ("Bash".into(), Ok(arguments))
-}
-
-/// The arguments, parsed within the budget.
-fn built(arguments: Option<&RawValue>, budget: &Budget) -> Result<Value, String> {
-    let Some(raw) = arguments else {
-        return Ok(Value::Object(Default::default()));
-    };
-    let limits = budget.limits();
-    if raw.get().len() > limits.arguments_bytes {
-        return Err(format!(
-            "a `function_call` whose arguments are longer than {}; judged without them",
-            bytes_text(limits.arguments_bytes as u64)
-        ));
-    }
-    let value = if raw.get().starts_with('"') {
-        let text: String = serde_json::from_str(raw.get()).unwrap_or_default();
-        match budget.value(&text) {
-            Err(NotBuilt::NotJson) => Ok(Value::String(text)),
-            other => other,
-        }
-    } else {
-        budget.value(raw.get())
-    };
-    value.map_err(|_| {
-        format!(
-            "a `function_call` whose arguments hold more than {} JSON values; judged without them",
-            limits.value_nodes
-        )
-    })
 }
 
 /// The fixed header Codex writes before a command's output.
@@ -210,7 +187,7 @@ mod tests {
         assert!(
             refused
                 .as_str()
-                .is_some_and(|r| r.contains("more than 8 JSON values")),
+                .is_some_and(|r| r.contains("holding more than 8 JSON values")),
             "{refused}"
         );
     }

@@ -11,11 +11,11 @@ use serde_json::value::RawValue;
 use super::header::Seed;
 use super::rebuild;
 use super::shapes::{
-    self, CallData, Data, Event, Inherited, Marker, MessageSource, PLUGIN_NEEDLE, ResultFacts,
-    USAGE_NEEDLE, contains, width,
+    self, CallData, Data, Event, MessageSource, PLUGIN_NEEDLE, ResultFacts, USAGE_NEEDLE, contains,
+    width,
 };
 use super::usage::{self, Chunk, Pending};
-use crate::budget::{Budget, NotBuilt, bytes_text};
+use crate::budget::{Budget, Strings};
 use crate::model::{Format, Millis, Problem, Record, Sink, StepId, Usage};
 use crate::source::json::or_default;
 use crate::source::time::{self, Stamp};
@@ -84,6 +84,11 @@ impl<'s> Events<'s> {
             what,
             stopped: true,
         });
+    }
+
+    /// True once the budget stopped the read.
+    pub(crate) fn spent(&self) -> bool {
+        self.budget.exhausted()
     }
 
     /// Bytes decoded since the last report.
@@ -264,9 +269,15 @@ impl<'s> Events<'s> {
             self.budget.text(call.into_owned()),
             self.budget.text(tool.into_owned()),
         );
-        let arguments = match arguments(data.arguments, self.budget) {
-            Ok(arguments) => arguments,
-            Err(what) => {
+        // Absent arguments are `null`, as the harness hands them on.
+        let arguments = match data
+            .arguments
+            .map(|raw| self.budget.arguments(raw, Strings::Parsed))
+        {
+            None => Value::Null,
+            Some(Ok(arguments)) => arguments,
+            Some(Err(why)) => {
+                let what = self.budget.not_built("a tool/call's arguments", why);
                 self.problem(Some(number), what);
                 Value::Null
             }
@@ -373,56 +384,4 @@ impl<'s> Events<'s> {
             );
         }
     }
-}
-
-/// The seq of the last `session/end-seed` whose data is `{"inherited": true}`
-/// on this line, if it is one (a cheap byte test first: most lines are not).
-pub(crate) fn inherited_marker(line: &[u8]) -> Option<u64> {
-    const NEEDLE: &[u8] = b"session/end-seed";
-    if !contains(line, NEEDLE) {
-        return None;
-    }
-    let event: Marker<'_> = serde_json::from_slice(line).ok()?;
-    if event.kind.as_deref() != Some("session/end-seed") {
-        return None;
-    }
-    if or_default::<Inherited>(event.data).inherited == Some(true) {
-        event.seq
-    } else {
-        None
-    }
-}
-
-/// A call's arguments as the families read them, within the budget: absent
-/// is `null`; a string holding JSON is that JSON (other text stays a
-/// string); anything else is itself. Arguments longer than
-/// [`crate::budget::Limits::arguments_bytes`] or holding more than
-/// [`crate::budget::Limits::value_nodes`] values are not built: the problem's
-/// words come back instead.
-fn arguments(raw: Option<&RawValue>, budget: &Budget) -> Result<Value, String> {
-    let Some(raw) = raw else {
-        return Ok(Value::Null);
-    };
-    let limits = budget.limits();
-    if raw.get().len() > limits.arguments_bytes {
-        return Err(format!(
-            "a tool/call whose arguments are longer than {}; judged without them",
-            bytes_text(limits.arguments_bytes as u64)
-        ));
-    }
-    let built = if raw.get().starts_with('"') {
-        let text: String = serde_json::from_str(raw.get()).unwrap_or_default();
-        match budget.value(&text) {
-            Err(NotBuilt::NotJson) => Ok(Value::String(text)),
-            other => other,
-        }
-    } else {
-        budget.value(raw.get())
-    };
-    built.map_err(|_| {
-        format!(
-            "a tool/call whose arguments hold more than {} JSON values; judged without them",
-            limits.value_nodes
-        )
-    })
 }

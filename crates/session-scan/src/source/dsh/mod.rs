@@ -198,7 +198,8 @@ fn read_header(
         Ok(Some(Line::TooLong)) => Parsed::NotAHeader(header::too_long(budget)),
         Ok(None) => Parsed::NotAHeader("empty: no session header".into()),
         Err(e) => {
-            stopped(sink, path, None, format!("read failed: {e}"));
+            let what = format!("read failed: {e}; the rest of the file was not read");
+            stopped(sink, path, None, what);
             return None;
         }
     };
@@ -244,7 +245,7 @@ pub(crate) fn read_one(source: &mut dyn Source, sink: &mut dyn Sink, budget: &Bu
         if header.seed == Seed::Marker {
             while let Ok(Some(line)) = lines.next_line() {
                 if let Line::Text(text) = line {
-                    cut = events::inherited_marker(text).or(cut);
+                    cut = shapes::inherited_marker(text).or(cut);
                 }
             }
         }
@@ -299,8 +300,8 @@ fn read_events(
             }
             // The stream stops only when the line reader runs into its end,
             // so a line returned after a stop had no newline: a line cut
-            // short by a torn or corrupt frame, not read.
-            Line::Text(_) if stop.borrow().is_some() => {}
+            // short by a torn or corrupt frame, or by the budget, not read.
+            Line::Text(_) if stop.borrow().is_some() || events.spent() => {}
             Line::Text(text) => events.line(number, text),
         }
         if lines.bytes() - reported >= DECODED_EVERY {

@@ -201,6 +201,24 @@ pub(super) fn contains(line: &[u8], needle: &[u8]) -> bool {
     }
 }
 
+/// The seq of the last `session/end-seed` whose data is `{"inherited": true}`
+/// on this line, if it is one (a cheap byte test first: most lines are not).
+pub(crate) fn inherited_marker(line: &[u8]) -> Option<u64> {
+    const NEEDLE: &[u8] = b"session/end-seed";
+    if !contains(line, NEEDLE) {
+        return None;
+    }
+    let event: Marker<'_> = serde_json::from_slice(line).ok()?;
+    if event.kind.as_deref() != Some("session/end-seed") {
+        return None;
+    }
+    if or_default::<Inherited>(event.data).inherited == Some(true) {
+        event.seq
+    } else {
+        None
+    }
+}
+
 /// A usage chunk's key, as a needle.
 pub(super) const USAGE_NEEDLE: &[u8] = b"\"usage\"";
 
