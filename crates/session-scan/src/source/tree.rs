@@ -116,30 +116,6 @@ pub(crate) fn walk(path: &Path, visit: &mut dyn Visit) {
     portable::walk(path, visit);
 }
 
-/// The words for a directory that could not be listed, or a directory on
-/// the way to a file that could not be opened.
-fn cannot(doing: &str, e: &io::Error) -> String {
-    if is_link_error(e) {
-        format!("{doing}: it is now a link, or not a directory; links are not followed")
-    } else {
-        format!("{doing}: {e}")
-    }
-}
-
-fn is_link_error(e: &io::Error) -> bool {
-    #[cfg(unix)]
-    {
-        let code = e.raw_os_error();
-        code == Some(rustix::io::Errno::LOOP.raw_os_error())
-            || code == Some(rustix::io::Errno::NOTDIR.raw_os_error())
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = e;
-        false
-    }
-}
-
 #[cfg(unix)]
 mod unix {
     use std::ffi::{OsStr, OsString};
@@ -152,7 +128,7 @@ mod unix {
 
     use rustix::fs::{AtFlags, FileType, Mode, OFlags};
 
-    use super::{Located, Visit, WALK_DEPTH_MAX, cannot, open_path, regular};
+    use super::{Located, Visit, WALK_DEPTH_MAX, open_path, regular};
 
     /// A directory given, held open for the scan.
     #[derive(Debug)]
@@ -165,6 +141,24 @@ mod unix {
         .union(OFlags::DIRECTORY)
         .union(OFlags::NOFOLLOW)
         .union(OFlags::CLOEXEC);
+    /// The words for a directory that could not be listed, or a directory on
+    /// the way to a file that could not be opened.
+    fn cannot(doing: &str, e: &io::Error) -> String {
+        if is_link_error(e) {
+            format!("{doing}: it is now a link, or not a directory; links are not followed")
+        } else {
+            format!("{doing}: {e}")
+        }
+    }
+
+    /// True for what opening through a link with `O_NOFOLLOW` (or a link's
+    /// target that is no directory) fails with.
+    fn is_link_error(e: &io::Error) -> bool {
+        let code = e.raw_os_error();
+        code == Some(rustix::io::Errno::LOOP.raw_os_error())
+            || code == Some(rustix::io::Errno::NOTDIR.raw_os_error())
+    }
+
     const FILE: OFlags = OFlags::RDONLY
         .union(OFlags::NOFOLLOW)
         .union(OFlags::NONBLOCK)
@@ -280,7 +274,7 @@ mod unix {
         }
         let at = held.as_ref().map_or(root.fd.as_fd(), AsFd::as_fd);
         open_at(at, name).map_err(|e| {
-            if super::is_link_error(&e) {
+            if is_link_error(&e) {
                 io::Error::other("it is now a link; links are not followed")
             } else {
                 e

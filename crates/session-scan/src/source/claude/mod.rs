@@ -26,7 +26,7 @@ use crate::model::{Format, Millis, Problem, Record, SessionHeader, Sink, StepId,
 mod drive;
 mod shapes;
 
-use shapes::{Block, Entry, Head, Message, Streams, Tokens};
+use shapes::{Block, Head, Message, Streams, Tokens};
 
 use super::platform;
 pub(super) use drive::{LineReader, drive, not_json};
@@ -172,21 +172,24 @@ impl Reader<'_> {
             ));
         }
         self.begin(None);
-        let entry: Entry<'_> = serde_json::from_slice(text).map_err(|e| not_json(&e))?;
-        let at = match Stamp::of_text(entry.timestamp.as_deref()) {
+        let stamp = match &head.timestamp {
+            None => Stamp::Absent,
+            Some(text) => Stamp::of_text(Some(text.as_deref().unwrap_or(""))),
+        };
+        let at = match stamp {
             Stamp::Refused => {
                 self.note(number, time::refused("timestamp"));
                 None
             }
             stamp => stamp.at(),
         };
-        let Some(message) = entry.message else {
+        let Some(message) = head.message else {
             return Ok(());
         };
         if assistant {
             self.assistant(number, message, at);
         } else {
-            self.user(message, entry.tool_use_result, at);
+            self.user(message, head.tool_use_result, at);
         }
         Ok(())
     }

@@ -7,9 +7,11 @@ use std::borrow::Cow;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use crate::source::json::{number, string};
+use crate::source::json::{number, string, text};
 
-/// What every line is read for first: its kind, and the session's facts.
+/// A line, parsed once: its kind and the session's facts, and for a `user`
+/// or `assistant` record its time, its message and its result, raw (a line
+/// of any other kind costs one pass over its bytes and builds nothing).
 #[derive(Deserialize)]
 pub(super) struct Head<'a> {
     #[serde(rename = "type", borrow)]
@@ -18,13 +20,9 @@ pub(super) struct Head<'a> {
     pub(super) session: Option<Cow<'a, str>>,
     #[serde(default, borrow)]
     pub(super) cwd: Option<Cow<'a, str>>,
-}
-
-/// A `user` or `assistant` line, read in full; its message stays raw.
-#[derive(Deserialize)]
-pub(super) struct Entry<'a> {
-    #[serde(default, borrow)]
-    pub(super) timestamp: Option<Cow<'a, str>>,
+    /// Present (of any type) or not.
+    #[serde(default, borrow, deserialize_with = "text")]
+    pub(super) timestamp: Option<Option<Cow<'a, str>>>,
     #[serde(default, borrow)]
     pub(super) message: Option<&'a RawValue>,
     #[serde(rename = "toolUseResult", default, borrow)]
