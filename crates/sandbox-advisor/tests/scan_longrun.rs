@@ -58,6 +58,10 @@ fn bin() -> String {
 
 /// Runs the binary, reaping it with `wait4` for its peak resident set.
 #[allow(unsafe_code)]
+#[allow(
+    clippy::zombie_processes,
+    reason = "reaped by wait4 below: std's wait would lose the rusage"
+)]
 fn measure(args: &[String], out: PathBuf) -> Measured {
     let started = Instant::now();
     let child = Command::new(bin())
