@@ -184,9 +184,7 @@ impl Budget {
         }
         serde_json::from_str(text).map_err(|_| NotBuilt::NotJson)
     }
-}
 
-impl Budget {
     /// A call's arguments, raw JSON text, as the families read them: built
     /// only when at most [`Limits::arguments_bytes`] long and holding at
     /// most [`Limits::value_nodes`] values.
