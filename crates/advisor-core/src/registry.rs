@@ -255,7 +255,7 @@ impl RegistryBuilder {
 pub struct Registry {
     families: Vec<Box<dyn ErasedFamily>>,
     /// Per host (in [`Host::ALL`](crate::Host::ALL) order), the bits of the families that declare it.
-    on_host: [u64; 3],
+    on_host: [u64; crate::Host::ALL.len()],
     prefilter: Prefilter,
     prefilter_on: bool,
     fail_fast: Vec<FamilyId>,
