@@ -11,6 +11,7 @@
 #                              re-record examples/transcripts/{claude-code,codex}/: the
 #                              clients' own session files (see examples/transcripts/README.md)
 #   .ci/clients.sh test        run the scenarios and assert what the clients did with a hook's answer
+#   .ci/clients.sh test-gemini the Gemini CLI part of test alone
 #   .ci/clients.sh scenario CLIENT NAME SCRIPT.json [key=value ...]
 #                              run one scenario; prints its directory (options: see run_scenario)
 #
@@ -613,11 +614,53 @@ hostile_untrusted() { # DIR SCOPE
   ' "$dir/list.jsonl" "$ours" "$ADVISOR"
 }
 
+# Gemini CLI (tool sandbox on): what its hooks' answers do, then the advisor
+# mounted by `hook install --project`, in three headless runs.
+test_gemini() {
+  local g=gemini-cli nonce dir replies script cfg=$RUN_ROOT/advisor-config.json status
+  nonce=$(date +%s%N)
+  printf '{"enforceAfter": 2, "maxDenials": 3}\n' > "$cfg"
+  # 1. AfterTool additionalContext on an unmarked result reaches the model in <hook_context>.
+  replies=$RUN_ROOT/replies/$g-context
+  rm -rf "$replies"
+  reply_hook "$replies" AfterTool "{\"hookSpecificOutput\":{\"additionalContext\":\"OKCTX-$nonce\"}}"
+  script=$(script_file "$g-test-context" '{"run":"echo hello"}')
+  dir=$(run_scenario $g test-context "$script" "hook=node $CLIENTS/hooks/record.mjs $replies") || true
+  check "$g: AfterTool additionalContext reaches the next request" \
+    has "$dir/requests.jsonl" "<hook_context>OKCTX-$nonce</hook_context>"
+  # 2. A BeforeTool deny: the command does not run; the model reads the reason.
+  replies=$RUN_ROOT/replies/$g-deny
+  rm -rf "$replies"
+  reply_hook "$replies" BeforeTool "{\"decision\":\"deny\",\"reason\":\"DENY-$nonce\"}"
+  script=$(script_file "$g-test-deny" '{"run":"touch denied-marker"}')
+  dir=$(run_scenario $g test-deny "$script" "hook=node $CLIENTS/hooks/record.mjs $replies") || true
+  check "$g: a denied command does not run" test ! -e "$dir/proj/denied-marker"
+  check "$g: the deny reason reaches the model" has "$dir/requests.jsonl" "Tool execution blocked: DENY-$nonce"
+  # 3. The advisor, mounted by hook install on the project: a refused tracer is
+  #    advised once and the headless run ends (without it: waits for an approval
+  #    until killed, docs/hooks/gemini-cli/ptrace.exit); a success carrying the
+  #    wrapper's noise line and an ordinary failure stay silent.
+  script=$(script_file "$g-advisor" '{"run":"strace -f -o /dev/null true"}' '{"run":"echo hello"}' \
+    '{"run":"ls /nonexistent"}')
+  status=0
+  dir=$(run_scenario $g advisor "$script" advisor="--config $cfg" limit=120) || status=$?
+  check "$g: hook install mounted the project's hooks" has "$dir/install.out" "BeforeTool, AfterTool on run_shell_command"
+  check "$g: the headless run with a refused command ends" test "$status" -eq 0
+  check "$g: the run reached its last turn" has "$dir/client.out" '"type":"result"'
+  check "$g: the refused tracer is advised once" once_in_last "$dir" "No sandbox expansion grants"
+  # strace's PTRACE_SETOPTIONS line is not in the brief, only in the output quoted after it.
+  check "$g: the tracer's own output reaches the model with it" once_in_last "$dir" "PTRACE_SETOPTIONS"
+  check "$g: the success and the ordinary failure are silent" none_in_last "$dir" "</hook_context>"
+  check "$g: the success and the ordinary failure reach the model as Gemini wrote them" \
+    once_in_last "$dir" "Exit Code: 2"
+}
+
 run_tests() {
   timed "claude-code tests" test_client claude-code
   timed "codex tests" test_client codex
   timed "claude-code with the advisor" test_advisor claude-code
   timed "codex with the advisor" test_advisor codex
+  timed "gemini-cli tests and the advisor" test_gemini
   printf '%d passed, %d failed\n' "$PASSES" "$FAILS"
   [ "$FAILS" -eq 0 ]
 }
@@ -658,6 +701,14 @@ case "${1:-}" in
     timed "install clients" install_clients
     run_tests
     ;;
+  test-gemini)
+    trap print_times EXIT
+    timed "host tools" ensure_host_tools
+    timed "install clients" install_clients
+    timed "gemini-cli tests and the advisor" test_gemini
+    printf '%d passed, %d failed\n' "$PASSES" "$FAILS"
+    [ "$FAILS" -eq 0 ]
+    ;;
   scenario)
     [ $# -ge 4 ] || die "usage: clients.sh scenario CLIENT NAME SCRIPT.json [key=value ...]"
     ensure_host_tools
@@ -666,7 +717,7 @@ case "${1:-}" in
     run_scenario "$@"
     ;;
   *)
-    sed -n '2,22p' "$SELF" | sed 's/^# \{0,1\}//'
+    sed -n '2,27p' "$SELF" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

@@ -15,6 +15,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::*;
+use sandbox_advisor::hook::gemini_cli::GEMINI_CLI;
 use sandbox_advisor::hook::reference::{CLAUDE_CODE, CODEX, Reference};
 
 fn recorded_dir() -> PathBuf {
@@ -149,5 +150,14 @@ fn codexs_recorded_payloads() {
     assert!(cases.len() >= 18, "{} recorded payloads", cases.len());
     for case in &cases {
         check("codex", &CODEX, case);
+    }
+}
+
+#[test]
+fn gemini_clis_recorded_payloads() {
+    let cases = payloads("gemini-cli", &GEMINI_CLI);
+    assert!(cases.len() >= 20, "{} recorded payloads", cases.len());
+    for case in &cases {
+        check("gemini-cli", &GEMINI_CLI, case);
     }
 }
