@@ -419,6 +419,11 @@ record_gemini() { # [NAME...]: only those scenarios (their files replaced, the o
     "{\"run\":\"echo x > $RUN_ROOT/$g/tui-redirect-allow-once/outside\"}" pty=3 limit=300
   gem tui-touch-allow-once \
     "{\"run\":\"touch $RUN_ROOT/$g/tui-touch-allow-once/outside\"}" pty=3 limit=240
+  # The advisor mounted by hook install, in the TUI: its deny on the marked result
+  # replaces the result, so no approval dialog opens (the driver answers none).
+  printf '{"enforceAfter": 2, "maxDenials": 3}\n' > "$RUN_ROOT/advisor-config.json"
+  gem tui-advisor-ptrace '{"run":"strace -f -o /dev/null true"}' \
+    advisor="--config $RUN_ROOT/advisor-config.json" pty=1 limit=240
   gem control-readonly-mount \
     "{\"run\":\"touch $RUN_ROOT/$g/control-readonly-mount/ro/x\"}" romount=1 sandbox=off
   gem control-python-connect \
