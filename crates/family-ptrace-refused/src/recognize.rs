@@ -26,8 +26,13 @@ pub fn root_command(arguments: &serde_json::Value) -> Option<&str> {
     let command = arguments.get("command")?.as_str()?;
     let word = command
         .split_ascii_whitespace()
-        .find(|w| !(w.contains('=') && !w.starts_with('=')))?;
+        .find(|w| !is_assignment(w))?;
     word.rsplit('/').next()
+}
+
+/// `NAME=value`: a word the shell reads as an assignment before the command.
+fn is_assignment(word: &str) -> bool {
+    word.find('=').is_some_and(|at| at > 0)
 }
 
 /// Recognizes the refusal; `None` (without allocating) for anything else.
