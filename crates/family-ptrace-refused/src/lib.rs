@@ -4,6 +4,7 @@ pub mod advise;
 mod brief;
 pub mod facts;
 pub mod gate;
+pub mod provenance;
 pub mod recognize;
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -41,6 +42,7 @@ advisor_core::family! {
         tools: ToolScope::SandboxProcess,
         // Gemini's mark says its sandbox ran the command; no mode is asked.
         policy_need: |_, _| PolicyNeed::NotNeeded,
+        provenance: provenance::provenance,
         diagnose: |_, _| DIAGNOSIS,
         sample: testing::sample(),
     }
@@ -48,5 +50,5 @@ advisor_core::family! {
 
 /// The filter refuses ptrace to every command until the user changes how
 /// Gemini CLI runs (outside the session): an identical call fails the same
-/// way, so it may feed the fail-fast budget.
+/// way, so a proven refusal (Gemini's mark) feeds the fail-fast budget.
 impl advisor_core::FailFast for PtraceRefused {}
