@@ -651,20 +651,23 @@ hostile_untrusted() { # DIR SCOPE
   ' "$dir/list.jsonl" "$ours" "$ADVISOR"
 }
 
-# Gemini CLI (tool sandbox on): what its hooks' answers do, then the advisor
-# mounted by `hook install --project`, in three headless runs.
+# Gemini CLI (tool sandbox on): the advisor mounted by `hook install --project`
+# (bwrap missing; a refused tracer beside a success and an ordinary failure),
+# and what a BeforeTool deny does, in three headless runs.
 test_gemini() {
   local g=gemini-cli nonce dir replies script cfg=$RUN_ROOT/advisor-config.json status
   nonce=$(date +%s%N)
   printf '{"enforceAfter": 2, "maxDenials": 3}\n' > "$cfg"
-  # 1. AfterTool additionalContext on an unmarked result reaches the model in <hook_context>.
-  replies=$RUN_ROOT/replies/$g-context
-  rm -rf "$replies"
-  reply_hook "$replies" AfterTool "{\"hookSpecificOutput\":{\"additionalContext\":\"OKCTX-$nonce\"}}"
-  script=$(script_file "$g-test-context" '{"run":"echo hello"}')
-  dir=$(run_scenario $g test-context "$script" "hook=node $CLIENTS/hooks/record.mjs $replies") || true
-  check "$g: AfterTool additionalContext reaches the next request" \
-    has "$dir/requests.jsonl" "<hook_context>OKCTX-$nonce</hook_context>"
+  # 1. bwrap missing, the advisor mounted by hook install: every command exits 127;
+  #    the first is advised once (additionalContext, in <hook_context>), and the
+  #    third identical call is refused before it runs (enforceAfter 2).
+  script=$(script_file "$g-advisor-nobwrap" '{"run":"echo one"}' '{"run":"echo one"}' '{"run":"echo one"}')
+  dir=$(run_scenario $g advisor-nobwrap "$script" nobwrap=1 advisor="--config $cfg") || true
+  check "$g: bwrap missing is advised once" once_in_last "$dir" "bubblewrap (\`bwrap\`) is not installed"
+  check "$g: the advice reaches the model in <hook_context>" has "$dir/requests.jsonl" \
+    "<hook_context>Gemini CLI's tool sandbox could not start"
+  check "$g: the third identical call is refused before it runs" \
+    has "$dir/requests.jsonl" "Tool execution blocked: sandbox-advisor refused this call before it ran"
   # 2. A BeforeTool deny: the command does not run; the model reads the reason.
   replies=$RUN_ROOT/replies/$g-deny
   rm -rf "$replies"

@@ -10,9 +10,15 @@ use crate::recognize::Finding;
 /// Builds the advisory for a missing bubblewrap.
 pub fn advise(finding: &Finding, env: &Environment) -> Advisory {
     let proven = provenance(finding, env).is_proven();
-    let summary = match env.locale {
-        Locale::En => "Gemini CLI's sandbox cannot start: bubblewrap (bwrap) is not installed",
-        Locale::ZhCn => "Gemini CLI 的沙箱无法启动：未安装 bubblewrap（bwrap）",
+    let summary = match (env.locale, proven) {
+        (Locale::En, true) => {
+            "Gemini CLI's sandbox cannot start: bubblewrap (bwrap) is not installed"
+        }
+        (Locale::En, false) => {
+            "The output says Gemini CLI's sandbox found no bubblewrap: check before retrying"
+        }
+        (Locale::ZhCn, true) => "Gemini CLI 的沙箱无法启动：未安装 bubblewrap（bwrap）",
+        (Locale::ZhCn, false) => "输出表明 Gemini CLI 的沙箱找不到 bubblewrap：重试前请先检查",
     };
     Advisory::new(ID, summary, crate::brief::brief(finding, env, proven))
         .with_detail(detail(finding, env, proven))
@@ -41,7 +47,9 @@ fn detail(finding: &Finding, env: &Environment, proven: bool) -> String {
              and exited 127 reads the same; the check tells them apart."
                 .to_owned()
         },
-        format!("Check: `{CHECK}` in a terminal outside Gemini CLI prints bwrap's path when it is installed."),
+        format!(
+            "Check: `{CHECK}` in a terminal outside Gemini CLI prints bwrap's path when it is installed."
+        ),
         String::new(),
     ];
     if let Some(text) = env.host.kind.remedy_detail(HostRemedy::InstallSandboxTool) {

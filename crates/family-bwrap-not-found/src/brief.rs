@@ -69,7 +69,11 @@ pub fn brief(finding: &Finding, env: &Environment, proven: bool) -> String {
         fill(w.check, &[("check", CHECK)]),
         String::new(),
     ];
-    if let Some(row) = env.host.kind.remedy(HostRemedy::InstallSandboxTool, env.locale) {
+    if let Some(row) = env
+        .host
+        .kind
+        .remedy(HostRemedy::InstallSandboxTool, env.locale)
+    {
         lines.push(w.remedy.to_owned());
         lines.push(format!("- {row}"));
         lines.push(String::new());

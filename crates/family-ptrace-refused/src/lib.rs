@@ -47,8 +47,3 @@ advisor_core::family! {
         sample: testing::sample(),
     }
 }
-
-/// The filter refuses ptrace to every command until the user changes how
-/// Gemini CLI runs (outside the session): an identical call fails the same
-/// way, so a proven refusal (Gemini's mark) feeds the fail-fast budget.
-impl advisor_core::FailFast for PtraceRefused {}

@@ -42,7 +42,7 @@ pub fn standard_registry() -> RegistryBuilder {
     #[cfg(feature = "sandbox-network-denied")]
     let builder = builder.family(family_sandbox_network_denied::SandboxNetworkDenied);
     #[cfg(feature = "ptrace-refused")]
-    let builder = builder.fail_fast_family(family_ptrace_refused::PtraceRefused);
+    let builder = builder.family(family_ptrace_refused::PtraceRefused);
     #[cfg(feature = "bwrap-not-found")]
     let builder = builder.fail_fast_family(family_bwrap_not_found::BwrapNotFound);
     builder

@@ -30,7 +30,7 @@ const BUNDLED: &[(&str, &str)] = &[
     ),
     (
         "gemini-cli-sandbox.jsonl",
-        "events 7 | advisories 1 (ptrace-refused 1) | withheld 0 | refused 0 | invalid 0",
+        "events 10 | advisories 2 (bwrap-not-found 1, ptrace-refused 1) | withheld 0 | refused 0 | invalid 0",
     ),
     (
         "mixed.jsonl",

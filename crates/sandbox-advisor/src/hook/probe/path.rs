@@ -74,7 +74,10 @@ mod tests {
         }
         let path = std::env::join_paths([&bin]).unwrap();
         assert_eq!(on_path("plain", Some(&path)), Some(ProgramOnPath::Missing));
-        assert_eq!(on_path("bwrap-dir", Some(&path)), Some(ProgramOnPath::Missing));
+        assert_eq!(
+            on_path("bwrap-dir", Some(&path)),
+            Some(ProgramOnPath::Missing)
+        );
         assert_eq!(on_path("none", Some(&path)), Some(ProgramOnPath::Missing));
         // A relative entry is not searched.
         assert_eq!(
