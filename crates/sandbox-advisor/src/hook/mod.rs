@@ -85,7 +85,8 @@
 //! client starts for each command. For a failure a family recognized (and
 //! only then), the families that name checks get them from [`probe`]: whether
 //! this host can create a user namespace, where Codex keeps its home, Claude
-//! Code's own sandbox settings, and how much of the text Claude Code wrote in
+//! Code's own sandbox settings, whether `bwrap` lies on the `PATH` the client
+//! handed the hook (Gemini CLI), and how much of the text Claude Code wrote in
 //! a field of its own ([`payload::Payload::client_tail`]). That is how a
 //! family tells the sandbox's words from a command that printed them, and
 //! only a proven failure may feed the fail-fast budget

@@ -71,6 +71,14 @@ mod tests {
                 .unwrap();
             let path = std::env::join_paths([Path::new("/nonexistent-dir"), &bin]).unwrap();
             assert_eq!(on_path("tool", Some(&path)), Some(ProgramOnPath::Found));
+            // The same directory named relative to this process's: not searched.
+            let cwd = std::env::current_dir().unwrap();
+            let up = "../".repeat(cwd.components().count() - 1);
+            let relative = format!("{up}{}", bin.strip_prefix("/").unwrap().display());
+            assert_eq!(
+                on_path("tool", Some(OsStr::new(&relative))),
+                Some(ProgramOnPath::Missing)
+            );
         }
         let path = std::env::join_paths([&bin]).unwrap();
         assert_eq!(on_path("plain", Some(&path)), Some(ProgramOnPath::Missing));
