@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# The real Claude Code and Codex CLIs, driven offline against a scripted model
+# The real Claude Code, Codex and Gemini CLIs, driven offline against a scripted model
 # (clients/model-server.mjs) with a hook command mounted, to see what each
 # client really sends its hooks and what reaches the model afterwards.
 #
 #   .ci/clients.sh install     install the pinned clients (cached) and the host tools
-#   .ci/clients.sh record      re-record docs/hooks/{claude-code,codex}/ (see docs/hooks/README.md)
+#   .ci/clients.sh record      re-record docs/hooks/{claude-code,codex,gemini-cli}/ (see docs/hooks/README.md)
+#   .ci/clients.sh record-gemini [NAME...]
+#                              re-record docs/hooks/gemini-cli/ alone (or only the scenarios named)
 #   .ci/clients.sh record-transcripts
 #                              re-record examples/transcripts/{claude-code,codex}/: the
 #                              clients' own session files (see examples/transcripts/README.md)
 #   .ci/clients.sh test        run the scenarios and assert what the clients did with a hook's answer
+#   .ci/clients.sh test-gemini the Gemini CLI part of test alone
 #   .ci/clients.sh scenario CLIENT NAME SCRIPT.json [key=value ...]
 #                              run one scenario; prints its directory (options: see run_scenario)
 #
@@ -41,6 +44,7 @@ CACHE_ROOT=$CACHE_BASE/clients
 RUN_ROOT=${CLIENTS_RUN_ROOT:-$CACHE_BASE/run}
 CLAUDE_VERSION=2.1.332
 CODEX_VERSION=0.171.0
+GEMINI_VERSION=0.61.0
 CLIENT_TIMEOUT=${CLIENT_TIMEOUT:-90}
 # The advisor under test: the workspace's debug build unless SANDBOX_ADVISOR_BIN names one.
 ADVISOR=${SANDBOX_ADVISOR_BIN:-$ROOT/target/debug/sandbox-advisor}
@@ -120,17 +124,20 @@ install_clients() {
   done
   CLAUDE_BIN=$dir/node_modules/.bin/claude
   CODEX_BIN=$dir/node_modules/.bin/codex
+  GEMINI_BIN=$dir/node_modules/.bin/gemini
   "$CLAUDE_BIN" --version | grep -qF "$CLAUDE_VERSION" || die "claude is not $CLAUDE_VERSION"
   "$CODEX_BIN" --version | grep -qF "$CODEX_VERSION" || die "codex is not $CODEX_VERSION"
-  export CLAUDE_BIN CODEX_BIN
+  "$GEMINI_BIN" --version | grep -qF "$GEMINI_VERSION" || die "gemini is not $GEMINI_VERSION"
+  export CLAUDE_BIN CODEX_BIN GEMINI_BIN
 }
 
 # ---------- one scenario ----------
 # run_scenario CLIENT NAME SCRIPT.json [key=value ...]
-#   CLIENT   claude-code | codex
+#   CLIENT   claude-code | codex | gemini-cli
 #   SCRIPT   the model's turns (clients/model-server.mjs)
 #   hook=CMD       the hook command; default: the recorder, into <dir>/hooks
-#   sandbox=on|off                      Claude Code: .claude/settings.json sandbox.enabled (default off)
+#   sandbox=on|off                      Claude Code: .claude/settings.json sandbox.enabled (default off);
+#                  Gemini CLI: security.toolSandboxing in ~/.gemini/settings.json (default on)
 #   sandbox=workspace-write|read-only|danger-full-access   Codex --sandbox (default workspace-write)
 #   trust=bypass|appserver|none         Codex: --dangerously-bypass-hook-trust (default); or trust
 #                  each hook through `codex app-server` first (clients/codex-trust.mjs,
@@ -144,6 +151,13 @@ install_clients() {
 #                  run from <dir>/proj, then --trust through `codex app-server`, and `codex exec`
 #                  with no bypass flag)
 #   scope=project  Codex with advisor=: `hook install --project <dir>/proj` instead of --user
+#   trust=none     Gemini CLI: the folder is not trusted (no GEMINI_CLI_TRUST_WORKSPACE=true): project
+#                  settings and project hooks are ignored
+#   pty=N          Gemini CLI: run the interactive TUI (-i) through a pseudo-terminal
+#                  (clients/pty-drive.py) and choose "Allow once" at each of at most N approval
+#                  dialogs; then Esc (the model is told the user declined); screen in <dir>/pty.txt
+#   limit=S        seconds the client may run (default CLIENT_TIMEOUT); a Gemini headless run
+#                  stuck on an approval is ended by it (exit 124)
 #   hostile=1      Codex: <dir>/proj is a cloned repository Codex trusts as a project, whose
 #                  .codex/hooks.json runs `touch <dir>/markers/<event> # sandbox-advisor hook
 #                  --dialect codex` on SessionStart, UserPromptSubmit, Stop and PreToolUse
@@ -153,6 +167,7 @@ run_scenario() {
   local client=$1 name=$2 script=$3
   shift 3
   local hook='' sandbox='' trust=bypass git=0 userns=1 romount=0 nobwrap=0 advisor='' scope=user hostile=0 kv
+  local pty=0 limit=$CLIENT_TIMEOUT
   for kv in "$@"; do
     case "$kv" in
       hook=*) hook=${kv#hook=} ;;
@@ -165,6 +180,8 @@ run_scenario() {
       advisor=*) advisor=${kv#advisor=} trust=advisor ;;
       scope=*) scope=${kv#scope=} ;;
       hostile=*) hostile=${kv#hostile=} ;;
+      pty=*) pty=${kv#pty=} ;;
+      limit=*) limit=${kv#limit=} ;;
       *) die "unknown scenario option: $kv" ;;
     esac
   done
@@ -199,13 +216,25 @@ run_scenario() {
       "$ADVISOR" hook install --client claude-code --project "$dir/proj" $advisor > "$dir/install.out"
       ;;
     codex:advisor) ;; # installed and trusted inside the namespace (inner), where app-server runs
+    gemini-cli:)
+      node "$CLIENTS/configure.mjs" gemini-settings "$dir/home" "$hook" "${sandbox:-on}"
+      ;;
+    gemini-cli:advisor)
+      # The newcomer's path: the user's own settings first, then one `hook install` on the project.
+      node "$CLIENTS/configure.mjs" gemini-settings "$dir/home" "" "${sandbox:-on}"
+      local where=(--project "$dir/proj")
+      [ "$scope" != user ] || where=(--user)
+      # shellcheck disable=SC2086
+      env -i PATH="$CLIENT_PATH" HOME="$dir/home" \
+        "$ADVISOR" hook install --client gemini-cli "${where[@]}" $advisor > "$dir/install.out"
+      ;;
     *) die "unknown client: $client" ;;
   esac
   local ns=(unshare -n -m)
   [ "$userns" = 1 ] || ns=(unshare -U --map-root-user -n -m)
   local status=0
   SCN_CLIENT=$client SCN_DIR=$dir SCN_SANDBOX=$sandbox SCN_TRUST=$trust SCN_ADVISOR=$advisor \
-    SCN_SCOPE=$scope SCN_HOSTILE=$hostile \
+    SCN_SCOPE=$scope SCN_HOSTILE=$hostile SCN_PTY=$pty SCN_LIMIT=$limit \
     SCN_USERNS=$userns SCN_ROMOUNT=$romount SCN_NOBWRAP=$nobwrap \
     "${ns[@]}" -- bash "$SELF" __inner || status=$?
   [ ! -s "$dir/server.err" ] || sed 's/^/  server: /' "$dir/server.err" >&2
@@ -249,7 +278,7 @@ inner() {
       env -i PATH="$CLIENT_PATH" HOME="$dir/home" SHELL=/bin/bash LANG=C.UTF-8 TERM=dumb \
         ANTHROPIC_BASE_URL="http://127.0.0.1:$port" ANTHROPIC_API_KEY=sk-scripted-offline \
         DISABLE_TELEMETRY=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 \
-        ${CLIENT_WRAP:-} timeout "$CLIENT_TIMEOUT" "$CLAUDE_BIN" -p "$prompt" --output-format json --allowedTools Bash \
+        ${CLIENT_WRAP:-} timeout "$SCN_LIMIT" "$CLAUDE_BIN" -p "$prompt" --output-format json --allowedTools Bash \
         < /dev/null > "$dir/client.out" 2> "$dir/client.err" || status=$?
       ;;
     codex)
@@ -278,13 +307,28 @@ inner() {
       esac
       env -i PATH="$CLIENT_PATH" HOME="$dir/home" CODEX_HOME="$dir/codex-home" SHELL=/bin/bash \
         LANG=C.UTF-8 TERM=dumb \
-        ${CLIENT_WRAP:-} timeout "$CLIENT_TIMEOUT" "$CODEX_BIN" exec --strict-config --json --skip-git-repo-check \
+        ${CLIENT_WRAP:-} timeout "$SCN_LIMIT" "$CODEX_BIN" exec --strict-config --json --skip-git-repo-check \
         --sandbox "${SCN_SANDBOX:-workspace-write}" "${extra[@]}" "$prompt" \
         < /dev/null > "$dir/client.out" 2> "$dir/client.err" || status=$?
+      ;;
+    gemini-cli)
+      local genv=(env -i PATH="$CLIENT_PATH" HOME="$dir/home" SHELL=/bin/bash LANG=C.UTF-8
+        GOOGLE_GEMINI_BASE_URL="http://127.0.0.1:$port" GEMINI_API_KEY=scripted-offline)
+      # Folder trust: without it, project settings and project hooks are ignored.
+      [ "$SCN_TRUST" = none ] || genv+=(GEMINI_CLI_TRUST_WORKSPACE=true)
+      if [ "$SCN_PTY" = 0 ]; then
+        "${genv[@]}" TERM=dumb ${CLIENT_WRAP:-} timeout "$SCN_LIMIT" "$GEMINI_BIN" -p "$prompt" \
+          --output-format stream-json < /dev/null > "$dir/client.out" 2> "$dir/client.err" || status=$?
+      else
+        "${genv[@]}" TERM=xterm-256color timeout "$SCN_LIMIT" python3 "$CLIENTS/pty-drive.py" \
+          --allow "$SCN_PTY" --screen "$dir/pty.txt" -- "$GEMINI_BIN" -i "$prompt" \
+          < /dev/null > "$dir/client.out" 2> "$dir/client.err" || status=$?
+      fi
       ;;
   esac
   kill "$server" 2>/dev/null || true
   wait "$server" 2>/dev/null || true
+  echo "$status" > "$dir/client.status"
   [ $status -eq 0 ] || log "clients.sh: $SCN_CLIENT exited $status in $dir (see client.err)"
   return $status
 }
@@ -361,6 +405,48 @@ record() {
     "{\"run\":\"printf '%s\\\\n' '$BWRAP_LINE' > ci.log && cat ci.log\"}"
   timed "$x control-prints-bwrap-line" record_one $x control-prints-bwrap-line \
     "{\"run\":\"printf '%s\\\\n' '$BWRAP_LINE'; exit 1\"}"
+  record_gemini
+}
+
+# Gemini CLI with its tool sandbox on (bubblewrap), default approval mode, one
+# policy rule allowing run_shell_command. A command Gemini marks for a sandbox
+# expansion leaves a headless run waiting for an approval that never comes:
+# those scenarios are ended by a short limit (exit 124), after AfterTool fired.
+record_gemini() { # [NAME...]: only those scenarios (their files replaced, the others kept)
+  local g=gemini-cli stuck=limit=${GEMINI_STUCK_LIMIT:-120} only=" $* "
+  # shellcheck disable=SC2317
+  gem() { # NAME TURN [options...]
+    [ "$only" = "  " ] || [[ "$only" == *" $1 "* ]] || return 0
+    rm -f "$ROOT/docs/hooks/$g/$1".*
+    timed "$g $1" record_one $g "$@"
+  }
+  [ $# -gt 0 ] || rm -f "$ROOT"/docs/hooks/gemini-cli/*
+  gem echo-success '{"run":"echo hello"}'
+  gem ls-missing '{"run":"ls /nonexistent"}'
+  gem write-outside \
+    "{\"run\":\"touch $RUN_ROOT/$g/write-outside/outside\"}" "$stuck"
+  gem git-write '{"run":"touch .git/sandbox-advisor-probe"}' git=1 "$stuck"
+  gem ptrace '{"run":"strace -f -o /dev/null true"}' "$stuck"
+  gem python-connect \
+    '{"run":"/usr/bin/python3 -c '"'"'import socket; socket.create_connection((\"127.0.0.1\", 9))'"'"'"}' "$stuck"
+  gem npm-view '{"run":"npm view is-number version"}' "$stuck"
+  gem curl-refused '{"run":"curl -sS http://127.0.0.1:9/"}' "$stuck"
+  gem no-bwrap '{"run":"echo hello"}' nobwrap=1
+  # A shell's redirection names the shell first (/usr/bin/bash: line 1: <path>: …): the
+  # path Gemini proposes. touch names only the path (straight quotes under C.UTF-8).
+  gem tui-redirect-allow-once \
+    "{\"run\":\"echo x > $RUN_ROOT/$g/tui-redirect-allow-once/outside\"}" pty=3 limit=300
+  gem tui-touch-allow-once \
+    "{\"run\":\"touch $RUN_ROOT/$g/tui-touch-allow-once/outside\"}" pty=3 limit=240
+  # The advisor mounted by hook install, in the TUI: its deny on the marked result
+  # replaces the result, so no approval dialog opens (the driver answers none).
+  printf '{"enforceAfter": 2, "maxDenials": 3}\n' > "$RUN_ROOT/advisor-config.json"
+  gem tui-advisor-ptrace '{"run":"strace -f -o /dev/null true"}' \
+    advisor="--config $RUN_ROOT/advisor-config.json" pty=1 limit=240
+  gem control-readonly-mount \
+    "{\"run\":\"touch $RUN_ROOT/$g/control-readonly-mount/ro/x\"}" romount=1 sandbox=off
+  gem control-python-connect \
+    '{"run":"/usr/bin/python3 -c '"'"'import socket; socket.create_connection((\"127.0.0.1\", 9))'"'"'"}' sandbox=off
 }
 
 # ---------- record-transcripts ----------
@@ -565,11 +651,56 @@ hostile_untrusted() { # DIR SCOPE
   ' "$dir/list.jsonl" "$ours" "$ADVISOR"
 }
 
+# Gemini CLI (tool sandbox on): the advisor mounted by `hook install --project`
+# (bwrap missing; a refused tracer beside a success and an ordinary failure),
+# and what a BeforeTool deny does, in three headless runs.
+test_gemini() {
+  local g=gemini-cli nonce dir replies script cfg=$RUN_ROOT/advisor-config.json status
+  nonce=$(date +%s%N)
+  printf '{"enforceAfter": 2, "maxDenials": 3}\n' > "$cfg"
+  # 1. bwrap missing, the advisor mounted by hook install: every command exits 127;
+  #    the first is advised once (additionalContext, in <hook_context>), and the
+  #    third identical call is refused before it runs (enforceAfter 2).
+  script=$(script_file "$g-advisor-nobwrap" '{"run":"echo one"}' '{"run":"echo one"}' '{"run":"echo one"}')
+  dir=$(run_scenario $g advisor-nobwrap "$script" nobwrap=1 advisor="--config $cfg") || true
+  check "$g: bwrap missing is advised once" once_in_last "$dir" "bubblewrap (\`bwrap\`) is not installed"
+  check "$g: the advice reaches the model in <hook_context>" has "$dir/requests.jsonl" \
+    "<hook_context>Gemini CLI's tool sandbox could not start"
+  check "$g: the third identical call is refused before it runs" \
+    has "$dir/requests.jsonl" "Tool execution blocked: sandbox-advisor refused this call before it ran"
+  # 2. A BeforeTool deny: the command does not run; the model reads the reason.
+  replies=$RUN_ROOT/replies/$g-deny
+  rm -rf "$replies"
+  reply_hook "$replies" BeforeTool "{\"decision\":\"deny\",\"reason\":\"DENY-$nonce\"}"
+  script=$(script_file "$g-test-deny" '{"run":"touch denied-marker"}')
+  dir=$(run_scenario $g test-deny "$script" "hook=node $CLIENTS/hooks/record.mjs $replies") || true
+  check "$g: a denied command does not run" test ! -e "$dir/proj/denied-marker"
+  check "$g: the deny reason reaches the model" has "$dir/requests.jsonl" "Tool execution blocked: DENY-$nonce"
+  # 3. The advisor, mounted by hook install on the project: a refused tracer is
+  #    advised once and the headless run ends (without it: waits for an approval
+  #    until killed, docs/hooks/gemini-cli/ptrace.exit); a success carrying the
+  #    wrapper's noise line and an ordinary failure stay silent.
+  script=$(script_file "$g-advisor" '{"run":"strace -f -o /dev/null true"}' '{"run":"echo hello"}' \
+    '{"run":"ls /nonexistent"}')
+  status=0
+  dir=$(run_scenario $g advisor "$script" advisor="--config $cfg" limit=120) || status=$?
+  check "$g: hook install mounted the project's hooks" has "$dir/install.out" "BeforeTool, AfterTool on run_shell_command"
+  check "$g: the headless run with a refused command ends" test "$status" -eq 0
+  check "$g: the run reached its last turn" has "$dir/client.out" '"type":"result"'
+  check "$g: the refused tracer is advised once" once_in_last "$dir" "No sandbox expansion grants"
+  # strace's PTRACE_SETOPTIONS line is not in the brief, only in the output quoted after it.
+  check "$g: the tracer's own output reaches the model with it" once_in_last "$dir" "PTRACE_SETOPTIONS"
+  check "$g: the success and the ordinary failure are silent" none_in_last "$dir" "</hook_context>"
+  check "$g: the success and the ordinary failure reach the model as Gemini wrote them" \
+    once_in_last "$dir" "Exit Code: 2"
+}
+
 run_tests() {
   timed "claude-code tests" test_client claude-code
   timed "codex tests" test_client codex
   timed "claude-code with the advisor" test_advisor claude-code
   timed "codex with the advisor" test_advisor codex
+  timed "gemini-cli tests and the advisor" test_gemini
   printf '%d passed, %d failed\n' "$PASSES" "$FAILS"
   [ "$FAILS" -eq 0 ]
 }
@@ -591,6 +722,13 @@ case "${1:-}" in
     timed "install clients" install_clients
     record
     ;;
+  record-gemini)
+    trap print_times EXIT
+    timed "host tools" ensure_host_tools
+    timed "install clients" install_clients
+    shift
+    record_gemini "$@"
+    ;;
   record-transcripts)
     trap print_times EXIT
     timed "host tools" ensure_host_tools
@@ -603,6 +741,14 @@ case "${1:-}" in
     timed "install clients" install_clients
     run_tests
     ;;
+  test-gemini)
+    trap print_times EXIT
+    timed "host tools" ensure_host_tools
+    timed "install clients" install_clients
+    timed "gemini-cli tests and the advisor" test_gemini
+    printf '%d passed, %d failed\n' "$PASSES" "$FAILS"
+    [ "$FAILS" -eq 0 ]
+    ;;
   scenario)
     [ $# -ge 4 ] || die "usage: clients.sh scenario CLIENT NAME SCRIPT.json [key=value ...]"
     ensure_host_tools
@@ -611,7 +757,7 @@ case "${1:-}" in
     run_scenario "$@"
     ;;
   *)
-    sed -n '2,22p' "$SELF" | sed 's/^# \{0,1\}//'
+    sed -n '2,27p' "$SELF" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

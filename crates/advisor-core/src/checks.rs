@@ -33,15 +33,19 @@ pub enum Check {
     /// How much of the call's text the client wrote in a field of its own,
     /// apart from the command's output (`HostChecks::client_tail`).
     ClientChannel,
+    /// Whether the program the client's sandbox runs (`bwrap`) lies on the
+    /// `PATH` the client hands its hooks ([`ProgramOnPath`]).
+    SandboxProgram,
 }
 
 impl Check {
     /// Every check.
-    pub const ALL: [Check; 4] = [
+    pub const ALL: [Check; 5] = [
         Check::UserNamespaces,
         Check::CodexHome,
         Check::ClaudeSandbox,
         Check::ClientChannel,
+        Check::SandboxProgram,
     ];
 
     const fn bit(self) -> u8 {
@@ -115,6 +119,15 @@ pub enum HomePlace {
     OutsideTemp,
 }
 
+/// Whether an executable program lies on a `PATH`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ProgramOnPath {
+    /// A directory of the `PATH` holds an executable regular file of that name.
+    Found,
+    /// None does (every directory looked at; none holds it).
+    Missing,
+}
+
 /// The most domains kept from each of Claude Code's lists.
 pub const DOMAINS_MAX: usize = 512;
 
@@ -146,6 +159,8 @@ pub struct HostChecks {
     /// cannot reach (Claude Code: a Bash success's `stderr`, whose text ends
     /// the success's content); `Some(0)` when that field was empty.
     pub client_tail: Option<usize>,
+    /// [`Check::SandboxProgram`].
+    pub sandbox_program: Option<ProgramOnPath>,
 }
 
 impl HostChecks {
@@ -164,6 +179,9 @@ impl HostChecks {
             client_tail: self
                 .client_tail
                 .filter(|_| wanted.contains(Check::ClientChannel)),
+            sandbox_program: self
+                .sandbox_program
+                .filter(|_| wanted.contains(Check::SandboxProgram)),
         }
     }
 }
@@ -196,7 +214,7 @@ mod tests {
         assert!(set.contains(Check::CodexHome) && set.contains(Check::ClientChannel));
         assert!(!set.contains(Check::UserNamespaces) && !set.contains(Check::ClaudeSandbox));
         assert!(Checks::NONE.is_empty() && !set.is_empty());
-        assert_eq!(Checks::of(&Check::ALL).0.count_ones(), 4);
+        assert_eq!(Checks::of(&Check::ALL).0.count_ones(), 5);
     }
 
     #[test]
@@ -215,6 +233,7 @@ mod tests {
                 denied_domains: Vec::new(),
             }),
             client_tail: Some(3),
+            sandbox_program: Some(ProgramOnPath::Missing),
         };
         let some = all.clone().only(Checks::of(&[Check::CodexHome]));
         assert_eq!(some.codex_home, Some(HomePlace::UnderTemp));
@@ -222,6 +241,7 @@ mod tests {
             (some.user_namespaces, some.claude_sandbox, some.client_tail),
             (None, None, None)
         );
+        assert_eq!(some.sandbox_program, None);
         assert_eq!(all.clone().only(Checks::of(&Check::ALL)), all);
     }
 }

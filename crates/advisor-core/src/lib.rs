@@ -62,7 +62,7 @@ pub use budget::CallKey;
 pub use budget::{BudgetRecord, RECORD_MAX_BYTES, RecordError, RecordOwner};
 pub use checks::{
     Check, Checks, ClaudeSandbox, DOMAINS_MAX, HomePlace, HostChecks, HostProbe, NamespaceProbe,
-    NoProbe, UserNamespaces,
+    NoProbe, ProgramOnPath, UserNamespaces,
 };
 pub use config::{
     Config, ConfigError, DEFAULT_LEDGER_CAPACITY, DEFAULT_SESSION_CAPACITY, ToolPattern,

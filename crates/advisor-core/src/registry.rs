@@ -6,15 +6,14 @@
 //! standard order (host-adapter) puts `acl-provisioning` before
 //! `acl-aggregate-failure` and `cim-wmi-denial` before `workspace-denial`.
 
-use std::marker::PhantomData;
-use std::panic::{AssertUnwindSafe, catch_unwind};
-
 use crate::advisory::Advisory;
 use crate::environment::{Environment, HostFacts, PolicyNeed};
 use crate::family::{Anchors, FailFast, Family, FamilyDoc, Gate, PreflightVerdict};
 use crate::ids::FamilyId;
 use crate::observation::Observation;
 use crate::prefilter::Prefilter;
+use std::marker::PhantomData;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// Whether a family's findings feed the fail-fast budget; fixed by the type of registration.
 pub trait BudgetRole: Send + Sync + 'static {
@@ -270,7 +269,7 @@ impl RegistryBuilder {
 pub struct Registry {
     families: Vec<Box<dyn ErasedFamily>>,
     /// Per host (in [`Host::ALL`](crate::Host::ALL) order), the bits of the families that declare it.
-    on_host: [u64; 3],
+    on_host: [u64; crate::Host::ALL.len()],
     prefilter: Prefilter,
     prefilter_on: bool,
     fail_fast: Vec<FamilyId>,

@@ -15,6 +15,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::*;
+use sandbox_advisor::hook::gemini_cli::GEMINI_CLI;
 use sandbox_advisor::hook::reference::{CLAUDE_CODE, CODEX, Reference};
 
 fn recorded_dir() -> PathBuf {
@@ -40,6 +41,9 @@ fn mode(client: &str, scenario: &str) -> Option<&'static str> {
 struct Recorded {
     claude_sandbox: bool,
     no_user_namespaces: bool,
+    /// Gemini CLI: whether `bwrap` was on the client's `PATH` (hidden in
+    /// `no-bwrap`); `None`: the hook keeps this process's `PATH`.
+    bwrap_on_path: Option<bool>,
 }
 
 fn recorded_host(client: &str, scenario: &str) -> Recorded {
@@ -48,10 +52,17 @@ fn recorded_host(client: &str, scenario: &str) -> Recorded {
             claude_sandbox: scenario.starts_with("sandbox-")
                 || scenario.starts_with("control-prints-"),
             no_user_namespaces: scenario == "sandbox-no-userns",
+            bwrap_on_path: None,
+        },
+        "gemini-cli" => Recorded {
+            claude_sandbox: false,
+            no_user_namespaces: false,
+            bwrap_on_path: Some(scenario != "no-bwrap"),
         },
         _ => Recorded {
             claude_sandbox: false,
             no_user_namespaces: scenario.starts_with("no-userns"),
+            bwrap_on_path: None,
         },
     }
 }
@@ -84,6 +95,18 @@ fn hook_on(host: &Recorded, dir: &Path, args: &[&str], stdin: String) -> Run {
         .env("CODEX_HOME", dir.join("codex-home"))
         .env("CLAUDE_PROJECT_DIR", &project)
         .env_remove("CLAUDE_CONFIG_DIR");
+    if let Some(present) = host.bwrap_on_path {
+        // A PATH of one directory, holding an executable `bwrap` or nothing.
+        let bin = dir.join("path-bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        if present {
+            use std::os::unix::fs::PermissionsExt;
+            let bwrap = bin.join("bwrap");
+            std::fs::write(&bwrap, "#!/bin/sh\n").unwrap();
+            std::fs::set_permissions(&bwrap, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        command.env("PATH", &bin);
+    }
     run_command(&mut command, stdin.into_bytes())
 }
 
@@ -210,5 +233,14 @@ fn codexs_recorded_payloads() {
     assert!(cases.len() >= 18, "{} recorded payloads", cases.len());
     for case in &cases {
         check("codex", &CODEX, case);
+    }
+}
+
+#[test]
+fn gemini_clis_recorded_payloads() {
+    let cases = payloads("gemini-cli", &GEMINI_CLI);
+    assert!(cases.len() >= 20, "{} recorded payloads", cases.len());
+    for case in &cases {
+        check("gemini-cli", &GEMINI_CLI, case);
     }
 }

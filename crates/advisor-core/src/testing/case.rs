@@ -7,7 +7,9 @@ use serde_json::Value;
 use super::fixture::{
     Arm, ChecksSpec, Decision, Expect, Fixture, FixtureError, HostSpec, PolicySpec,
 };
-use crate::checks::{ClaudeSandbox, HomePlace, HostChecks, NamespaceProbe, UserNamespaces};
+use crate::checks::{
+    ClaudeSandbox, HomePlace, HostChecks, NamespaceProbe, ProgramOnPath, UserNamespaces,
+};
 use crate::environment::{
     Environment, HostBinary, HostFacts, Platform, PolicyState, ResolvedPolicy, SandboxMode,
     Unresolved, WorkspaceRoot,
@@ -162,6 +164,12 @@ fn host_checks(spec: Option<&ChecksSpec>) -> Result<HostChecks, String> {
         Some("unknown") => Some(None),
         Some(other) => return Err(format!("checks.claude_sandbox: unknown `{other}`")),
     };
+    let sandbox_program = match spec.sandbox_program.as_deref() {
+        None => None,
+        Some("found") => Some(ProgramOnPath::Found),
+        Some("missing") => Some(ProgramOnPath::Missing),
+        Some(other) => return Err(format!("checks.sandbox_program: unknown `{other}`")),
+    };
     let list = |d: &[String]| d.iter().map(|s| crate::Untrusted::new(s)).collect();
     Ok(HostChecks {
         user_namespaces: userns_given.then_some(UserNamespaces {
@@ -177,6 +185,7 @@ fn host_checks(spec: Option<&ChecksSpec>) -> Result<HostChecks, String> {
             denied_domains: list(&spec.denied_domains),
         }),
         client_tail: spec.client_tail,
+        sandbox_program,
     })
 }
 

@@ -228,6 +228,10 @@ pub struct ChecksSpec {
     /// Bytes at the end of the text the client wrote in a field of its own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub client_tail: Option<usize>,
+    /// The sandbox's program on the client's `PATH`: `found` or `missing`;
+    /// absent: not looked for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sandbox_program: Option<String>,
 }
 
 /// `[call]`.

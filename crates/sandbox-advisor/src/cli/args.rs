@@ -58,7 +58,7 @@ pub(super) enum Command {
         #[arg(long, value_enum)]
         host: Option<HostArg>,
     },
-    /// One Claude Code or Codex hook event on stdin → the dialect's answer on stdout, or nothing.
+    /// One Claude Code, Codex or Gemini CLI hook event on stdin → the dialect's answer on stdout, or nothing.
     ///
     /// Never exits 2, which both dialects read as "block the tool call": a payload,
     /// configuration or command line it cannot use is exit 1, with the reason on stderr.
@@ -172,6 +172,8 @@ pub(super) enum DialectArg {
     ClaudeCode,
     /// Codex's hooks (and the harness's `@deepseek-ai/dsh-hooks-codex`).
     Codex,
+    /// Gemini CLI's hooks (BeforeTool, AfterTool).
+    GeminiCli,
 }
 
 impl From<DialectArg> for Dialect {
@@ -179,6 +181,7 @@ impl From<DialectArg> for Dialect {
         match arg {
             DialectArg::ClaudeCode => Dialect::ClaudeCode,
             DialectArg::Codex => Dialect::Codex,
+            DialectArg::GeminiCli => Dialect::GeminiCli,
         }
     }
 }
@@ -192,6 +195,8 @@ pub(super) enum HostArg {
     ClaudeCode,
     /// Codex.
     Codex,
+    /// Gemini CLI.
+    GeminiCli,
 }
 
 impl From<HostArg> for Host {
@@ -200,6 +205,7 @@ impl From<HostArg> for Host {
             HostArg::Dsh => Host::Dsh,
             HostArg::ClaudeCode => Host::ClaudeCode,
             HostArg::Codex => Host::Codex,
+            HostArg::GeminiCli => Host::GeminiCli,
         }
     }
 }

@@ -3,7 +3,8 @@
 //!
 //! - **What it writes**: per event the client's module names
 //!   ([`client::HookClient`]; one module per client), one group `{"matcher":
-//!   "Bash", "hooks": [{"type": "command", "command": <the handler>}]}`,
+//!   "Bash", "hooks": [{"type": "command", "command": <the handler>}]}`
+//!   (Gemini CLI's matcher is `run_shell_command`),
 //!   where the handler is the one command line [`Handler`] defines.
 //! - **What it replaces**: only a group of exactly that shape whose command
 //!   is the advisor's handler in install's own form (any binary named
@@ -33,6 +34,7 @@ pub mod render;
 mod claude_code;
 mod codex;
 mod file;
+mod gemini_cli;
 
 use std::path::PathBuf;
 

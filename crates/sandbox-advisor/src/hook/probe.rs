@@ -14,6 +14,7 @@
 //! | Codex's home | `CODEX_HOME`, else `$HOME/.codex`, against the system temp directory (both from this process's environment, which the client hands its hooks), compared lexically | none needed |
 //! | Claude Code's settings | `$CLAUDE_CONFIG_DIR/settings.json` (else `~/.claude/settings.json`), `<project>/.claude/settings.json` and `settings.local.json` (the project: `CLAUDE_PROJECT_DIR`, which Claude Code sets for its hooks, else the payload's `cwd`), `/etc/claude-code/managed-settings.json` | [`SETTINGS_MAX_BYTES`] a file; [`DOMAINS_MAX`](advisor_core::DOMAINS_MAX) entries a list |
 //! | the client's own field | nothing: how long Claude Code's own `stderr` of a Bash success was, from the payload | none needed |
+//! | the sandbox's program | `bwrap` on this process's `PATH` (the client's), each absolute directory `stat`ed ([`path`]) | [`path::PATH_MAX_DIRS`] directories, [`path::PATH_MAX_BYTES`] of `PATH` |
 //!
 //! Every file is opened component by component from `/` without following a
 //! link (`O_NOFOLLOW` at each step), and must be a regular file; a settings
@@ -26,6 +27,7 @@
 
 mod claude;
 mod files;
+pub mod path;
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
@@ -49,6 +51,9 @@ pub const CHILD_DEADLINE: Duration = Duration::from_millis(1000);
 pub const CHILD_STDERR_MAX_BYTES: usize = 4096;
 
 pub use claude::SETTINGS_MAX_BYTES;
+
+/// The program the sandbox check looks for on the client's `PATH`.
+const BWRAP_NAME: &str = "bwrap";
 
 /// The most of a `/proc/sys` file read.
 const SYSCTL_MAX_BYTES: u64 = 64;
@@ -83,6 +88,7 @@ impl HostProbe for HookProbe {
             Check::UserNamespaces,
             Check::CodexHome,
             Check::ClaudeSandbox,
+            Check::SandboxProgram,
         ];
         // The host's facts are this machine's only when the platform stated is its own.
         if !on_host.iter().any(|c| wanted.contains(*c)) || host.platform != Platform::current() {
@@ -103,6 +109,7 @@ impl HostProbe for HookProbe {
                 out.user_namespaces = found.user_namespaces;
                 out.codex_home = found.codex_home;
                 out.claude_sandbox = found.claude_sandbox;
+                out.sandbox_program = found.sandbox_program;
             }
             Err(_) => {
                 tracing::info!(target: "sandbox_advisor::probe", "the host checks ran out of time; every fact stays unknown");
@@ -119,6 +126,7 @@ struct Inputs {
     claude_config: Option<PathBuf>,
     project: Option<PathBuf>,
     temp: PathBuf,
+    path: Option<std::ffi::OsString>,
 }
 
 impl Inputs {
@@ -134,6 +142,7 @@ impl Inputs {
             claude_config: var("CLAUDE_CONFIG_DIR"),
             project: var("CLAUDE_PROJECT_DIR").or_else(|| cwd.map(PathBuf::from)),
             temp: std::env::temp_dir(),
+            path: std::env::var_os("PATH"),
         }
     }
 }
@@ -152,6 +161,10 @@ fn gather(wanted: Checks, env: &Inputs) -> HostChecks {
             .contains(Check::ClaudeSandbox)
             .then(|| claude_sandbox(env)),
         client_tail: None,
+        sandbox_program: wanted
+            .contains(Check::SandboxProgram)
+            .then(|| path::on_path(BWRAP_NAME, env.path.as_deref()))
+            .flatten(),
     }
 }
 

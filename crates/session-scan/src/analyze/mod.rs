@@ -119,7 +119,7 @@ impl Scanner {
         self.policy.set_platform(platform);
         self.policy.set_default_mode(match host {
             Host::Dsh => Some(self.assume.mode.unwrap_or(HARNESS_DEFAULT_MODE)),
-            Host::ClaudeCode | Host::Codex => self.assume.mode,
+            Host::ClaudeCode | Host::Codex | Host::GeminiCli => self.assume.mode,
         });
         if let Some(cwd) = &header.cwd {
             self.policy.open_session(&session_id(header), cwd);

@@ -1,6 +1,6 @@
 //! What differs between the clients whose settings `hook install` edits:
 //! one small impl of [`HookClient`] per client, one module each
-//! (`claude_code`, `codex`). Everything else (the handler, the edit, the
+//! (`claude_code`, `codex`, `gemini_cli`). Everything else (the handler, the edit, the
 //! write) is shared, so adding a client is one module and one line in
 //! [`CLIENTS`].
 
@@ -10,8 +10,11 @@ use super::{InstallError, Scope};
 use crate::hook::Dialect;
 
 /// The clients `hook install` knows, one per dialect.
-pub static CLIENTS: [&(dyn HookClient + Sync); 2] =
-    [&super::claude_code::ClaudeCode, &super::codex::Codex];
+pub static CLIENTS: [&(dyn HookClient + Sync); 3] = [
+    &super::claude_code::ClaudeCode,
+    &super::codex::Codex,
+    &super::gemini_cli::GeminiCli,
+];
 
 /// The client that speaks `dialect`.
 pub fn of(dialect: Dialect) -> Option<&'static (dyn HookClient + Sync)> {

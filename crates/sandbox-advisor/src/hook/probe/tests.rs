@@ -14,6 +14,7 @@ fn inputs(dir: &Path) -> Inputs {
         claude_config: None,
         project: Some(dir.join("proj")),
         temp: PathBuf::from("/tmp"),
+        path: None,
     }
 }
 
