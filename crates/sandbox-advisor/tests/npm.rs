@@ -23,8 +23,8 @@ fn the_npm_packages_agree_with_the_binary_the_launcher_and_the_release_matrix() 
     assert_eq!(main["version"], version);
     assert_eq!(main["license"], env!("CARGO_PKG_LICENSE"));
     assert_eq!(main["bin"]["sandbox-advisor"], "bin/sandbox-advisor.js");
-    let launcher = std::fs::read_to_string(root.join("npm/sandbox-advisor/bin/sandbox-advisor.js"))
-        .unwrap();
+    let launcher =
+        std::fs::read_to_string(root.join("npm/sandbox-advisor/bin/sandbox-advisor.js")).unwrap();
     let workflow = std::fs::read_to_string(root.join(".github/workflows/release.yml")).unwrap();
     let optional = main["optionalDependencies"].as_object().unwrap();
     let mut dirs: Vec<String> = std::fs::read_dir(root.join("npm/platforms"))
@@ -53,7 +53,9 @@ fn the_npm_packages_agree_with_the_binary_the_launcher_and_the_release_matrix() 
             "the launcher has no entry for {name}"
         );
         assert_eq!(
-            workflow.matches(&format!("- {{ npm: {dir}, target: ")).count(),
+            workflow
+                .matches(&format!("- {{ npm: {dir}, target: "))
+                .count(),
             1,
             "the release matrix builds {name} once"
         );
