@@ -161,6 +161,14 @@ install_clients() {
 #   hostile=1      Codex: <dir>/proj is a cloned repository Codex trusts as a project, whose
 #                  .codex/hooks.json runs `touch <dir>/markers/<event> # sandbox-advisor hook
 #                  --dialect codex` on SessionStart, UserPromptSubmit, Stop and PreToolUse
+#   plugin=path|cargo|missing
+#                  mount the advisor as a plugin user does: this checkout's plugin, added and
+#                  installed with the client's own commands (`claude plugin marketplace add` and
+#                  `plugin install`; `codex plugin marketplace add` and `plugin add`, then its hooks
+#                  trusted through `codex app-server`); the binary on the client's PATH
+#                  (<dir>/bin), in <dir>/home/.cargo/bin, or nowhere
+#   tui=TEXT       run the interactive client on a pseudo-terminal (clients/pty-screen.py) until
+#                  the screen shows TEXT; what it showed is in <dir>/screen.txt
 # The directory (printed on stdout) holds home/, codex-home/, proj/, hooks/,
 # requests.jsonl (every request the model saw), client.out, client.err, server.err.
 run_scenario() {
@@ -168,6 +176,7 @@ run_scenario() {
   shift 3
   local hook='' sandbox='' trust=bypass git=0 userns=1 romount=0 nobwrap=0 advisor='' scope=user hostile=0 kv
   local pty=0 limit=$CLIENT_TIMEOUT
+  local plugin='' tui=''
   for kv in "$@"; do
     case "$kv" in
       hook=*) hook=${kv#hook=} ;;
@@ -182,6 +191,8 @@ run_scenario() {
       hostile=*) hostile=${kv#hostile=} ;;
       pty=*) pty=${kv#pty=} ;;
       limit=*) limit=${kv#limit=} ;;
+      plugin=*) plugin=${kv#plugin=} trust=plugin ;;
+      tui=*) tui=${kv#tui=} ;;
       *) die "unknown scenario option: $kv" ;;
     esac
   done
@@ -203,12 +214,22 @@ run_scenario() {
     mkdir -p "$dir/proj/.codex" "$dir/markers"
     node "$CLIENTS/configure.mjs" codex-hostile-repo "$dir/proj" "$dir/markers"
   fi
-  case "$client:${advisor:+advisor}" in
+  local path=$CLIENT_PATH
+  if [ -n "$plugin" ]; then
+    install_plugin "$client" "$dir" "$plugin" || die "the $client plugin did not install (see $dir/plugin.out)"
+    path=$dir/bin:$CLIENT_PATH
+  fi
+  case "$client:${advisor:+advisor}${plugin:+plugin}" in
+    claude-code:plugin)
+      mkdir -p "$dir/proj/.claude"
+      [ "${sandbox:-off}" != on ] || printf '{"sandbox": {"enabled": true}}\n' > "$dir/proj/.claude/settings.json"
+      ;;
+    codex:plugin) ;; # trusted inside the namespace (inner), where app-server runs
     claude-code:)
       node "$CLIENTS/configure.mjs" claude-settings "$dir/proj" "$hook" "${sandbox:-off}"
       ;;
     codex:) node "$CLIENTS/configure.mjs" codex-hooks "$dir/codex-home" "$hook" ;;
-    claude-code:advisor)
+    claude-code:advisor | claude-code:advisorplugin)
       # The newcomer's path: the user's settings first, then one `hook install`, which keeps them.
       mkdir -p "$dir/proj/.claude"
       [ "${sandbox:-off}" != on ] || printf '{"sandbox": {"enabled": true}}\n' > "$dir/proj/.claude/settings.json"
@@ -234,12 +255,38 @@ run_scenario() {
   [ "$userns" = 1 ] || ns=(unshare -U --map-root-user -n -m)
   local status=0
   SCN_CLIENT=$client SCN_DIR=$dir SCN_SANDBOX=$sandbox SCN_TRUST=$trust SCN_ADVISOR=$advisor \
-    SCN_SCOPE=$scope SCN_HOSTILE=$hostile SCN_PTY=$pty SCN_LIMIT=$limit \
+    SCN_SCOPE=$scope SCN_HOSTILE=$hostile SCN_PTY=$pty SCN_LIMIT=$limit SCN_PATH=$path SCN_TUI=$tui \
     SCN_USERNS=$userns SCN_ROMOUNT=$romount SCN_NOBWRAP=$nobwrap \
     "${ns[@]}" -- bash "$SELF" __inner || status=$?
   [ ! -s "$dir/server.err" ] || sed 's/^/  server: /' "$dir/server.err" >&2
   echo "$dir"
   return $status
+}
+
+# This checkout's plugin for CLIENT, installed with the client's own commands
+# in the scenario's home (offline: inside a network namespace of its own),
+# and the advisor where WHERE says (run_scenario's plugin=).
+install_plugin() { # CLIENT DIR WHERE
+  local client=$1 dir=$2 where=$3
+  mkdir -p "$dir/bin"
+  case "$where" in
+    path) ln -s "$ADVISOR" "$dir/bin/sandbox-advisor" ;;
+    cargo) mkdir -p "$dir/home/.cargo/bin" && ln -s "$ADVISOR" "$dir/home/.cargo/bin/sandbox-advisor" ;;
+    missing) ;;
+    *) die "unknown plugin=: $where" ;;
+  esac
+  local penv=(unshare -n -- env -i PATH="$CLIENT_PATH" HOME="$dir/home" CODEX_HOME="$dir/codex-home"
+    DISABLE_TELEMETRY=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1)
+  case "$client" in
+    claude-code)
+      "${penv[@]}" "$CLAUDE_BIN" plugin marketplace add "$ROOT" &&
+        "${penv[@]}" "$CLAUDE_BIN" plugin install sandbox-advisor@sandbox-advisor
+      ;;
+    codex)
+      "${penv[@]}" "$CODEX_BIN" plugin marketplace add "$ROOT" &&
+        "${penv[@]}" "$CODEX_BIN" plugin add sandbox-advisor@sandbox-advisor
+      ;;
+  esac > "$dir/plugin.out" 2>&1
 }
 
 # Runs inside the namespaces: lo up, the model server, then the client.
@@ -275,11 +322,19 @@ inner() {
   cd "$dir/proj"
   case "$SCN_CLIENT" in
     claude-code)
-      env -i PATH="$CLIENT_PATH" HOME="$dir/home" SHELL=/bin/bash LANG=C.UTF-8 TERM=dumb \
-        ANTHROPIC_BASE_URL="http://127.0.0.1:$port" ANTHROPIC_API_KEY=sk-scripted-offline \
-        DISABLE_TELEMETRY=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 \
-        ${CLIENT_WRAP:-} timeout "$SCN_LIMIT" "$CLAUDE_BIN" -p "$prompt" --output-format json --allowedTools Bash \
-        < /dev/null > "$dir/client.out" 2> "$dir/client.err" || status=$?
+      local cenv=(env -i PATH="$SCN_PATH" HOME="$dir/home" SHELL=/bin/bash LANG=C.UTF-8
+        ANTHROPIC_BASE_URL="http://127.0.0.1:$port" ANTHROPIC_API_KEY=sk-scripted-offline
+        DISABLE_TELEMETRY=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1)
+      if [ -n "$SCN_TUI" ]; then
+        node "$CLIENTS/configure.mjs" claude-tui "$dir/home" "$dir/proj" sk-scripted-offline
+        "${cenv[@]}" TERM=xterm-256color timeout "$SCN_LIMIT" python3 "$CLIENTS/pty-screen.py" \
+          --screen "$dir/screen.txt" --until "$SCN_TUI" -- "$CLAUDE_BIN" "$prompt" --allowedTools Bash \
+          < /dev/null > "$dir/client.out" 2> "$dir/client.err" || status=$?
+      else
+        "${cenv[@]}" TERM=dumb \
+          ${CLIENT_WRAP:-} timeout "$SCN_LIMIT" "$CLAUDE_BIN" -p "$prompt" --output-format json --allowedTools Bash \
+          < /dev/null > "$dir/client.out" 2> "$dir/client.err" || status=$?
+      fi
       ;;
     codex)
       node "$CLIENTS/configure.mjs" codex-config "$dir/codex-home" "$port"
@@ -295,6 +350,11 @@ inner() {
             2> "$dir/trust.err" || { cat "$dir/trust.err" >&2; status=1; }
           ;;
         none) ;;
+        plugin)
+          env -i PATH="$CLIENT_PATH" HOME="$dir/home" CODEX_HOME="$dir/codex-home" \
+            timeout "$CLIENT_TIMEOUT" node "$CLIENTS/codex-trust.mjs" "$CODEX_BIN" "$dir/proj" "$dir/trust.jsonl" \
+            --match sandbox-advisor.sh 2> "$dir/trust.err" || { cat "$dir/trust.err" >&2; status=1; }
+          ;;
         advisor)
           local where=(--user)
           [ "$SCN_SCOPE" != project ] || where=(--project "$dir/proj")
@@ -305,11 +365,19 @@ inner() {
           ;;
         *) die "unknown trust: $SCN_TRUST" ;;
       esac
-      env -i PATH="$CLIENT_PATH" HOME="$dir/home" CODEX_HOME="$dir/codex-home" SHELL=/bin/bash \
-        LANG=C.UTF-8 TERM=dumb \
-        ${CLIENT_WRAP:-} timeout "$SCN_LIMIT" "$CODEX_BIN" exec --strict-config --json --skip-git-repo-check \
-        --sandbox "${SCN_SANDBOX:-workspace-write}" "${extra[@]}" "$prompt" \
-        < /dev/null > "$dir/client.out" 2> "$dir/client.err" || status=$?
+      local xenv=(env -i PATH="$SCN_PATH" HOME="$dir/home" CODEX_HOME="$dir/codex-home" SHELL=/bin/bash
+        LANG=C.UTF-8)
+      if [ -n "$SCN_TUI" ]; then
+        "${xenv[@]}" TERM=xterm-256color timeout "$SCN_LIMIT" python3 "$CLIENTS/pty-screen.py" \
+          --screen "$dir/screen.txt" --until "$SCN_TUI" -- "$CODEX_BIN" --no-daemon \
+          --sandbox "${SCN_SANDBOX:-workspace-write}" "$prompt" \
+          < /dev/null > "$dir/client.out" 2> "$dir/client.err" || status=$?
+      else
+        "${xenv[@]}" TERM=dumb \
+          ${CLIENT_WRAP:-} timeout "$SCN_LIMIT" "$CODEX_BIN" exec --strict-config --json --skip-git-repo-check \
+          --sandbox "${SCN_SANDBOX:-workspace-write}" "${extra[@]}" "$prompt" \
+          < /dev/null > "$dir/client.out" 2> "$dir/client.err" || status=$?
+      fi
       ;;
     gemini-cli)
       local genv=(env -i PATH="$CLIENT_PATH" HOME="$dir/home" SHELL=/bin/bash LANG=C.UTF-8

@@ -10,8 +10,11 @@
 //     <codex-home>/config.toml: the scripted model on 127.0.0.1:<port>, with
 //     analytics, the update check and the features that reach out to the
 //     network (plugins, remote plugins, plugin sharing, apps, in-app updates)
-//     turned off. Tables already in the file (hooks.state, from a trust step)
-//     are kept after these keys.
+//     turned off. Tables already in the file (hooks.state, from a trust step;
+//     marketplaces and plugins, from `codex plugin marketplace add` and
+//     `codex plugin add`) are kept after these keys; with a plugin among them,
+//     the plugins feature stays on (offline, the curated marketplace's fetch
+//     fails and is skipped).
 //   node configure.mjs gemini-settings <home> <hook-command|""> <sandbox on|off>
 //     <home>/.gemini/settings.json: the API-key auth type (the base-URL
 //     variable alone selects `gateway`, which headless mode refuses), no
@@ -22,6 +25,10 @@
 //     <home>/.gemini/policies/allow-shell.toml: one policy rule that allows
 //     run_shell_command with redirection, so compound and redirected commands
 //     run in headless mode instead of being refused for want of a confirmation.
+//   node configure.mjs claude-tui <home> <project-dir> <api-key>
+//     <home>/.claude.json: onboarding done, the project's folder trusted and
+//     the API key approved, so the interactive client starts straight into
+//     the prompt (keys already in the file are kept).
 //   node configure.mjs codex-hostile-repo <project-dir> <markers-dir>
 //     <project-dir>/.codex/hooks.json as a hostile repository ships it:
 //     SessionStart, UserPromptSubmit, Stop and PreToolUse (Bash) hooks that
@@ -59,6 +66,8 @@ switch (what) {
     if (!Number.isInteger(port) || port <= 0) throw new Error(`bad port: ${arg}`);
     const file = path.join(dir, 'config.toml');
     const kept = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+    const tables = kept.split(/^(?=\[)/m);
+    const plugins = tables.some((t) => t.startsWith('[plugins.'));
     const head = `model = "gpt-scripted"
 model_provider = "scripted"
 check_for_update_on_startup = false
@@ -67,7 +76,7 @@ check_for_update_on_startup = false
 enabled = false
 
 [features]
-plugins = false
+plugins = ${plugins}
 remote_plugin = false
 plugin_sharing = false
 apps = false
@@ -80,8 +89,8 @@ wire_api = "responses"
 request_max_retries = 0
 stream_max_retries = 0
 `;
-    // Only the trust tables survive a rewrite; the rest is ours.
-    const trust = kept.split(/^(?=\[)/m).filter((t) => t.startsWith('[hooks.state.'));
+    // Only the trust, marketplace and plugin tables survive a rewrite; the rest is ours.
+    const trust = tables.filter((t) => /^\[(hooks\.state\.|marketplaces\.|plugins\.)/.test(t));
     fs.writeFileSync(file, [head, ...trust].join('\n'));
     break;
   }
@@ -111,6 +120,16 @@ allowRedirection = true
 `);
     break;
   }
+  case 'claude-tui': {
+    const file = path.join(dir, '.claude.json');
+    const state = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {};
+    state.hasCompletedOnboarding = true;
+    state.theme = 'dark';
+    state.projects = { ...(state.projects || {}), [arg]: { hasTrustDialogAccepted: true } };
+    state.customApiKeyResponses = { approved: [arg2.slice(-20)], rejected: [] };
+    writeJson(file, state);
+    break;
+  }
   case 'codex-hostile-repo': {
     const touch = (event) => ({
       type: 'command',
@@ -123,6 +142,6 @@ allowRedirection = true
     break;
   }
   default:
-    process.stderr.write('usage: configure.mjs claude-settings|codex-hooks|codex-config|gemini-settings|codex-hostile-repo ...\n');
+    process.stderr.write('usage: configure.mjs claude-settings|codex-hooks|codex-config|gemini-settings|codex-hostile-repo|claude-tui ...\n');
     process.exit(2);
 }

@@ -367,23 +367,38 @@ mod tests {
         }
     }
 
+    /// The edits for an id this workspace does not use yet: not the guide's
+    /// example, which a reader following the guide has just scaffolded.
     #[test]
     fn the_three_edits_land_on_this_workspace() {
         let root = workspace_root().unwrap();
-        let ws = edit_workspace(&read(&root, "Cargo.toml").unwrap(), &names()).unwrap();
-        assert!(ws.contains("    \"crates/family-dns-blocked\",\n"));
-        assert!(ws.contains("family-dns-blocked = { path = \"crates/family-dns-blocked\" }\n"));
+        let workspace = read(&root, "Cargo.toml").unwrap();
+        let n = (1..)
+            .map(|i| Names::new(&format!("edit-probe-{i}")).unwrap())
+            .find(|n| {
+                !workspace.contains(&format!("family-{}", n.id))
+                    && taken::id_taken(&root, &n.id).unwrap().is_none()
+            })
+            .unwrap();
+        let (id, snake, ident) = (&n.id, &n.snake, &n.ident);
+        let ws = edit_workspace(&workspace, &n).unwrap();
+        assert!(ws.contains(&format!("    \"crates/family-{id}\",\n")));
+        assert!(ws.contains(&format!(
+            "family-{id} = {{ path = \"crates/family-{id}\" }}\n"
+        )));
         let manifest = read(&root, "crates/host-adapter/Cargo.toml").unwrap();
-        let edited = edit_adapter_manifest(&manifest, &names()).unwrap();
-        assert!(edited.contains("dns-blocked = [\"dep:family-dns-blocked\"]\n"));
-        assert!(edited.contains(", \"dns-blocked\"]\n"));
-        assert!(edited.contains(", \"family-dns-blocked?/testing\"]\n"));
-        assert!(edited.contains("family-dns-blocked = { workspace = true, optional = true }\n"));
+        let edited = edit_adapter_manifest(&manifest, &n).unwrap();
+        assert!(edited.contains(&format!("{id} = [\"dep:family-{id}\"]\n")));
+        assert!(edited.contains(&format!(", \"{id}\"]\n")));
+        assert!(edited.contains(&format!(", \"family-{id}?/testing\"]\n")));
+        assert!(edited.contains(&format!(
+            "family-{id} = {{ workspace = true, optional = true }}\n"
+        )));
         let registry = read(&root, "crates/host-adapter/src/registry.rs").unwrap();
-        let edited = edit_registry(&registry, &names()).unwrap();
-        assert!(edited.contains(
-            "    #[cfg(feature = \"dns-blocked\")]\n    let builder = builder.family(family_dns_blocked::DnsBlocked);\n    builder\n}"
-        ));
+        let edited = edit_registry(&registry, &n).unwrap();
+        assert!(edited.contains(&format!(
+            "    #[cfg(feature = \"{id}\")]\n    let builder = builder.family(family_{snake}::{ident});\n    builder\n}}"
+        )));
     }
 
     #[test]

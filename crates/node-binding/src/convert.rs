@@ -259,8 +259,10 @@ fn next(
     };
     let mut offset = from;
     for chunk in rest.chunks(64) {
-        if !skip(chunk)
-            && let Some(i) = chunk.iter().position(|&b| stop(b))
+        // Not a let chain: the workspace's minimum Rust (1.85) has none.
+        if let Some(i) = (!skip(chunk))
+            .then(|| chunk.iter().position(|&b| stop(b)))
+            .flatten()
         {
             return offset + i;
         }

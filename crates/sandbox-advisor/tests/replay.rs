@@ -113,11 +113,12 @@ fn every_bundled_session_is_listed() {
             "{file}"
         );
     }
-    // Every family the README documents as shipped has a session that makes it
-    // speak; a family not (yet) in that table needs none.
+    // Every family the README documents as done has a session that makes it
+    // speak; one not (yet) in that table, or just scaffolded, needs none.
     let documented = readme_families();
     assert!(!documented.is_empty());
-    for family in documented.iter().map(|d| &d.id) {
+    let done = documented.iter().filter(|d| d.status != "scaffolded");
+    for family in done.map(|d| &d.id) {
         assert!(
             BUNDLED
                 .iter()

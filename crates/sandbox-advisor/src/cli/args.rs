@@ -109,6 +109,10 @@ pub(super) struct HookArgs {
     pub config: Option<PathBuf>,
     #[command(flatten)]
     pub ledger: LedgerArgs,
+    /// Run by the sandbox-advisor plugin: stay silent for an event that `hook install`'s
+    /// handler answers too (in the user's or the project's settings), so a call is advised once.
+    #[arg(long)]
+    pub plugin: bool,
 }
 
 #[derive(Subcommand)]

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use advisor_core::Locale;
 use advisor_core::RegistryBuilder;
+use advisor_core::quote::log_field;
 
 use super::args::{Command, ExplainArgs, Format, HookAction, HookArgs, LedgerArgs, StreamArgs};
 use super::{Exit, Io};
@@ -143,6 +144,17 @@ fn run_hook(
             Ok(p) => p,
             Err(e) => return not_blocking(io, format!("{} payload: {e}", dialect.as_str())),
         };
+    if args.plugin {
+        if let Some(settings) = install_answers(dialect, &payload.payload) {
+            tracing::debug!(
+                target: HOOK_TARGET,
+                event = payload.payload.event.name,
+                settings = %log_field(&settings.to_string_lossy()),
+                "silent: hook install's handler in this settings file answers this event too; the plugin's hook leaves it to that one"
+            );
+            return Exit::Success;
+        }
+    }
     let opened = match open_ledger(&args.ledger, &config, Role::Hook) {
         Ok(opened) => opened,
         Err(e) => return not_blocking(io, e),
@@ -169,6 +181,17 @@ fn run_hook(
         ledger::start_collector(&dir);
     }
     exit
+}
+
+/// The host-log target of `hook`'s own decisions.
+const HOOK_TARGET: &str = "sandbox_advisor::hook";
+
+/// For the plugin's run: the settings file where `hook install`'s handler
+/// answers this payload's event too (`hook::install::plugin`).
+fn install_answers(dialect: Dialect, payload: &payload::Payload) -> Option<std::path::PathBuf> {
+    let client = hook::install::client::of(dialect)?;
+    let projects = client.project_dirs(payload.cwd.as_deref());
+    hook::install::plugin::mounted_by_install(client, payload.event.name, &projects)
 }
 
 /// The ledger the flags (else the config) name, for `role`.

@@ -150,6 +150,7 @@ pub(super) fn run(args: InstallArgs, io: &mut Io<'_>) -> Exit {
         Err(e) => return usage(io, format!("hook install: {e}")),
     };
     let mut out = report::installed(client, &installed, &command, request.mode.is_none());
+    report::plugin_too(&mut out, &client.plugin_enabled(&cwd));
     let hooks: Vec<(String, String)> = client
         .events()
         .iter()
@@ -215,6 +216,7 @@ fn check(
         Err(e) => return usage(io, format!("hook install: {e}")),
     };
     let (mut out, mut ok) = report::mounted(client, &mounted, expected.as_deref());
+    report::plugin_too(&mut out, &client.plugin_enabled(cwd));
     let hooks: Vec<(String, String)> = mounted
         .events
         .iter()

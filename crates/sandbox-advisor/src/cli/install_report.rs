@@ -122,6 +122,21 @@ pub(super) fn mounted(
     (out, ok)
 }
 
+/// The plugin enabled beside this install, said once: where, and that its
+/// hooks leave every event this handler answers to it.
+pub(super) fn plugin_too(out: &mut String, enabled: &[String]) {
+    if enabled.is_empty() {
+        return;
+    }
+    out.push_str(
+        "plugin: the sandbox-advisor plugin is enabled too; its hooks stay silent for every event          this handler answers, so each call is advised once (where this handler is not run, e.g.          a Codex hook left untrusted, neither answers):
+",
+    );
+    for place in enabled.iter().take(SHOWN_MAX) {
+        let _ = writeln!(out, "  {place}");
+    }
+}
+
 /// How to trust the hooks, with the command that repeats the install.
 pub(super) fn trust_steps(again: Result<String, &str>) -> String {
     let again = again.unwrap_or_else(|why| why.to_owned());

@@ -29,6 +29,7 @@ pub mod client;
 pub mod edit;
 pub mod handler;
 pub mod json;
+pub mod plugin;
 pub mod render;
 
 mod claude_code;

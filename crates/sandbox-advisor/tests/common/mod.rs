@@ -52,6 +52,9 @@ pub struct Documented {
     /// The `hosts` column: the ids of the hosts the family declares.
     pub hosts: Vec<String>,
     pub krate: String,
+    /// The `status` column: `done`, or `scaffolded` for a family `cargo xtask
+    /// new-family` has just written.
+    pub status: String,
 }
 
 /// README.md's table of the shipped families, in its order: the one list of
@@ -76,6 +79,7 @@ pub fn readme_families() -> Vec<Documented> {
                 id: cells[0].to_owned(),
                 hosts: cells[1].split(", ").map(str::to_owned).collect(),
                 krate: cells[3].to_owned(),
+                status: cells.get(4).copied().unwrap_or_default().to_owned(),
             }
         })
         .collect()

@@ -1,11 +1,12 @@
 //! What differs between the clients whose settings `hook install` edits:
 //! one small impl of [`HookClient`] per client, one module each
-//! (`claude_code`, `codex`, `gemini_cli`). Everything else (the handler, the edit, the
-//! write) is shared, so adding a client is one module and one line in
-//! [`CLIENTS`].
+//! (`claude_code`, `codex`, `gemini_cli`). Everything else (the handler, the
+//! edit, the write, the plugin's files) is shared, so adding a client is one
+//! module and one line in [`CLIENTS`].
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
+use super::plugin::PluginForm;
 use super::{InstallError, Scope};
 use crate::hook::Dialect;
 
@@ -68,4 +69,21 @@ pub trait HookClient {
     fn matcher(&self) -> &'static str;
     /// What it needs before it runs the hooks.
     fn trust(&self) -> TrustStep;
+    /// Its plugin in this repository's marketplace (`super::plugin`); `None`
+    /// for a client with no plugin here.
+    fn plugin(&self) -> Option<PluginForm> {
+        None
+    }
+    /// Where the user has this repository's plugin enabled, for a session in
+    /// `project`: each place as people read it (a settings file and the
+    /// plugin's id). Empty when nowhere, or when a file cannot be read.
+    fn plugin_enabled(&self, project: &Path) -> Vec<String> {
+        let _ = project;
+        Vec::new()
+    }
+    /// The project directories whose settings apply to a hook run in `cwd`
+    /// (the payload's): `cwd`, and any the client names itself.
+    fn project_dirs(&self, cwd: Option<&str>) -> Vec<PathBuf> {
+        super::plugin::project_dirs(cwd, None)
+    }
 }

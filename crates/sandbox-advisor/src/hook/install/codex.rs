@@ -2,11 +2,15 @@
 //! trusts), or `hooks.json` in `CODEX_HOME` (default `~/.codex`) for the
 //! user; the advisor answers `PreToolUse` and `PostToolUse` for `Bash` (Codex
 //! has no failure event). Codex runs a hook only once its hash is trusted,
-//! and skips an untrusted one without a word (`crate::hook::trust`).
+//! and skips an untrusted one without a word (`crate::hook::trust`). Its
+//! plugin: `plugins/codex/` in this repository, listed by
+//! `.agents/plugins/marketplace.json`; a plugin's hooks need trust too, and
+//! the user's plugins are `[plugins."<id>"]` in `config.toml`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::client::{HookClient, Place, TrustStep};
+use super::plugin::{self, PluginForm};
 use super::{InstallError, Scope, home};
 use crate::hook::Dialect;
 
@@ -48,5 +52,24 @@ impl HookClient for Codex {
 
     fn trust(&self) -> TrustStep {
         TrustStep::CodexAppServer
+    }
+
+    fn plugin(&self) -> Option<PluginForm> {
+        Some(PluginForm {
+            dir: "plugins/codex",
+            root_var: "PLUGIN_ROOT",
+            session_start: ("SessionStart", "startup"),
+            manifests: plugin::codex_manifests,
+        })
+    }
+
+    fn plugin_enabled(&self, _project: &Path) -> Vec<String> {
+        match self.place(&Scope::User) {
+            Ok(mut place) => {
+                place.file = "config.toml";
+                plugin::enabled_in_codex_config(&place)
+            }
+            Err(_) => Vec::new(),
+        }
     }
 }

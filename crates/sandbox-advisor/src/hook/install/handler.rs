@@ -72,14 +72,24 @@ impl Handler {
     /// The command line a client runs: the words joined by one space.
     pub fn command_line(&self) -> String {
         let mut words = vec![shell_word(&self.bin)];
-        words.extend(["hook", "--dialect", self.dialect.as_str()].map(str::to_owned));
+        words.extend(self.arguments());
+        words.join(" ")
+    }
+
+    /// The words after the binary, each as [`shell_word`] writes it: what
+    /// `hook install` writes after the binary, and what the plugins'
+    /// launcher runs the binary it found with (`super::plugin`).
+    pub fn arguments(&self) -> Vec<String> {
+        let mut words: Vec<String> = ["hook", "--dialect", self.dialect.as_str()]
+            .map(str::to_owned)
+            .into();
         if let Some(mode) = self.mode {
             words.extend(["--mode", mode.as_str()].map(str::to_owned));
         }
         if let Some(config) = &self.config {
             words.extend(["--config".to_owned(), shell_word(config)]);
         }
-        words.join(" ")
+        words
     }
 
     /// The handler `command` is, when it is one in install's form for
