@@ -87,7 +87,7 @@ fn the_docs_show_the_bundled_scan_as_it_is() {
 #[test]
 fn every_family_of_the_bundled_recordings_is_found_once_per_session() {
     let report = json(&BUNDLED);
-    assert_eq!(report["schema"], 1);
+    assert_eq!(report["schema"], 2);
     let families: Vec<(&str, u64, u64)> = report["families"]
         .as_array()
         .unwrap()
@@ -114,6 +114,46 @@ fn every_family_of_the_bundled_recordings_is_found_once_per_session() {
             "{family}: one advisory per session with a failure"
         );
     }
+}
+
+/// The gate decides what a family is charged: Codex refusing `touch` outside
+/// the workspace is recognized by `codex-protected-path`, whose gate declines
+/// it (not a protected name), so it costs that family nothing and is counted
+/// by reason. A background task never reported done (Claude Code) and a
+/// command Codex stopped waiting for are unresolved, not successes.
+#[test]
+fn declines_and_unfinished_calls_are_counted_apart() {
+    let report = json(&["examples/transcripts"]);
+    assert_eq!(report["input"]["unresolved_calls"], 2);
+    let protected = report["families"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["family"] == "codex-protected-path")
+        .unwrap();
+    assert_eq!(
+        protected["declined"],
+        serde_json::json!([{"reason": "outside-root", "calls": 2, "sessions": 1}])
+    );
+    // Only `git-commit-protected.jsonl`'s two refusals are its failures.
+    assert_eq!(protected["failing_calls"], 2);
+    assert_eq!(protected["sessions"], 1);
+}
+
+/// A `--fork-session` file starts with copies of its parent's responses; read
+/// together, each response counts once. By the scripted model's figures
+/// (`clients/model-server.mjs`, `claudeUsage`): the parent's two responses,
+/// turn 0 (3 + 4,000 written + 40 out = 4,043) and turn 1 (4 + 150 written +
+/// 4,000 read + 49 out = 4,203), then the fork's own answer, turn 1 again
+/// (4,203): 12,449, what the fork's file alone holds.
+#[test]
+fn a_forks_copies_are_counted_once() {
+    let dir = "examples/transcripts/claude-code";
+    let both = json(&[&format!("{dir}/fork.jsonl"), &format!("{dir}/fork.2.jsonl")]);
+    assert_eq!(both["input"]["tokens"]["total"], 12_449);
+    assert_eq!(both["input"]["tokens"]["cache_read"], 8_000);
+    let parent = json(&[&format!("{dir}/fork.jsonl")]);
+    assert_eq!(parent["input"]["tokens"]["total"], 4_043 + 4_203);
 }
 
 #[test]

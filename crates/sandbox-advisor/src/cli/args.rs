@@ -225,6 +225,10 @@ pub(super) struct ScanArgs {
     /// say it).
     #[arg(long, value_parser = parse_mode)]
     pub mode: Option<SandboxMode>,
+    /// The IANA time zone whose days the report's days are, as `ccusage --timezone`
+    /// (e.g. `Europe/Berlin`; default: UTC).
+    #[arg(long, value_parser = parse_zone, value_name = "ZONE")]
+    pub timezone: Option<session_scan::Zone>,
     /// Files read at once (default: the cores available).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub jobs: Option<u16>,
@@ -355,4 +359,8 @@ fn parse_host_version(raw: &str) -> Result<HostVersion, String> {
 /// `--locale`'s parser.
 pub(super) fn parse_locale(raw: &str) -> Result<Locale, String> {
     raw.parse()
+}
+
+fn parse_zone(name: &str) -> Result<session_scan::Zone, String> {
+    session_scan::Zone::named(name).map_err(|e| e.to_string())
 }

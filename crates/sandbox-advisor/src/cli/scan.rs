@@ -31,6 +31,7 @@ pub(super) fn run(args: ScanArgs, locale: Option<Locale>, io: &mut Io<'_>) -> Ex
             platform: args.platform.map(Into::into),
             mode: args.mode,
             locale,
+            timezone: args.timezone.unwrap_or_default(),
         },
         jobs,
         progress: !args.no_progress && std::io::stderr().is_terminal(),
