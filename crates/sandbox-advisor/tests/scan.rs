@@ -192,14 +192,15 @@ fn html_and_out_write_one_page() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("cost.html");
     let out_arg = out.to_str().unwrap();
-    check(
+    let run = check(
         &["--format", "html", "--out", out_arg, BUNDLED[0]],
         Want {
             code: 0,
             stdout: &[],
-            stderr: &[],
+            stderr: &["sandbox-advisor: scan: the report (11 sessions) is in "],
         },
     );
+    assert_eq!(run.stdout, "", "the report went to the file");
     let page = std::fs::read_to_string(&out).unwrap();
     assert!(
         page.starts_with("<!DOCTYPE html>"),
@@ -217,6 +218,55 @@ fn html_and_out_write_one_page() {
     );
 }
 
+/// Runs `scan --format json` with no path, `HOME` set to `home` and no client
+/// variable set.
+fn scan_home(home: &std::path::Path) -> common::Run {
+    common::run_command(
+        std::process::Command::new(common::BIN)
+            .current_dir(home)
+            .env_clear()
+            .env("HOME", home)
+            .args(["scan", "--no-progress", "--format", "json"]),
+        "",
+    )
+}
+
+#[test]
+fn no_path_reads_the_clients_own_folders() {
+    let home = tempfile::tempdir().unwrap();
+    let none = scan_home(home.path());
+    assert_eq!(none.code, 2, "{}", none.stderr);
+    assert!(
+        none.stderr.contains("none of the clients' folders exists")
+            && none.stderr.contains(".claude/projects"),
+        "{}",
+        none.stderr
+    );
+    let projects = home.path().join(".claude/projects/p");
+    std::fs::create_dir_all(&projects).unwrap();
+    std::fs::copy(
+        repo_root().join("examples/transcripts/claude-code/sandbox-no-userns.jsonl"),
+        projects.join("s.jsonl"),
+    )
+    .unwrap();
+    // A link in a folder's place is not followed.
+    std::fs::create_dir(home.path().join(".codex")).unwrap();
+    std::os::unix::fs::symlink(&projects, home.path().join(".codex/sessions")).unwrap();
+    let run = scan_home(home.path());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stderr
+            .matches("sandbox-advisor: scan: reading ")
+            .count(),
+        1,
+        "{}",
+        run.stderr
+    );
+    let report: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(report["input"]["sessions"], 1);
+    assert_eq!(report["families"][0]["family"], "bwrap-cannot-start");
+}
+
 #[test]
 fn a_path_that_is_not_there_is_a_usage_error() {
     check(
@@ -227,14 +277,7 @@ fn a_path_that_is_not_there_is_a_usage_error() {
             stderr: &["scan: no/such/dir:"],
         },
     );
-    check(
-        &[],
-        Want {
-            code: 2,
-            stdout: &[],
-            stderr: &["PATHS"],
-        },
-    );
+    // No path at all is not an error: `no_path_reads_the_clients_own_folders`.
 }
 
 /// A file name that is not UTF-8 (issue 36, item 12): found by the walk and

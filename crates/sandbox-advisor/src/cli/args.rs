@@ -207,7 +207,9 @@ impl From<HostArg> for Host {
 #[derive(clap::Args)]
 pub(super) struct ScanArgs {
     /// Files or directories to read (directories are walked; links are not followed).
-    #[arg(required = true)]
+    /// None given: the clients' own folders that exist (`$DSH_HOME/sessions` or
+    /// `~/.dsh/sessions`, `$CLAUDE_CONFIG_DIR/projects` or `~/.claude/projects`,
+    /// `$CODEX_HOME/sessions` or `~/.codex/sessions`).
     pub paths: Vec<PathBuf>,
     /// `table` for people, `json` for programs (docs/scan/report.md), `html` for one
     /// self-contained page with charts.
