@@ -19,7 +19,9 @@ pub const TOP_PROBLEMS: usize = 20;
 
 const CAP_FAMILY: usize = 32;
 const CAP_ID: usize = 48;
-const CAP_PATH: usize = 80;
+/// Paths are shown whole (escaped), so they can be copied; this only bounds
+/// a crafted one.
+const CAP_PATH: usize = 4_096;
 const CAP_TEXT: usize = 120;
 
 /// The report as a plain-text table.
@@ -55,34 +57,33 @@ fn header(out: &mut String, report: &Report) {
     };
     let _ = writeln!(
         out,
-        "Scanned {} {}, {} {}{}: {} {}, {} failed, {} unresolved, {} {}.",
+        "Scanned {} {}, {} {}{}.\nCalls: {} ended, {} failed, {} unresolved; {} {}; days in {}.",
         thousands(input.files),
         plural(input.files, "file", "files"),
         thousands(input.sessions),
         plural(input.sessions, "session", "sessions"),
         formats,
         thousands(input.calls),
-        plural(input.calls, "call", "calls"),
         thousands(input.failed_calls),
         thousands(input.unresolved_calls),
         thousands(input.problems_total),
         plural(input.problems_total, "problem", "problems"),
+        visible(&input.timezone, CAP_FAMILY),
     );
     let t = &input.tokens;
     let _ = writeln!(
         out,
-        "Tokens: {} input, {} cache write, {} cache read, {} output ({} total); days in {}.",
+        "Tokens: {} ({} in, {} cache write, {} cache read, {} out).",
+        thousands(t.total),
         thousands(t.input),
         thousands(t.cache_creation),
         thousands(t.cache_read),
         thousands(t.output),
-        thousands(t.total),
-        visible(&input.timezone, CAP_FAMILY),
     );
     if input.unjudged_results > 0 {
         let _ = writeln!(
             out,
-            "{} shell {} could not be judged: the log keeps only the rendered text, and it did not say enough.",
+            "{} shell {} not judged: the log keeps only their rendered text, and it did not say enough.",
             thousands(input.unjudged_results),
             plural(input.unjudged_results, "result", "results"),
         );
@@ -92,17 +93,8 @@ fn header(out: &mut String, report: &Report) {
 fn families(out: &mut String, families: &[FamilyCost]) {
     let _ = writeln!(out, "\nPer family");
     let head = [
-        "family",
-        "sessions",
-        "failing",
-        "repeats (identical)",
-        "wasted steps",
-        "wasted out tok",
-        "wasted in tok",
-        "wall",
-        "would speak",
-        "withheld",
-        "spoken (before/after)",
+        "family", "sessions", "failing", "repeats", "steps", "out tok", "in tok", "wall", "speaks",
+        "withheld", "spoken",
     ];
     let rows: Vec<Vec<String>> = families
         .iter()
@@ -137,9 +129,20 @@ fn families(out: &mut String, families: &[FamilyCost]) {
         })
         .collect();
     grid(out, "  ", &head, &rows);
+    for line in LEGEND {
+        let _ = writeln!(out, "  {line}");
+    }
     reasons(out, families, "withheld", |f| &f.withheld);
     reasons(out, families, "declined", |f| &f.declined);
 }
+
+/// What the columns mean (docs/scan/report.md says more).
+const LEGEND: [&str; 4] = [
+    "failing: calls it would speak for; repeats: failures after a session's first (identical);",
+    "steps: model responses spent only on its failures, with their output and input tokens;",
+    "wall: first failure to last; speaks: sessions it would speak in; withheld: calls it held back;",
+    "spoken: sessions already advised (failures before/after). See docs/scan/report.md.",
+];
 
 /// Each family's `what` reasons, with their calls and sessions.
 fn reasons(
@@ -224,13 +227,7 @@ fn sessions(out: &mut String, report: &Report) {
             visible(&session.path, CAP_PATH)
         );
         let head = [
-            "family",
-            "failing",
-            "repeats (identical)",
-            "wasted steps",
-            "wasted out tok",
-            "wasted in tok",
-            "wall",
+            "family", "failing", "repeats", "steps", "out tok", "in tok", "wall",
         ];
         let rows: Vec<Vec<String>> = session.families.iter().map(session_row).collect();
         grid(out, "     ", &head, &rows);
@@ -239,7 +236,7 @@ fn sessions(out: &mut String, report: &Report) {
             if let Some(spoke) = &family.would_speak {
                 let _ = writeln!(
                     out,
-                    "     would speak for {name} at call #{}: {}",
+                    "     would speak for {name} at call #{}:\n       {}",
                     thousands(spoke.call_index),
                     visible(&spoke.summary, CAP_TEXT)
                 );
