@@ -112,6 +112,13 @@ fn sample_report() {
             r#"id="chart-family-tokens""#,
             r#"id="chart-sessions""#,
             r#"id="chart-timeline""#,
+            // The words explained, and the figures ccusage can check.
+            r#"<dt>wasted steps</dt>"#,
+            r#"<dt>would speak</dt>"#,
+            r#"<dt>failed by their own mark</dt>"#,
+            "docs/scan/report.md",
+            r#"data-json="/input/tokens/total""#,
+            r#"data-json="/input/unresolved_calls""#,
         ],
     });
 }
