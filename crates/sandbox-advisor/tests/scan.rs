@@ -267,6 +267,16 @@ fn no_path_reads_the_clients_own_folders() {
     assert_eq!(report["families"][0]["family"], "bwrap-cannot-start");
 }
 
+/// `scan` reads no configuration file, so its help names none (issue 39).
+#[test]
+fn the_help_names_no_config() {
+    let run = run_in(&repo_root(), &["scan", "--help"], "");
+    assert_eq!(run.code, 0);
+    assert!(run.stdout.contains("--locale <LOCALE>"), "{}", run.stdout);
+    assert!(!run.stdout.contains("config's"), "{}", run.stdout);
+    assert!(!run.stdout.contains("--config"), "{}", run.stdout);
+}
+
 #[test]
 fn a_path_that_is_not_there_is_a_usage_error() {
     check(
