@@ -169,6 +169,12 @@ install_clients() {
 #                  (<dir>/bin), in <dir>/home/.cargo/bin, or nowhere
 #   tui=TEXT       run the interactive client on a pseudo-terminal (clients/pty-screen.py) until
 #                  the screen shows TEXT; what it showed is in <dir>/screen.txt
+#   resume=1       Claude Code: once the run ends, `claude -p --resume <its session id>` runs
+#                  once more (output in client-resumed.out), appending to the same session file;
+#   resume=fork    the same with --fork-session, which writes a new session file with the
+#                  earlier responses copied into it
+#   timeout=N      as limit=N: this scenario's client runs at most N seconds; a
+#                  client stopped by it mid-command leaves that call without a result
 # The directory (printed on stdout) holds home/, codex-home/, proj/, hooks/,
 # requests.jsonl (every request the model saw), client.out, client.err, server.err.
 run_scenario() {
@@ -177,6 +183,7 @@ run_scenario() {
   local hook='' sandbox='' trust=bypass git=0 userns=1 romount=0 nobwrap=0 advisor='' scope=user hostile=0 kv
   local pty=0 limit=$CLIENT_TIMEOUT
   local plugin='' tui=''
+  local resume=0
   for kv in "$@"; do
     case "$kv" in
       hook=*) hook=${kv#hook=} ;;
@@ -193,6 +200,8 @@ run_scenario() {
       limit=*) limit=${kv#limit=} ;;
       plugin=*) plugin=${kv#plugin=} trust=plugin ;;
       tui=*) tui=${kv#tui=} ;;
+      resume=*) resume=${kv#resume=} ;;
+      timeout=*) limit=${kv#timeout=} ;;
       *) die "unknown scenario option: $kv" ;;
     esac
   done
@@ -255,7 +264,7 @@ run_scenario() {
   [ "$userns" = 1 ] || ns=(unshare -U --map-root-user -n -m)
   local status=0
   SCN_CLIENT=$client SCN_DIR=$dir SCN_SANDBOX=$sandbox SCN_TRUST=$trust SCN_ADVISOR=$advisor \
-    SCN_SCOPE=$scope SCN_HOSTILE=$hostile SCN_PTY=$pty SCN_LIMIT=$limit SCN_PATH=$path SCN_TUI=$tui \
+    SCN_SCOPE=$scope SCN_HOSTILE=$hostile SCN_PTY=$pty SCN_LIMIT=$limit SCN_PATH=$path SCN_TUI=$tui SCN_RESUME=$resume \
     SCN_USERNS=$userns SCN_ROMOUNT=$romount SCN_NOBWRAP=$nobwrap \
     "${ns[@]}" -- bash "$SELF" __inner || status=$?
   [ ! -s "$dir/server.err" ] || sed 's/^/  server: /' "$dir/server.err" >&2
@@ -334,6 +343,17 @@ inner() {
         "${cenv[@]}" TERM=dumb \
           ${CLIENT_WRAP:-} timeout "$SCN_LIMIT" "$CLAUDE_BIN" -p "$prompt" --output-format json --allowedTools Bash \
           < /dev/null > "$dir/client.out" 2> "$dir/client.err" || status=$?
+        if [ "$SCN_RESUME" != 0 ] && [ $status -eq 0 ]; then
+          local sid fork=()
+          [ "$SCN_RESUME" != fork ] || fork=(--fork-session)
+          sid=$(node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).session_id)' \
+            "$dir/client.out")
+          env -i PATH="$SCN_PATH" HOME="$dir/home" SHELL=/bin/bash LANG=C.UTF-8 TERM=dumb \
+            ANTHROPIC_BASE_URL="http://127.0.0.1:$port" ANTHROPIC_API_KEY=sk-scripted-offline \
+            DISABLE_TELEMETRY=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 \
+            timeout "$SCN_LIMIT" "$CLAUDE_BIN" -p 'Go on.' --resume "$sid" "${fork[@]}" --output-format json \
+            --allowedTools Bash < /dev/null > "$dir/client-resumed.out" 2>> "$dir/client.err" || status=$?
+        fi
       fi
       ;;
     codex)
@@ -540,9 +560,23 @@ record_transcripts() {
   timed "$c sandbox-no-userns" record_transcript $c sandbox-no-userns sandbox=on userns=0 -- \
     "$echo" "$echo" "$echo"
   timed "$c clean" record_transcript $c clean sandbox=on -- "$echo" '{"run":"ls"}'
+  # A fork: the parent's responses copied into a second file (one is
+  # `fork.jsonl`, the other `fork.2.jsonl`, in the order of their ids).
+  timed "$c fork" record_transcript $c fork sandbox=on resume=fork -- "$echo"
+  # Two commands in the background: the first ends (a notice says so), the
+  # second is still running when the client is stopped.
+  timed "$c background" record_transcript $c background sandbox=on timeout=25 -- \
+    '{"run":"python3 -c \"import time; time.sleep(1)\"","background":true}' \
+    '{"run":"python3 -c \"import time; time.sleep(600)\"","background":true}'
   timed "$x git-commit-protected" record_transcript $x git-commit-protected git=1 -- "$commit" "$commit"
   timed "$x no-userns" record_transcript $x no-userns userns=0 -- "$echo" "$echo" "$echo"
   timed "$x clean" record_transcript $x clean -- "$echo" '{"run":"ls"}'
+  # A write outside the workspace, refused with EROFS: touch's line, which
+  # codex-protected-path recognizes and its gate declines (not a protected name).
+  local outside="{\"run\":\"touch $RUN_ROOT/$x/transcript-write-outside/outside\"}"
+  timed "$x write-outside" record_transcript $x write-outside -- "$outside" "$outside"
+  # A command Codex stops waiting for after 10 s: still running when the turn ends.
+  timed "$x still-running" record_transcript $x still-running -- '{"run":"sleep 25; echo late"}'
 }
 
 # ---------- test ----------

@@ -8,11 +8,13 @@
 // stdout as one line once the server listens. Nothing else goes to stdout.
 //
 // The script is JSON: {"turns": [...]} or the bare list. A turn is one of
-//   {"run": "<shell command>", "workdir": "<dir>"?, "description": "..."?}
+//   {"run": "<shell command>", "workdir": "<dir>"?, "description": "..."?, "background": true?}
 //   {"final": "<text>"}
 // A "run" turn answers Claude Code with a Bash tool_use, Codex with an
 // exec_command function_call and Gemini CLI with a run_shell_command
 // functionCall; a "final" turn ends the agent's loop with text.
+// "background" asks Claude Code to run the command in the background
+// (`run_in_background`); Codex and Gemini CLI have no such argument.
 //
 // Which turn to answer is read from the request itself, not from a counter:
 // turn k is answered when the conversation already holds k tool results
@@ -29,6 +31,7 @@
 import http from 'node:http';
 import fs from 'node:fs';
 import zlib from 'node:zlib';
+import { randomBytes } from 'node:crypto';
 
 function parseArgs(argv) {
   const out = { port: 0, script: null, record: null };
@@ -68,6 +71,42 @@ function loadTurns(file) {
 const args = parseArgs(process.argv.slice(2));
 const turns = loadTurns(args.script);
 let seq = 0;
+// This server's own tag in every response and request id it gives, so two
+// recordings never share an id (as two real API responses never do, and as a
+// usage report that removes copies across files, ccusage, expects).
+const RUN = randomBytes(4).toString('hex');
+
+// ---------- usage ----------
+// The tokens a response reports, from its turn k alone (so a re-recording
+// reports the same figures): the first turn writes a 4,000-token prompt cache,
+// later turns read it and write what the conversation added, and each turn
+// writes more output than the last. A side request (no tools) caches nothing.
+// Claude Code reads Anthropic's four counts; Codex reads the Responses API's,
+// where input counts the cached tokens too and output counts the reasoning.
+function claudeUsage(k, side) {
+  const written = side ? 0 : k === 0 ? 4000 : 120 + 30 * k;
+  return {
+    input_tokens: side ? 50 : 3 + k,
+    cache_creation_input_tokens: written,
+    cache_read_input_tokens: side || k === 0 ? 0 : 4000 + 150 * (k - 1),
+    output_tokens: side ? 5 : 40 + 9 * k,
+    // The API's split of the cache writes by lifetime, which Claude Code
+    // keeps in the transcript (all 5-minute writes here).
+    cache_creation: { ephemeral_5m_input_tokens: written, ephemeral_1h_input_tokens: 0 },
+  };
+}
+
+function codexUsage(k, side) {
+  const input = side ? 50 : 4005 + 200 * k;
+  const cached = side || k === 0 ? 0 : 3800 + 200 * (k - 1);
+  const output = side ? 5 : 40 + 9 * k;
+  const reasoning = side ? 0 : 8 + k;
+  return {
+    input_tokens: input, input_tokens_details: { cached_tokens: cached },
+    output_tokens: output, output_tokens_details: { reasoning_tokens: reasoning },
+    total_tokens: input + output,
+  };
+}
 
 function record(entry) {
   if (!args.record) return;
@@ -132,7 +171,10 @@ function anthropicContent(turn, k) {
     return {
       stop: 'tool_use',
       block: { type: 'tool_use', id: `toolu_scripted_${k}`, name: 'Bash', input: {} },
-      input: { command: turn.run, description: turn.description || `scripted turn ${k}` },
+      input: {
+        command: turn.run, description: turn.description || `scripted turn ${k}`,
+        ...(turn.background ? { run_in_background: true } : {}),
+      },
     };
   }
   return { stop: 'end_turn', block: { type: 'text', text: '' }, text: turn.final };
@@ -144,8 +186,8 @@ function anthropicMessages(req, res, body) {
   const turn = offersTools ? turnAt(k) : { final: 'ok' };
   const c = anthropicContent(turn, k);
   const model = body.model || 'scripted';
-  const id = `msg_scripted_${seq}`;
-  const usage = { input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  const id = `msg_${RUN}_${seq}`;
+  const usage = claudeUsage(k, !offersTools);
 
   if (!body.stream) {
     const block = c.input ? { ...c.block, input: c.input } : { type: 'text', text: c.text };
@@ -154,7 +196,7 @@ function anthropicMessages(req, res, body) {
       stop_reason: c.stop, stop_sequence: null, usage,
     });
   }
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': `req_${seq}` });
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': `req_${RUN}_${seq}` });
   sse(res, 'message_start', {
     type: 'message_start',
     message: {
@@ -175,7 +217,7 @@ function anthropicMessages(req, res, body) {
   }
   sse(res, 'content_block_stop', { type: 'content_block_stop', index: 0 });
   sse(res, 'message_delta', {
-    type: 'message_delta', delta: { stop_reason: c.stop, stop_sequence: null }, usage: { output_tokens: 5 },
+    type: 'message_delta', delta: { stop_reason: c.stop, stop_sequence: null }, usage: { output_tokens: usage.output_tokens },
   });
   sse(res, 'message_stop', { type: 'message_stop' });
   res.end();
@@ -203,12 +245,9 @@ function openaiResponses(req, res, body) {
   const k = countCodexOutputs(body);
   const turn = offersTools ? turnAt(k) : { final: 'ok' };
   const item = responsesItem(turn, k);
-  const id = `resp_scripted_${seq}`;
+  const id = `resp_${RUN}_${seq}`;
   const model = body.model || 'scripted';
-  const usage = {
-    input_tokens: 10, input_tokens_details: { cached_tokens: 0 },
-    output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 15,
-  };
+  const usage = codexUsage(k, !offersTools);
   const response = (status, output) => ({
     id, object: 'response', created_at: Math.floor(Date.now() / 1000), status, model, output,
     usage: status === 'completed' ? usage : null,

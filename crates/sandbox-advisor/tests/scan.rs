@@ -87,7 +87,7 @@ fn the_docs_show_the_bundled_scan_as_it_is() {
 #[test]
 fn every_family_of_the_bundled_recordings_is_found_once_per_session() {
     let report = json(&BUNDLED);
-    assert_eq!(report["schema"], 1);
+    assert_eq!(report["schema"], 2);
     let families: Vec<(&str, u64, u64)> = report["families"]
         .as_array()
         .unwrap()
@@ -114,6 +114,46 @@ fn every_family_of_the_bundled_recordings_is_found_once_per_session() {
             "{family}: one advisory per session with a failure"
         );
     }
+}
+
+/// The gate decides what a family is charged: Codex refusing `touch` outside
+/// the workspace is recognized by `codex-protected-path`, whose gate declines
+/// it (not a protected name), so it costs that family nothing and is counted
+/// by reason. A background task never reported done (Claude Code) and a
+/// command Codex stopped waiting for are unresolved, not successes.
+#[test]
+fn declines_and_unfinished_calls_are_counted_apart() {
+    let report = json(&["examples/transcripts"]);
+    assert_eq!(report["input"]["unresolved_calls"], 2);
+    let protected = report["families"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["family"] == "codex-protected-path")
+        .unwrap();
+    assert_eq!(
+        protected["declined"],
+        serde_json::json!([{"reason": "outside-root", "calls": 2, "sessions": 1}])
+    );
+    // Only `git-commit-protected.jsonl`'s two refusals are its failures.
+    assert_eq!(protected["failing_calls"], 2);
+    assert_eq!(protected["sessions"], 1);
+}
+
+/// A `--fork-session` file starts with copies of its parent's responses; read
+/// together, each response counts once. By the scripted model's figures
+/// (`clients/model-server.mjs`, `claudeUsage`): the parent's two responses,
+/// turn 0 (3 + 4,000 written + 40 out = 4,043) and turn 1 (4 + 150 written +
+/// 4,000 read + 49 out = 4,203), then the fork's own answer, turn 1 again
+/// (4,203): 12,449, what the fork's file alone holds.
+#[test]
+fn a_forks_copies_are_counted_once() {
+    let dir = "examples/transcripts/claude-code";
+    let both = json(&[&format!("{dir}/fork.jsonl"), &format!("{dir}/fork.2.jsonl")]);
+    assert_eq!(both["input"]["tokens"]["total"], 12_449);
+    assert_eq!(both["input"]["tokens"]["cache_read"], 8_000);
+    let parent = json(&[&format!("{dir}/fork.jsonl")]);
+    assert_eq!(parent["input"]["tokens"]["total"], 4_043 + 4_203);
 }
 
 #[test]
@@ -152,14 +192,15 @@ fn html_and_out_write_one_page() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("cost.html");
     let out_arg = out.to_str().unwrap();
-    check(
+    let run = check(
         &["--format", "html", "--out", out_arg, BUNDLED[0]],
         Want {
             code: 0,
             stdout: &[],
-            stderr: &[],
+            stderr: &["sandbox-advisor: scan: the report (11 sessions) is in "],
         },
     );
+    assert_eq!(run.stdout, "", "the report went to the file");
     let page = std::fs::read_to_string(&out).unwrap();
     assert!(
         page.starts_with("<!DOCTYPE html>"),
@@ -177,6 +218,65 @@ fn html_and_out_write_one_page() {
     );
 }
 
+/// Runs `scan --format json` with no path, `HOME` set to `home` and no client
+/// variable set.
+fn scan_home(home: &std::path::Path) -> common::Run {
+    common::run_command(
+        std::process::Command::new(common::BIN)
+            .current_dir(home)
+            .env_clear()
+            .env("HOME", home)
+            .args(["scan", "--no-progress", "--format", "json"]),
+        "",
+    )
+}
+
+#[test]
+fn no_path_reads_the_clients_own_folders() {
+    let home = tempfile::tempdir().unwrap();
+    let none = scan_home(home.path());
+    assert_eq!(none.code, 2, "{}", none.stderr);
+    assert!(
+        none.stderr.contains("none of the clients' folders exists")
+            && none.stderr.contains(".claude/projects"),
+        "{}",
+        none.stderr
+    );
+    let projects = home.path().join(".claude/projects/p");
+    std::fs::create_dir_all(&projects).unwrap();
+    std::fs::copy(
+        repo_root().join("examples/transcripts/claude-code/sandbox-no-userns.jsonl"),
+        projects.join("s.jsonl"),
+    )
+    .unwrap();
+    // A link in a folder's place is not followed.
+    std::fs::create_dir(home.path().join(".codex")).unwrap();
+    std::os::unix::fs::symlink(&projects, home.path().join(".codex/sessions")).unwrap();
+    let run = scan_home(home.path());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stderr
+            .matches("sandbox-advisor: scan: reading ")
+            .count(),
+        1,
+        "{}",
+        run.stderr
+    );
+    let report: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(report["input"]["sessions"], 1);
+    assert_eq!(report["families"][0]["family"], "bwrap-cannot-start");
+}
+
+/// `scan` reads no configuration file, so its help names none (issue 39).
+#[test]
+fn the_help_names_no_config() {
+    let run = run_in(&repo_root(), &["scan", "--help"], "");
+    assert_eq!(run.code, 0);
+    assert!(run.stdout.contains("--locale <LOCALE>"), "{}", run.stdout);
+    assert!(!run.stdout.contains("config's"), "{}", run.stdout);
+    assert!(!run.stdout.contains("--config"), "{}", run.stdout);
+}
+
 #[test]
 fn a_path_that_is_not_there_is_a_usage_error() {
     check(
@@ -187,14 +287,7 @@ fn a_path_that_is_not_there_is_a_usage_error() {
             stderr: &["scan: no/such/dir:"],
         },
     );
-    check(
-        &[],
-        Want {
-            code: 2,
-            stdout: &[],
-            stderr: &["PATHS"],
-        },
-    );
+    // No path at all is not an error: `no_path_reads_the_clients_own_folders`.
 }
 
 /// A file name that is not UTF-8 (issue 36, item 12): found by the walk and

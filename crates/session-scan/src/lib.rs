@@ -11,6 +11,6 @@ pub mod report;
 mod scan;
 pub mod source;
 
-pub use analyze::{Assume, ScanError};
+pub use analyze::{Assume, ScanError, Zone, ZoneError};
 pub use budget::Limits;
 pub use scan::{JOBS_MAX, Options, scan};

@@ -78,13 +78,58 @@ pub struct SessionHeader {
     pub platform: Option<Platform>,
 }
 
-/// Token usage of one model response.
+/// Token usage of one model response, in the four counts ccusage reports
+/// (its `inputTokens`, `outputTokens`, `cacheCreationTokens`,
+/// `cacheReadTokens`), so a scan's figures can be checked against it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Usage {
-    /// Input tokens, cached ones included.
+    /// Input tokens neither read from nor written to the prompt cache.
     pub input: u64,
     /// Output tokens, reasoning included.
     pub output: u64,
+    /// Input tokens written to the prompt cache.
+    pub cache_creation: u64,
+    /// Input tokens read from the prompt cache.
+    pub cache_read: u64,
+}
+
+impl Usage {
+    /// Every input token: uncached, written to the cache, read from it.
+    pub fn prompt(&self) -> u64 {
+        self.input
+            .saturating_add(self.cache_creation)
+            .saturating_add(self.cache_read)
+    }
+
+    /// All four counts (ccusage's `totalTokens`).
+    pub fn total(&self) -> u64 {
+        self.prompt().saturating_add(self.output)
+    }
+
+    /// `self + other`, each count saturating.
+    pub fn plus(self, other: Usage) -> Usage {
+        Usage {
+            input: self.input.saturating_add(other.input),
+            output: self.output.saturating_add(other.output),
+            cache_creation: self.cache_creation.saturating_add(other.cache_creation),
+            cache_read: self.cache_read.saturating_add(other.cache_read),
+        }
+    }
+}
+
+/// How a call's result ended, by the recording's own mark.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Ending {
+    /// It ran to its end and succeeded.
+    Succeeded,
+    /// It failed (an error result, a non-zero exit).
+    Failed,
+    /// It was still running when the result was written (Codex's `Process
+    /// running with session ID`, Claude Code's background task): not a
+    /// success, not a failure. A later result for the same call (Claude
+    /// Code's task notification) settles it; else it stays unresolved.
+    StillRunning,
 }
 
 /// One thing a session recorded, in file order.
@@ -101,6 +146,10 @@ pub enum Record {
         usage: Usage,
         /// When it was recorded.
         at: Option<Millis>,
+        /// A copy of a response an earlier file already counted (a Claude
+        /// Code fork's): its step's cost still, but left out of the token
+        /// totals, as ccusage leaves it out.
+        copy: bool,
     },
     /// A tool call the model made.
     Call {
@@ -120,9 +169,8 @@ pub enum Record {
     Result {
         /// The call's id.
         call: String,
-        /// Whether the call failed by the recording's own mark (an error
-        /// result, a non-zero exit).
-        failed: bool,
+        /// How it ended, by the recording's own mark.
+        ending: Ending,
         /// The result as the host's hook would have handed it to the
         /// families (for the DeepSeek harness, the shell value rebuilt from
         /// the rendered text).

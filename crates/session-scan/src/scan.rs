@@ -19,7 +19,7 @@ use crate::source::{self, Input};
 pub const JOBS_MAX: usize = 64;
 
 /// How a scan runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Options {
     /// What to assume where a recording is silent.
     pub assume: Assume,
@@ -36,7 +36,7 @@ pub fn scan(paths: &[PathBuf], options: Options) -> Result<Report, ScanError> {
     let (inputs, problems) = source::discover(paths, options.limits);
     let jobs = options.jobs.clamp(1, JOBS_MAX).min(inputs.len().max(1));
     let mut scanners = (0..jobs)
-        .map(|_| Scanner::with_limits(options.assume, options.limits))
+        .map(|_| Scanner::with_limits(options.assume.clone(), options.limits))
         .collect::<Result<Vec<_>, _>>()?;
     let order: Vec<FamilyId> = scanners
         .first()
@@ -76,7 +76,7 @@ pub fn scan(paths: &[PathBuf], options: Options) -> Result<Report, ScanError> {
     for scanner in scanners {
         totals.merge(scanner.totals);
     }
-    Ok(totals.report(&order))
+    Ok(totals.report_in(&order, options.assume.timezone.name()))
 }
 
 /// Reads one input; a reader that panics (a bug, never the file's fault)

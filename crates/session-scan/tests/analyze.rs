@@ -6,7 +6,7 @@
 use advisor_core::{Failure, Outcome, Platform, SandboxMode, Success};
 use serde_json::{Value, json};
 use session_scan::analyze::Scanner;
-use session_scan::model::{Format, Millis, Record, SessionHeader, Sink, StepId, Usage};
+use session_scan::model::{Ending, Format, Millis, Record, SessionHeader, Sink, StepId, Usage};
 use session_scan::{Assume, report::Report};
 
 /// The ACL grant refusal, as the harness's failure message.
@@ -35,8 +35,13 @@ fn header(format: Format, id: &str, cwd: Option<&str>) -> SessionHeader {
 fn usage(step: u64, input: u64, output: u64, at: i64) -> Record {
     Record::Usage {
         step: StepId(step),
-        usage: Usage { input, output },
+        usage: Usage {
+            input,
+            output,
+            ..Usage::default()
+        },
         at: Some(Millis(at)),
+        copy: false,
     }
 }
 
@@ -53,7 +58,7 @@ fn call(id: &str, step: u64, tool: &str, arguments: Value, at: i64) -> Record {
 fn failure(id: &str, message: &str, at: i64) -> Record {
     Record::Result {
         call: id.into(),
-        failed: true,
+        ending: Ending::Failed,
         outcome: Outcome::Failure(Failure {
             message: message.into(),
             content: format!("Error: {message}"),
@@ -66,7 +71,11 @@ fn failure(id: &str, message: &str, at: i64) -> Record {
 fn output(id: &str, failed: bool, text: &str, at: i64) -> Record {
     Record::Result {
         call: id.into(),
-        failed,
+        ending: if failed {
+            Ending::Failed
+        } else {
+            Ending::Succeeded
+        },
         outcome: Outcome::Success(Success {
             value: Value::Null,
             content: text.into(),
@@ -217,8 +226,10 @@ fn mixed_steps_and_different_commands() {
 
 /// Codex's read-only `.git`: under `workspace-write` (its turn context) the
 /// advisor speaks once; the same failure in a session that never states a
-/// mode is withheld, with the reason, and counted all the same. A success
-/// whose text only mentions the words is nobody's failure.
+/// mode is withheld, with the reason: counted by reason, and no failure of
+/// the family's (it costs it no call, step or token, as the hook would not
+/// have spoken). A success whose text only mentions the words is nobody's
+/// failure.
 #[test]
 fn codex_protected_git_spoken_and_withheld() {
     let commit = || json!({"command": "git add -A && git commit -m x"});
@@ -252,14 +263,16 @@ fn codex_protected_git_spoken_and_withheld() {
         json!({
             "calls": 4, "failed_calls": 3,
             "families": [{
-                "family": "codex-protected-path", "sessions": 2, "failing_calls": 3,
-                "repeats": 1, "identical_repeats": 1, "wasted_steps": 3,
-                "wasted_output_tokens": 15, "wasted_input_tokens": 30,
+                "family": "codex-protected-path", "sessions": 1, "failing_calls": 2,
+                "repeats": 1, "identical_repeats": 1, "wasted_steps": 2,
+                "wasted_output_tokens": 10, "wasted_input_tokens": 20,
                 "wall_ms": 200, "would_speak": 1,
-                "withheld": [{"reason": "no-mode-stated", "sessions": 1}],
+                "withheld": [{"reason": "no-mode-stated", "calls": 1, "sessions": 1}],
+                "declined": [],
             }],
             "sessions": [
                 {"id": "silent", "calls": 1, "families": [{"would_speak": null,
+                  "failing_calls": 0, "withheld_calls": 1,
                   "withheld": [{"call_index": 1, "reason": "no-mode-stated"}]}]},
                 {"id": "stated", "calls": 3, "families": [{"withheld": [],
                   "would_speak": {"call_index": 1, "call": "1", "at": 190}}]},

@@ -145,9 +145,9 @@ fn claude(edit: impl Fn(usize, String) -> String) -> Vec<u8> {
 
 /// The transcript's three failing results are on these lines, and the
 /// assistant records that made their calls on these.
-const CLAUDE_RESULTS: [usize; 3] = [23, 29, 32];
-const CLAUDE_CALLS: [usize; 3] = [20, 26, 31];
-const CLAUDE_SESSION: &str = "e314ff14-70ee-4346-8790-1149f6b61a22";
+const CLAUDE_RESULTS: [usize; 3] = [25, 31, 34];
+const CLAUDE_CALLS: [usize; 3] = [22, 28, 33];
+const CLAUDE_SESSION: &str = "8b63e65a-92b3-4621-b779-fea50d662ec8";
 
 /// A deflated ZIP of `members`.
 fn zip(members: &[(&str, &[u8])], method: zip::CompressionMethod) -> Vec<u8> {
@@ -274,7 +274,7 @@ fn a_working_directory_past_its_bound_is_unknown() {
         let file = Located::given(path);
         let input = match name {
             "session.jsonl" => Input::DshSession(vec![file]),
-            "claude.jsonl" => Input::ClaudeCode(file),
+            "claude.jsonl" => Input::ClaudeCode(vec![file]),
             _ => Input::Codex(file),
         };
         source::read(&input, &mut cwds, Limits::default());
@@ -314,8 +314,8 @@ fn arguments_past_their_bounds_are_not_built() {
     let long = "x".repeat(2 << 20);
     let many = zeros(100_000);
     let claude = claude(|n, line| match n {
-        20 => line.replacen(r#""input":{"#, &format!(r#""input":{{"many":{many},"#), 1),
-        26 => line.replacen(r#""input":{"#, &format!(r#""input":{{"long":"{long}","#), 1),
+        22 => line.replacen(r#""input":{"#, &format!(r#""input":{{"many":{many},"#), 1),
+        28 => line.replacen(r#""input":{"#, &format!(r#""input":{{"long":"{long}","#), 1),
         _ => line,
     });
     let codex = fs::read_to_string(repo().join("examples/transcripts/codex/no-userns.jsonl"))
@@ -342,8 +342,8 @@ fn arguments_past_their_bounds_are_not_built() {
         problems: &[
             "--D-ws--/s/session.jsonl:2 a tool/call's arguments holding more than 4096 JSON values; the call is judged without them",
             "--D-ws--/s/session.jsonl:3 a tool/call's arguments longer than 1 MiB; the call is judged without them",
-            "c/claude.jsonl:20 a `tool_use` input holding more than 4096 JSON values; the call is judged without them",
-            "c/claude.jsonl:26 a `tool_use` input longer than 1 MiB; the call is judged without them",
+            "c/claude.jsonl:22 a `tool_use` input holding more than 4096 JSON values; the call is judged without them",
+            "c/claude.jsonl:28 a `tool_use` input longer than 1 MiB; the call is judged without them",
             "rollout-x.jsonl:10 a `function_call`'s arguments holding more than 4096 JSON values; the call is judged without them",
         ],
         sessions: 3,
@@ -501,10 +501,10 @@ fn totals_saturate_and_times_outside_the_range_are_refused() {
         problems: &[
             &format!("--D-ws--/s/session.jsonl:2 `time` {refused}"),
             &format!("--D-ws--/s/session.jsonl:3 `time` {refused}"),
-            &format!("a.jsonl:23 `timestamp` {refused}"),
-            &format!("a.jsonl:32 `timestamp` {refused}"),
-            &format!("b.jsonl:23 `timestamp` {refused}"),
-            &format!("b.jsonl:32 `timestamp` {refused}"),
+            &format!("a.jsonl:25 `timestamp` {refused}"),
+            &format!("a.jsonl:34 `timestamp` {refused}"),
+            &format!("b.jsonl:25 `timestamp` {refused}"),
+            &format!("b.jsonl:34 `timestamp` {refused}"),
         ],
         sessions: 3,
         decoded_max: 1 << 20,

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use advisor_core::{Failure, Outcome, Success};
 use serde_json::Value;
 use session_scan::budget::Budget;
-use session_scan::model::{Problem, Record, SessionHeader, Sink};
+use session_scan::model::{Ending, Problem, Record, SessionHeader, Sink};
 use session_scan::source::{claude, codex};
 
 /// The workspace root.
@@ -50,13 +50,21 @@ impl Sink for Recorder {
     fn record(&mut self, record: Record) {
         self.events.push(match &record {
             Record::Mode(mode) => format!("mode {}", mode.as_str()),
-            Record::Usage { step, usage, at: t } => {
+            Record::Usage {
+                step,
+                usage,
+                at: t,
+                copy,
+            } => {
                 format!(
-                    "usage step={} {}/{} @{}",
+                    "usage step={} in={} cw={} cr={} out={} @{}{}",
                     step.0,
                     usage.input,
+                    usage.cache_creation,
+                    usage.cache_read,
                     usage.output,
-                    at(*t)
+                    at(*t),
+                    if *copy { " copy" } else { "" }
                 )
             }
             Record::Call {
@@ -68,11 +76,12 @@ impl Sink for Recorder {
             } => format!("call {call} step={} {tool} {arguments} @{}", step.0, at(*t)),
             Record::Result {
                 call,
-                failed,
+                ending,
                 outcome,
                 at: t,
             } => format!(
-                "result {call} failed={failed} {} @{}",
+                "result {call} {} {} @{}",
+                ending_text(*ending),
                 outcome_text(outcome),
                 at(*t)
             ),
@@ -96,6 +105,14 @@ impl Sink for Recorder {
 
     fn decoded(&mut self, bytes: u64) {
         self.decoded = Some(self.decoded.unwrap_or(0) + bytes);
+    }
+}
+
+fn ending_text(ending: Ending) -> &'static str {
+    match ending {
+        Ending::Succeeded => "succeeded",
+        Ending::Failed => "failed",
+        Ending::StillRunning => "still-running",
     }
 }
 
@@ -144,19 +161,25 @@ fn check(client: Client, file: &str, expected: &[String]) -> Recorder {
 fn call(id: &str, step: u64, tool: &str, args: &str, t: i64) -> String {
     format!("call {id} step={step} {tool} {args} @{t}")
 }
+/// A response's usage with no cache tokens.
 fn usage(step: u64, input: u64, output: u64, t: i64) -> String {
-    format!("usage step={step} {input}/{output} @{t}")
+    cached(step, [input, 0, 0, output], t)
+}
+/// A response's usage: uncached input, cache writes, cache reads, output.
+fn cached(step: u64, [input, written, read, output]: [u64; 4], t: i64) -> String {
+    format!("usage step={step} in={input} cw={written} cr={read} out={output} @{t}")
 }
 /// A result as Claude Code's `PostToolUseFailure` hands it: `error` is the text.
 fn failure(id: &str, text: &str, t: i64) -> String {
     format!(
-        "result {id} failed=true failure {text:?} {:?} @{t}",
+        "result {id} failed failure {text:?} {:?} @{t}",
         format!("Error: {text}")
     )
 }
 /// A result the hook hands as a success with `content`.
 fn success(id: &str, failed: bool, content: &str, t: &str) -> String {
-    format!("result {id} failed={failed} success {content:?} @{t}")
+    let ending = if failed { "failed" } else { "succeeded" };
+    format!("result {id} {ending} success {content:?} @{t}")
 }
 fn s(text: &str) -> String {
     text.to_owned()
@@ -178,7 +201,7 @@ fn failed(sink: &Recorder) -> Vec<&Outcome> {
         .iter()
         .filter_map(|r| match r {
             Record::Result {
-                failed: true,
+                ending: Ending::Failed,
                 outcome,
                 ..
             } => Some(outcome),
@@ -223,24 +246,24 @@ fn claude_network_denied() {
         "examples/transcripts/claude-code/sandbox-network-denied.jsonl",
         &[
             s(
-                r#"begin claude-code c72dcd73-8913-4917-a01b-e2de3e0093ec cwd=Some("/home/dev/run/proj") platform=Some(Linux)"#,
+                r#"begin claude-code 819183e7-4be9-435a-a650-7a1e192670b0 cwd=Some("/home/dev/run/proj") platform=Some(Linux)"#,
             ),
-            call("toolu_scripted_0", 1, "Bash", CURL, 1_796_201_323_085),
-            failure("toolu_scripted_0", CC_NET, 1_796_201_323_383),
-            usage(1, 10, 5, 1_796_201_323_085),
-            call("toolu_scripted_1", 2, "Bash", CURL, 1_796_201_323_408),
-            failure("toolu_scripted_1", CC_NET, 1_796_201_323_659),
-            usage(2, 10, 5, 1_796_201_323_408),
+            call("toolu_scripted_0", 1, "Bash", CURL, 1_796_611_823_163),
+            failure("toolu_scripted_0", CC_NET, 1_796_611_824_109),
+            cached(1, [3, 4000, 0, 40], 1_796_611_823_163),
+            call("toolu_scripted_1", 2, "Bash", CURL, 1_796_611_824_181),
+            failure("toolu_scripted_1", CC_NET, 1_796_611_824_866),
+            cached(2, [4, 150, 4000, 49], 1_796_611_824_181),
             call(
                 "toolu_scripted_2",
                 3,
                 "Bash",
                 r#"{"command":"echo ok"}"#,
-                1_796_201_323_681,
+                1_796_611_824_901,
             ),
-            success("toolu_scripted_2", false, "ok", "1796201323916"),
-            usage(3, 10, 5, 1_796_201_323_681),
-            usage(4, 10, 5, 1_796_201_323_943),
+            success("toolu_scripted_2", false, "ok", "1796611825731"),
+            cached(3, [5, 180, 4150, 58], 1_796_611_824_901),
+            cached(4, [6, 210, 4300, 67], 1_796_611_825_784),
             s("end"),
         ],
     );
@@ -262,18 +285,18 @@ fn claude_no_userns() {
         "examples/transcripts/claude-code/sandbox-no-userns.jsonl",
         &[
             s(
-                r#"begin claude-code e314ff14-70ee-4346-8790-1149f6b61a22 cwd=Some("/home/dev/run/proj") platform=Some(Linux)"#,
+                r#"begin claude-code 8b63e65a-92b3-4621-b779-fea50d662ec8 cwd=Some("/home/dev/run/proj") platform=Some(Linux)"#,
             ),
-            call("toolu_scripted_0", 1, "Bash", ECHO, 1_796_201_325_124),
-            failure("toolu_scripted_0", CC_BWRAP, 1_796_201_325_308),
-            usage(1, 10, 5, 1_796_201_325_124),
-            call("toolu_scripted_1", 2, "Bash", ECHO, 1_796_201_325_340),
-            failure("toolu_scripted_1", CC_BWRAP, 1_796_201_325_533),
-            usage(2, 10, 5, 1_796_201_325_340),
-            call("toolu_scripted_2", 3, "Bash", ECHO, 1_796_201_325_552),
-            failure("toolu_scripted_2", CC_BWRAP, 1_796_201_325_760),
-            usage(3, 10, 5, 1_796_201_325_552),
-            usage(4, 10, 5, 1_796_201_325_780),
+            call("toolu_scripted_0", 1, "Bash", ECHO, 1_796_611_829_377),
+            failure("toolu_scripted_0", CC_BWRAP, 1_796_611_829_998),
+            cached(1, [3, 4000, 0, 40], 1_796_611_829_377),
+            call("toolu_scripted_1", 2, "Bash", ECHO, 1_796_611_830_046),
+            failure("toolu_scripted_1", CC_BWRAP, 1_796_611_830_487),
+            cached(2, [4, 150, 4000, 49], 1_796_611_830_046),
+            call("toolu_scripted_2", 3, "Bash", ECHO, 1_796_611_830_512),
+            failure("toolu_scripted_2", CC_BWRAP, 1_796_611_831_034),
+            cached(3, [5, 180, 4150, 58], 1_796_611_830_512),
+            cached(4, [6, 210, 4300, 67], 1_796_611_831_090),
             s("end"),
         ],
     );
@@ -288,22 +311,22 @@ fn claude_clean() {
         "examples/transcripts/claude-code/clean.jsonl",
         &[
             s(
-                r#"begin claude-code e9841c9f-634c-42ab-997d-5fc674d8299e cwd=Some("/home/dev/run/proj") platform=Some(Linux)"#,
+                r#"begin claude-code 67fd4d7b-dbff-4516-858c-995568d8917a cwd=Some("/home/dev/run/proj") platform=Some(Linux)"#,
             ),
-            call("toolu_scripted_0", 1, "Bash", ECHO, 1_796_201_326_947),
-            success("toolu_scripted_0", false, "hello", "1796201327184"),
-            usage(1, 10, 5, 1_796_201_326_947),
+            call("toolu_scripted_0", 1, "Bash", ECHO, 1_796_611_834_387),
+            success("toolu_scripted_0", false, "hello", "1796611835216"),
+            cached(1, [3, 4000, 0, 40], 1_796_611_834_387),
             call(
                 "toolu_scripted_1",
                 2,
                 "Bash",
                 r#"{"command":"ls"}"#,
-                1_796_201_327_215,
+                1_796_611_835_263,
             ),
             // The hook's text is the streams, not "(Bash completed with no output)".
-            success("toolu_scripted_1", false, "", "1796201327433"),
-            usage(2, 10, 5, 1_796_201_327_215),
-            usage(3, 10, 5, 1_796_201_327_455),
+            success("toolu_scripted_1", false, "", "1796611836052"),
+            cached(2, [4, 150, 4000, 49], 1_796_611_835_263),
+            cached(3, [5, 180, 4150, 58], 1_796_611_836_085),
             s("end"),
         ],
     );
@@ -320,16 +343,16 @@ fn codex_git_commit_protected() {
         "examples/transcripts/codex/git-commit-protected.jsonl",
         &[
             s(
-                r#"begin codex 01a235f1-2e7f-7372-8558-dd98f5bced07 cwd=Some("/home/dev/run/proj") platform=Some(Linux)"#,
+                r#"begin codex 01a24e69-9bd3-7cb2-ab4f-8a7bfc1f7076 cwd=Some("/home/dev/run/proj") platform=Some(Linux)"#,
             ),
             s("mode workspace-write"),
-            call("call_scripted_0", 1, "Bash", GIT, 1_796_201_328_381),
-            usage(1, 10, 5, 1_796_201_328_385),
-            success("call_scripted_0", true, CX_GIT, "1796201328571"),
-            call("call_scripted_1", 2, "Bash", GIT, 1_796_201_328_602),
-            usage(2, 10, 5, 1_796_201_328_604),
-            success("call_scripted_1", true, CX_GIT, "1796201328778"),
-            usage(3, 10, 5, 1_796_201_328_806),
+            call("call_scripted_0", 1, "Bash", GIT, 1_796_611_873_951),
+            cached(1, [4005, 0, 0, 40], 1_796_611_873_955),
+            success("call_scripted_0", true, CX_GIT, "1796611874551"),
+            call("call_scripted_1", 2, "Bash", GIT, 1_796_611_874_589),
+            cached(2, [405, 0, 3800, 49], 1_796_611_874_592),
+            success("call_scripted_1", true, CX_GIT, "1796611875196"),
+            cached(3, [405, 0, 4000, 58], 1_796_611_875_248),
             s("end"),
         ],
     );
@@ -352,19 +375,19 @@ fn codex_no_userns() {
         "examples/transcripts/codex/no-userns.jsonl",
         &[
             s(
-                r#"begin codex 01a235f1-3346-7480-84f6-2d3d22f983ed cwd=Some("/home/dev/run/proj") platform=Some(Linux)"#,
+                r#"begin codex 01a24e69-a9c4-7a91-b9b3-05f11d40f41b cwd=Some("/home/dev/run/proj") platform=Some(Linux)"#,
             ),
             s("mode workspace-write"),
-            call("call_scripted_0", 1, "Bash", ECHO, 1_796_201_329_595),
-            usage(1, 10, 5, 1_796_201_329_599),
-            success("call_scripted_0", true, CX_BWRAP, "1796201329772"),
-            call("call_scripted_1", 2, "Bash", ECHO, 1_796_201_329_798),
-            usage(2, 10, 5, 1_796_201_329_799),
-            success("call_scripted_1", true, CX_BWRAP, "1796201329948"),
-            call("call_scripted_2", 3, "Bash", ECHO, 1_796_201_329_969),
-            usage(3, 10, 5, 1_796_201_329_970),
-            success("call_scripted_2", true, CX_BWRAP, "1796201330124"),
-            usage(4, 10, 5, 1_796_201_330_147),
+            call("call_scripted_0", 1, "Bash", ECHO, 1_796_611_877_487),
+            cached(1, [4005, 0, 0, 40], 1_796_611_877_495),
+            success("call_scripted_0", true, CX_BWRAP, "1796611878182"),
+            call("call_scripted_1", 2, "Bash", ECHO, 1_796_611_878_226),
+            cached(2, [405, 0, 3800, 49], 1_796_611_878_258),
+            success("call_scripted_1", true, CX_BWRAP, "1796611878719"),
+            call("call_scripted_2", 3, "Bash", ECHO, 1_796_611_878_803),
+            cached(3, [405, 0, 4000, 58], 1_796_611_878_816),
+            success("call_scripted_2", true, CX_BWRAP, "1796611879321"),
+            cached(4, [405, 0, 4200, 67], 1_796_611_879_361),
             s("end"),
         ],
     );
@@ -379,22 +402,22 @@ fn codex_clean() {
         "examples/transcripts/codex/clean.jsonl",
         &[
             s(
-                r#"begin codex 01a235f1-38e9-7643-a2df-d1a9a9b26990 cwd=Some("/home/dev/run/proj") platform=Some(Linux)"#,
+                r#"begin codex 01a24e69-b990-7021-a604-bb7afc4fe34e cwd=Some("/home/dev/run/proj") platform=Some(Linux)"#,
             ),
             s("mode workspace-write"),
-            call("call_scripted_0", 1, "Bash", ECHO, 1_796_201_331_031),
-            usage(1, 10, 5, 1_796_201_331_036),
-            success("call_scripted_0", false, "hello\n", "1796201331254"),
+            call("call_scripted_0", 1, "Bash", ECHO, 1_796_611_881_580),
+            cached(1, [4005, 0, 0, 40], 1_796_611_881_586),
+            success("call_scripted_0", false, "hello\n", "1796611882153"),
             call(
                 "call_scripted_1",
                 2,
                 "Bash",
                 r#"{"command":"ls"}"#,
-                1_796_201_331_279,
+                1_796_611_882_183,
             ),
-            usage(2, 10, 5, 1_796_201_331_284),
-            success("call_scripted_1", false, "", "1796201331462"),
-            usage(3, 10, 5, 1_796_201_331_486),
+            cached(2, [405, 0, 3800, 49], 1_796_611_882_185),
+            success("call_scripted_1", false, "", "1796611882753"),
+            cached(3, [405, 0, 4000, 58], 1_796_611_882_792),
             s("end"),
         ],
     );
@@ -475,8 +498,8 @@ fn claude_response_in_several_records_is_one_step() {
                 1_796_201_323_383,
             ),
             failure("toolu_scripted_1", CC_NET, 1_796_201_323_383),
-            // 10 + 7 cache writes + 100 cache reads in; the largest output of the three records.
-            usage(1, 117, 5, 1_796_201_323_085),
+            // 10 in, 7 cache writes, 100 cache reads: the record with the largest total.
+            cached(1, [10, 7, 100, 5], 1_796_201_323_085),
             usage(2, 10, 5, 1_796_201_323_943),
             s("end"),
         ],

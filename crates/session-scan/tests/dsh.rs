@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use advisor_core::Outcome;
 use session_scan::budget::Budget;
-use session_scan::model::{Problem, Record, SessionHeader, Sink, StepId};
+use session_scan::model::{Ending, Problem, Record, SessionHeader, Sink, StepId};
 use session_scan::source::Located;
 use session_scan::source::dsh;
 
@@ -83,7 +83,8 @@ impl Sink for Recorder {
         self.lines.push(match &record {
             Record::Mode(mode) => format!("mode {mode}"),
             Record::Usage { step: s, usage, .. } => {
-                format!("usage {} {}/{}", step(*s), usage.input, usage.output)
+                // Every input token (the cache reads too), as the harness counts them.
+                format!("usage {} {}/{}", step(*s), usage.prompt(), usage.output)
             }
             Record::Call {
                 call,
@@ -96,10 +97,11 @@ impl Sink for Recorder {
             }
             Record::Result {
                 call,
-                failed,
+                ending,
                 outcome: Outcome::Failure(f),
                 ..
             } => {
+                let failed = *ending == Ending::Failed;
                 assert_eq!(f.content, format!("Error: {}", f.message));
                 assert!(f.members.is_empty());
                 format!(
@@ -110,10 +112,11 @@ impl Sink for Recorder {
             }
             Record::Result {
                 call,
-                failed,
+                ending,
                 outcome: Outcome::Success(s),
                 ..
             } => {
+                let failed = *ending == Ending::Failed;
                 format!("ok {call} failed={failed} {}", s.value)
             }
             Record::Spoken { summary, .. } => format!("spoken {}", or_dash(summary)),
@@ -250,7 +253,15 @@ fn the_writer_sessions_read_as_the_hand_count_says() {
     let failing = |records: &[Record]| {
         records
             .iter()
-            .filter(|r| matches!(r, Record::Result { failed: true, .. }))
+            .filter(|r| {
+                matches!(
+                    r,
+                    Record::Result {
+                        ending: Ending::Failed,
+                        ..
+                    }
+                )
+            })
             .count()
     };
     assert_eq!(

@@ -112,8 +112,35 @@ fn sample_report() {
             r#"id="chart-family-tokens""#,
             r#"id="chart-sessions""#,
             r#"id="chart-timeline""#,
+            // The words explained, and the figures ccusage can check.
+            r#"<dt>wasted steps</dt>"#,
+            r#"<dt>would speak</dt>"#,
+            r#"<dt>failed by their own mark</dt>"#,
+            "docs/scan/report.md",
+            r#"data-json="/input/tokens/total""#,
+            r#"data-json="/input/unresolved_calls""#,
         ],
     });
+}
+
+/// The table fits a 120-column terminal wherever it prints its own words
+/// and figures (issue 39: it was 174 wide); only text from the files (a
+/// summary line, a path) may run longer, and a path is never cut short.
+#[test]
+fn the_table_is_narrow_and_paths_whole() {
+    let mut report = sample();
+    let long = format!("/home/ana/{}/session.jsonl", "deep/".repeat(30));
+    report.sessions[0].path = long.clone();
+    let text = table::render(&report);
+    let from_files = |line: &str| line.starts_with("       ") || line.trim_start().starts_with('/');
+    for line in text.lines().filter(|l| !from_files(l)) {
+        assert!(
+            line.chars().count() <= 120,
+            "{} wide: {line}",
+            line.chars().count()
+        );
+    }
+    assert!(text.contains(&long), "the path is cut:\n{text}");
 }
 
 #[test]

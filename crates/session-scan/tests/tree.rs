@@ -17,7 +17,7 @@ use session_scan::report::Report;
 use session_scan::source::{self, Input};
 use session_scan::{Assume, Limits, Options};
 
-const INSIDE: &str = "e314ff14-70ee-4346-8790-1149f6b61a22";
+const INSIDE: &str = "8b63e65a-92b3-4621-b779-fea50d662ec8";
 const OUTSIDE: &str = "0u7s1de0-0000-0000-0000-000000000000";
 
 /// A real Claude Code transcript (three failing calls) under session `id`.

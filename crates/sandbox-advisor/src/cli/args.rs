@@ -217,7 +217,9 @@ impl From<HostArg> for Host {
 #[derive(clap::Args)]
 pub(super) struct ScanArgs {
     /// Files or directories to read (directories are walked; links are not followed).
-    #[arg(required = true)]
+    /// None given: the clients' own folders that exist (`$DSH_HOME/sessions` or
+    /// `~/.dsh/sessions`, `$CLAUDE_CONFIG_DIR/projects` or `~/.claude/projects`,
+    /// `$CODEX_HOME/sessions` or `~/.codex/sessions`).
     pub paths: Vec<PathBuf>,
     /// `table` for people, `json` for programs (docs/scan/report.md), `html` for one
     /// self-contained page with charts.
@@ -235,6 +237,10 @@ pub(super) struct ScanArgs {
     /// say it).
     #[arg(long, value_parser = parse_mode)]
     pub mode: Option<SandboxMode>,
+    /// The IANA time zone whose days the report's days are, as `ccusage --timezone`
+    /// (e.g. `Europe/Berlin`; default: UTC).
+    #[arg(long, value_parser = parse_zone, value_name = "ZONE")]
+    pub timezone: Option<session_scan::Zone>,
     /// Files read at once (default: the cores available).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub jobs: Option<u16>,
@@ -365,4 +371,8 @@ fn parse_host_version(raw: &str) -> Result<HostVersion, String> {
 /// `--locale`'s parser.
 pub(super) fn parse_locale(raw: &str) -> Result<Locale, String> {
     raw.parse()
+}
+
+fn parse_zone(name: &str) -> Result<session_scan::Zone, String> {
+    session_scan::Zone::named(name).map_err(|e| e.to_string())
 }

@@ -39,7 +39,13 @@ pub(super) fn command() -> clap::Command {
         cmd = on(cmd, path, &|sc| sc.arg(log_arg(default)));
     }
     for name in LOCALIZED {
-        cmd = on(cmd, &[name], &|sc| sc.arg(locale_arg()));
+        // `scan` takes no configuration: its help must not name one.
+        let arg = if name == "scan" {
+            locale_arg().help("The language of the summaries, `en` or `zh-CN` (default: `en`)")
+        } else {
+            locale_arg()
+        };
+        cmd = on(cmd, &[name], &|sc| sc.arg(arg.clone()));
     }
     for path in NOT_LOCALIZED {
         cmd = on(cmd, path, &|sc| {

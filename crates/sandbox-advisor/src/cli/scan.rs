@@ -1,6 +1,7 @@
 //! `scan`: the report over recorded sessions, in the format asked for.
 
 use std::io::{IsTerminal as _, Write};
+use std::path::PathBuf;
 
 use advisor_core::Locale;
 use session_scan::report::{Report, html, table};
@@ -11,7 +12,28 @@ use super::commands::usage;
 use super::{Exit, Io};
 
 /// Runs `scan`.
-pub(super) fn run(args: ScanArgs, locale: Option<Locale>, io: &mut Io<'_>) -> Exit {
+pub(super) fn run(mut args: ScanArgs, locale: Option<Locale>, io: &mut Io<'_>) -> Exit {
+    if args.paths.is_empty() {
+        let (found, looked) = default_folders(&|key| std::env::var_os(key));
+        if found.is_empty() {
+            return usage(
+                io,
+                format!(
+                    "scan: no path given, and none of the clients' folders exists ({}); name the files or folders to read",
+                    looked.join(", ")
+                ),
+            );
+        }
+        for path in &found {
+            let shown = path.display().to_string();
+            let _ = writeln!(
+                io.stderr,
+                "sandbox-advisor: scan: reading {}",
+                advisor_core::quote::escaped(&shown)
+            );
+        }
+        args.paths = found;
+    }
     // A path that is not there is a mistyped command line, not an empty scan.
     for path in &args.paths {
         if let Err(e) = std::fs::symlink_metadata(path) {
@@ -31,6 +53,7 @@ pub(super) fn run(args: ScanArgs, locale: Option<Locale>, io: &mut Io<'_>) -> Ex
             platform: args.platform.map(Into::into),
             mode: args.mode,
             locale,
+            timezone: args.timezone.unwrap_or_default(),
         },
         jobs,
         progress: !args.no_progress && std::io::stderr().is_terminal(),
@@ -64,9 +87,50 @@ pub(super) fn run(args: ScanArgs, locale: Option<Locale>, io: &mut Io<'_>) -> Ex
             .map_err(|e| format!("scan: cannot write the report: {e}")),
     };
     match written {
-        Ok(()) => Exit::Success,
+        Ok(()) => {
+            if let Some(path) = &args.out {
+                // Written elsewhere: say where, so a run is not silent.
+                let shown = path.display().to_string();
+                let _ = writeln!(
+                    io.stderr,
+                    "sandbox-advisor: scan: the report ({} sessions) is in {}",
+                    report.input.sessions,
+                    advisor_core::quote::escaped(&shown)
+                );
+            }
+            Exit::Success
+        }
         Err(message) => usage(io, message),
     }
+}
+
+/// The clients' own session folders, as each client places them (`env` reads
+/// a variable): those that exist, and every place looked at, for the error.
+fn default_folders(
+    env: &dyn Fn(&str) -> Option<std::ffi::OsString>,
+) -> (Vec<PathBuf>, Vec<String>) {
+    let home = env("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
+    let under = |key: &str, dot: &str, leaf: &str| -> Option<PathBuf> {
+        match env(key).filter(|v| !v.is_empty()) {
+            Some(dir) => Some(PathBuf::from(dir).join(leaf)),
+            None => home.as_ref().map(|h| h.join(dot).join(leaf)),
+        }
+    };
+    let places = [
+        under("DSH_HOME", ".dsh", "sessions"),
+        under("CLAUDE_CONFIG_DIR", ".claude", "projects"),
+        under("CODEX_HOME", ".codex", "sessions"),
+    ];
+    let mut found = Vec::new();
+    let mut looked = Vec::new();
+    for place in places.into_iter().flatten() {
+        looked.push(advisor_core::quote::escaped(&place.display().to_string()).to_string());
+        // A folder, not a link to one: the walk follows no link either.
+        if std::fs::symlink_metadata(&place).is_ok_and(|m| m.is_dir()) {
+            found.push(place);
+        }
+    }
+    (found, looked)
 }
 
 /// Names on stderr each file or line that could not be read.

@@ -3,31 +3,47 @@
 //! recorded on. A [`Scanner`] is one worker's; [`Totals`] merge.
 //!
 //! A call is a family's failure when that family owns its result
-//! (`Registry::owner`, the precedence the live advisor uses). Whether the
-//! advisor would have spoken is the advisor's own answer to the call, through
-//! a ledger that lives for the scan, so it speaks once per session (agent)
-//! and family, exactly as live.
+//! (`Registry::owner`, the precedence the live advisor uses) **and** the
+//! family's gate would speak for it: the decision the hook makes, through
+//! the same engine (`Advisor::explain`: provenance, then the gate, without
+//! the ledger). A result the owner's gate withholds or declines costs the
+//! family nothing; it is counted by reason. Whether the advisor would have
+//! spoken, and where, is the advisor's own answer to the call, through a
+//! ledger that lives for the scan, so it speaks once per session (agent) and
+//! family, exactly as live.
+//!
+//! **The host checks.** Live, the hook checks facts outside the sandbox for
+//! a recognized failure (whether this host can create a user namespace,
+//! where Codex keeps its home, Claude Code's sandbox settings). A scan reads
+//! files recorded on some host at some time: what this host says now proves
+//! nothing about then, so the scan mounts no probe and every such fact is
+//! unknown, as under `serve` or `replay`. A family then decides as it does
+//! without the fact: a finding its provenance cannot prove stays hedged or
+//! is withheld (`HostChecks` all `None`).
 
 use std::sync::Arc;
 
 use advisor_core::{
-    AgentId, CallId, Config, Host, HostBinary, HostFacts, Observation, Outcome, Platform,
-    SandboxMode, SessionId, ToolClass, ToolName,
+    AgentId, CallId, Config, Explanation, FamilyId, Host, HostBinary, HostFacts, Observation,
+    Outcome, Platform, SandboxMode, SessionId, ToolClass, ToolName,
 };
 use host_adapter::{HostAdapter, PolicyDefaults, PostExecute, SessionPolicy, standard_registry};
 
 use crate::budget::Limits;
-use crate::model::{Millis, Problem, Record, SessionHeader, Sink};
+use crate::model::{Ending, Millis, Problem, Record, SessionHeader, Sink};
 use crate::report::{Spoke, WithheldAt};
 
+mod family;
 mod session;
 mod totals;
+mod zone;
 
 use session::Session;
 pub use totals::{TIMELINE_MAX, Totals};
+pub use zone::{ZONE_NAME_MAX, Zone, ZoneError};
 
 /// What the scan assumes where a recording is silent.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Assume {
     /// The host's platform, for every session (`--platform`); otherwise the
     /// reader's inference from the cwd, else Linux.
@@ -36,8 +52,20 @@ pub struct Assume {
     /// Unset, a DeepSeek harness session starts in the harness's default
     /// (`read-only`) and a Claude Code or Codex session in none.
     pub mode: Option<SandboxMode>,
-    /// The advisories' language (`--locale`; default: the configuration's).
+    /// The advisories' language (`--locale`; default: English).
     pub locale: Option<advisor_core::Locale>,
+    /// The zone whose days the report's days are (`--timezone`; UTC).
+    pub timezone: Zone,
+}
+
+/// What the owner's gate decided for one result, ignoring the ledger.
+enum Verdict {
+    /// It would speak: the call is the family's failure.
+    Speaks,
+    /// It withheld: the code and the words.
+    Withheld(String, String),
+    /// It declined (its gate, or a refuted provenance): the code.
+    Declined(&'static str),
 }
 
 /// Why a scan could not start.
@@ -81,7 +109,7 @@ impl Scanner {
         }));
         let adapter = HostAdapter::builder()
             .policy(policy.clone())
-            .config(config(assume))
+            .config(config(&assume))
             .registry(standard_registry())
             .build()?;
         let runtime = tokio::runtime::Builder::new_current_thread()
@@ -126,11 +154,16 @@ impl Scanner {
         }
     }
 
-    fn result(&mut self, call: String, failed: bool, outcome: Outcome, at: Option<Millis>) {
+    fn result(&mut self, call: String, ending: Ending, outcome: Outcome, at: Option<Millis>) {
         let Some(session) = self.current.as_mut() else {
             return;
         };
-        self.totals.calls_settled(failed);
+        if ending == Ending::StillRunning {
+            // Not ended: it awaits the result that ends it, else stays unresolved.
+            session.still_running(&call);
+            return;
+        }
+        self.totals.calls_settled(ending == Ending::Failed);
         let Some(pending) = session.settle_call(&call) else {
             return;
         };
@@ -154,16 +187,46 @@ impl Scanner {
         let owner = self
             .adapter
             .advisor()
-            .registry()
-            .owner(&observation, host)
+            .config()
+            .tracks(observation.tool.as_str())
+            .then(|| self.adapter.advisor().registry().owner(&observation, host))
+            .flatten()
             .map(|owner| owner.family);
-        session.settled_in(pending.step, owner);
-        let Some(family) = owner else {
-            return;
+        let verdict = owner.and_then(|family| {
+            let explained = self
+                .runtime
+                .block_on(self.adapter.explain(&observation, None));
+            verdict_of(explained, family).map(|v| (family, v))
+        });
+        let family = match verdict {
+            Some((family, Verdict::Speaks)) => family,
+            other => {
+                session.settled_in(pending.step, None);
+                let place = |reason: &str, why: String| WithheldAt {
+                    call_index: pending.index,
+                    reason: reason.to_owned(),
+                    why,
+                };
+                match other {
+                    Some((family, Verdict::Withheld(code, why))) => {
+                        session.family(family).withheld(place(&code, why));
+                    }
+                    Some((family, Verdict::Declined(code))) => {
+                        session
+                            .family(family)
+                            .declined(place(code, code.to_owned()));
+                    }
+                    _ => {}
+                }
+                return;
+            }
         };
+        session.settled_in(pending.step, Some(family));
         session.family(family).failed(pending.identity, at);
         session.last_family = Some(family);
-        let day = self.totals.day(at, family);
+        let day = self
+            .totals
+            .day(at.map(|at| self.assume.timezone.day_of(at)), family);
         day.0 = day.0.saturating_add(1);
         let decision = self
             .runtime
@@ -171,8 +234,13 @@ impl Scanner {
                 observation,
                 approved_mode: None,
             }));
+        // The failure seat's advisory, once per agent and family (a
+        // pre-flight one, if any, is not this call's).
         for advisory in decision.additional_contexts {
-            let run = session.family(advisory.family);
+            if advisory.family != family {
+                continue;
+            }
+            let run = session.family(family);
             if run.would_speak.is_none() {
                 run.would_speak = Some(Spoke {
                     call_index: pending.index,
@@ -182,24 +250,26 @@ impl Scanner {
                 });
             }
         }
-        for withheld in decision.withheld {
-            let run = session.family(withheld.family);
-            let code = withheld.reason.code().to_owned();
-            if !run.withheld_reasons.contains(&code) {
-                run.withheld_reasons.push(code.clone());
-            }
-            if run.withheld.len() < session::WITHHELD_LISTED_MAX {
-                run.withheld.push(WithheldAt {
-                    call_index: pending.index,
-                    reason: code,
-                    why: withheld.reason.to_string(),
-                });
-            }
-        }
     }
 }
 
-fn config(assume: Assume) -> Config {
+/// The owner's verdict among `explained` (each family's own, in precedence).
+fn verdict_of(explained: Vec<(FamilyId, Explanation)>, owner: FamilyId) -> Option<Verdict> {
+    explained
+        .into_iter()
+        .find(|(family, _)| *family == owner)
+        .and_then(|(_, explanation)| match explanation {
+            Explanation::Speaks(_) => Some(Verdict::Speaks),
+            Explanation::Withheld(reason, _) => Some(Verdict::Withheld(
+                reason.code().to_owned(),
+                reason.to_string(),
+            )),
+            Explanation::Declined(code) => Some(Verdict::Declined(code)),
+            Explanation::NotRecognized | Explanation::Outranked(_) => None,
+        })
+}
+
+fn config(assume: &Assume) -> Config {
     let mut config = Config::default();
     if let Some(locale) = assume.locale {
         config.locale = locale;
@@ -215,7 +285,11 @@ impl Sink for Scanner {
     fn begin(&mut self, header: SessionHeader) {
         self.end();
         self.open(&header);
-        self.current = Some(Session::new(header, self.limits.pending_bytes));
+        self.current = Some(Session::in_zone(
+            header,
+            self.limits.pending_bytes,
+            self.assume.timezone.clone(),
+        ));
     }
 
     fn record(&mut self, record: Record) {
@@ -225,13 +299,22 @@ impl Sink for Scanner {
                     self.policy.set_mode(&session_id(&session.header), mode);
                 }
             }
-            Record::Usage { step, usage, at } => {
+            Record::Usage {
+                step,
+                usage,
+                at,
+                copy,
+            } => {
                 if let Some(session) = self.current.as_mut() {
                     // A recording's counts may be anything: saturate.
                     let step = session.step(step);
-                    step.usage.input = step.usage.input.saturating_add(usage.input);
-                    step.usage.output = step.usage.output.saturating_add(usage.output);
+                    step.usage = step.usage.plus(usage);
                     step.at = step.at.or(at);
+                    if !copy {
+                        session.tokens = session.tokens.plus(usage);
+                        let day = at.map(|at| self.assume.timezone.day_of(at));
+                        self.totals.tokens(day, usage);
+                    }
                 }
             }
             Record::Call {
@@ -248,10 +331,10 @@ impl Sink for Scanner {
             }
             Record::Result {
                 call,
-                failed,
+                ending,
                 outcome,
                 at,
-            } => self.result(call, failed, outcome, at),
+            } => self.result(call, ending, outcome, at),
             Record::Spoken { .. } => {
                 if let Some(session) = self.current.as_mut() {
                     if let Some(family) = session.last_family {
@@ -273,6 +356,7 @@ impl Sink for Scanner {
         for step in &steps {
             session.settle(step);
         }
+        session.close();
         self.adapter
             .agent_end(&AgentId::from(session.header.id.clone()));
         self.totals.session(session);

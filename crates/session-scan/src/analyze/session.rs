@@ -2,14 +2,15 @@
 //! failed, what repeated, and where the advisor spoke or withheld.
 
 use std::collections::hash_map::DefaultHasher;
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
 use std::hash::{Hash, Hasher};
 
 use advisor_core::FamilyId;
 use serde_json::Value;
 
+use super::family::FamilyRun;
+use super::zone::Zone;
 use crate::model::{Millis, SessionHeader, StepId, Usage};
-use crate::report::{Spoke, SpokenCount, WithheldAt};
 
 /// The most calls awaiting their result in one session; beyond it, or
 /// beyond what they may keep in all ([`crate::budget::Limits::pending_bytes`]),
@@ -25,17 +26,10 @@ const PENDING_OVERHEAD: usize = 128;
 /// settled early with what is known of it.
 pub const STEPS_MAX: usize = 65_536;
 
-/// The most distinct failing calls remembered per family and session for
-/// telling an identical repeat; a call after that is compared with those only.
-pub const DISTINCT_CALLS_MAX: usize = 4_096;
-
 /// The most (day, family) entries of wasted tokens one session keeps for the
 /// timeline; a session spanning more days leaves the rest out of it (the
 /// totals still count them).
 pub const DAYS_MAX: usize = 366;
-
-/// The most withheld places listed per family and session (every one counts).
-pub const WITHHELD_LISTED_MAX: usize = 16;
 
 /// A call awaiting its result.
 #[derive(Debug, Clone)]
@@ -56,6 +50,8 @@ pub struct Pending {
     pub seq: u64,
     /// What it keeps, in bytes (counted against the session's bound).
     pub bytes: usize,
+    /// A result said it was still running; it awaits the one that ends it.
+    pub running: bool,
 }
 
 /// What is known of one step.
@@ -70,7 +66,7 @@ pub struct Step {
     /// Of those, calls whose result came and was recognized, by family: all
     /// the same family so far (`Some`), or not (`mixed`).
     pub family: Option<FamilyId>,
-    /// Calls whose result was recognized by the step's family.
+    /// Calls whose result the step's family would speak for.
     pub recognized: u32,
     /// A call of the step was not one family's failure.
     pub mixed: bool,
@@ -82,64 +78,6 @@ impl Step {
         (!self.mixed && self.calls > 0 && self.recognized == self.calls)
             .then_some(self.family)
             .flatten()
-    }
-}
-
-/// One family's figures in one session.
-#[derive(Debug, Clone, Default)]
-pub struct FamilyRun {
-    pub failing_calls: u64,
-    pub repeats: u64,
-    pub identical_repeats: u64,
-    pub wasted_steps: u64,
-    pub wasted_output_tokens: u64,
-    pub wasted_input_tokens: u64,
-    pub first_at: Option<Millis>,
-    pub last_at: Option<Millis>,
-    pub distinct: HashSet<u64>,
-    pub would_speak: Option<Spoke>,
-    pub withheld: Vec<WithheldAt>,
-    pub withheld_reasons: Vec<String>,
-    /// Failing calls before the first advisory already spoken, once one is.
-    pub spoken_mark: Option<u64>,
-}
-
-impl FamilyRun {
-    /// Counts one failing call.
-    pub fn failed(&mut self, identity: u64, at: Option<Millis>) {
-        if self.failing_calls > 0 {
-            self.repeats += 1;
-            if self.distinct.contains(&identity) {
-                self.identical_repeats += 1;
-            }
-        }
-        if self.distinct.len() < DISTINCT_CALLS_MAX {
-            self.distinct.insert(identity);
-        }
-        self.failing_calls += 1;
-        if let Some(at) = at {
-            self.first_at = Some(self.first_at.map_or(at, |f| f.min(at)));
-            self.last_at = Some(self.last_at.map_or(at, |l| l.max(at)));
-        }
-    }
-
-    /// Milliseconds from the first failure to the last (the readers keep
-    /// only times from 2000 to 2099, so at most a century; saturated all the
-    /// same).
-    pub fn wall_ms(&self) -> u64 {
-        match (self.first_at, self.last_at) {
-            (Some(first), Some(last)) => u64::try_from(last.0.saturating_sub(first.0)).unwrap_or(0),
-            _ => 0,
-        }
-    }
-
-    /// The failing calls around an advisory the session already held.
-    pub fn spoken(&self) -> Option<SpokenCount> {
-        self.spoken_mark.map(|before| SpokenCount {
-            sessions: 1,
-            calls_before: before,
-            calls_after: self.failing_calls - before,
-        })
     }
 }
 
@@ -163,15 +101,28 @@ pub struct Session {
     pub families: Vec<(FamilyId, FamilyRun)>,
     /// The family of the latest recognized failure, for an advisory already spoken.
     pub last_family: Option<FamilyId>,
-    /// Wasted output tokens by UTC day (see [`day_of`]) and family.
+    /// Wasted output tokens by day in the report's zone, and family.
     pub wasted_by_day: Vec<(i64, FamilyId, u64)>,
+    /// Every response's tokens, copies of responses counted elsewhere left out.
+    pub tokens: Usage,
+    /// Calls whose result never settled them: none came, it said the call
+    /// was still running, or the call was dropped past the pending bound.
+    pub unresolved: u64,
+    /// The days' zone.
+    zone: Zone,
     seq: u64,
 }
 
 impl Session {
-    /// A session with nothing read yet; its pending calls keep at most
-    /// `pending_max` bytes.
+    /// A session with nothing read yet, its days UTC's.
+    #[cfg(test)]
     pub fn new(header: SessionHeader, pending_max: usize) -> Self {
+        Self::in_zone(header, pending_max, Zone::utc())
+    }
+
+    /// A session with nothing read yet, whose days are `zone`'s; its pending
+    /// calls keep at most `pending_max` bytes.
+    pub fn in_zone(header: SessionHeader, pending_max: usize, zone: Zone) -> Self {
         Self {
             header,
             calls: 0,
@@ -184,6 +135,9 @@ impl Session {
             families: Vec::new(),
             last_family: None,
             wasted_by_day: Vec::new(),
+            tokens: Usage::default(),
+            unresolved: 0,
+            zone,
             seq: 0,
         }
     }
@@ -262,10 +216,26 @@ impl Session {
                 index,
                 seq,
                 bytes,
+                running: false,
             },
         );
         self.compact();
         index
+    }
+
+    /// A result said `call` is still running: it stays pending.
+    pub fn still_running(&mut self, call: &str) {
+        if let Some(pending) = self.pending.get_mut(call) {
+            pending.running = true;
+        }
+    }
+
+    /// The calls still pending when the session ends count as unresolved.
+    pub fn close(&mut self) {
+        self.unresolved += self.pending.len() as u64;
+        self.pending.clear();
+        self.pending_order.clear();
+        self.pending_bytes = 0;
     }
 
     /// The pending call `call`, which is pending no more.
@@ -282,6 +252,7 @@ impl Session {
             if self.pending.get(&call).is_some_and(|p| p.seq == seq) {
                 if let Some(old) = self.pending.remove(&call) {
                     self.pending_bytes -= old.bytes;
+                    self.unresolved += 1;
                 }
                 return true;
             }
@@ -300,7 +271,7 @@ impl Session {
         }
     }
 
-    /// A call's result was recognized by `family` (or by none).
+    /// A call's result is a failure `family` would speak for (or nobody's).
     pub fn settled_in(&mut self, step: StepId, family: Option<FamilyId>) {
         let step = self.step(step);
         match (family, step.family) {
@@ -319,9 +290,10 @@ impl Session {
             let run = self.family(family);
             run.wasted_steps += 1;
             run.wasted_output_tokens = run.wasted_output_tokens.saturating_add(step.usage.output);
-            run.wasted_input_tokens = run.wasted_input_tokens.saturating_add(step.usage.input);
+            // Every input token the step sent: uncached, cache writes and reads.
+            run.wasted_input_tokens = run.wasted_input_tokens.saturating_add(step.usage.prompt());
             if let Some(at) = step.at {
-                let day = day_of(at);
+                let day = self.zone.day_of(at);
                 let full = self.wasted_by_day.len() >= DAYS_MAX;
                 match self
                     .wasted_by_day
@@ -344,11 +316,6 @@ pub fn identity(tool: &str, arguments: &str) -> u64 {
     tool.hash(&mut hasher);
     arguments.hash(&mut hasher);
     hasher.finish()
-}
-
-/// The UTC day number (days since 1970-01-01) of a time.
-pub fn day_of(at: Millis) -> i64 {
-    at.0.div_euclid(86_400_000)
 }
 
 #[cfg(test)]

@@ -5,11 +5,11 @@ use std::collections::BTreeMap;
 
 use advisor_core::FamilyId;
 
-use super::session::{Session, day_of};
-use crate::model::{Format, Millis, Problem};
+use super::session::Session;
+use crate::model::{Format, Problem, Usage};
 use crate::report::{
-    DayCost, FamilyCost, FormatCount, InputSummary, PROBLEMS_LISTED_MAX, ReasonCount, Report,
-    SCHEMA, SESSIONS_LISTED_MAX, SessionCost, SessionFamily, SpokenCount,
+    DayCost, DayTokens, FamilyCost, FormatCount, InputSummary, PROBLEMS_LISTED_MAX, ReasonCount,
+    Report, SCHEMA, SESSIONS_LISTED_MAX, SessionCost, SessionFamily, SpokenCount,
 };
 
 /// Everything counted so far. Bounded: per family and day a few counters,
@@ -26,6 +26,11 @@ pub struct Totals {
     formats: BTreeMap<Format, u64>,
     calls: u64,
     failed_calls: u64,
+    unresolved_calls: u64,
+    tokens: Usage,
+    /// Tokens per day (at most one entry per day of 2000–2099, the readers'
+    /// range, and one for responses without a time, which no day lists).
+    day_tokens: BTreeMap<i64, Usage>,
     /// See [`crate::report::InputSummary::unjudged_results`].
     pub unjudged_results: u64,
     problems: BTreeMap<(String, u64, u64), Problem>,
@@ -54,11 +59,20 @@ impl Totals {
         }
     }
 
-    /// The (failing calls, wasted output tokens) of a family on a day. Past
-    /// [`TIMELINE_MAX`] entries a new day goes uncounted in the timeline
-    /// (`timeline_left_out`; its figures still count everywhere else).
-    pub fn day(&mut self, at: Option<Millis>, family: FamilyId) -> &mut (u64, u64) {
-        let day = at.map_or(i64::MIN, day_of);
+    /// A response's tokens, on its day (a day number in the report's zone;
+    /// `None` for a response without a time).
+    pub fn tokens(&mut self, day: Option<i64>, usage: Usage) {
+        self.tokens = self.tokens.plus(usage);
+        let entry = self.day_tokens.entry(day.unwrap_or(i64::MIN)).or_default();
+        *entry = entry.plus(usage);
+    }
+
+    /// The (failing calls, wasted output tokens) of a family on a day (a day
+    /// number in the report's zone). Past [`TIMELINE_MAX`] entries a new day
+    /// goes uncounted in the timeline (`timeline_left_out`; its figures still
+    /// count everywhere else).
+    pub fn day(&mut self, day: Option<i64>, family: FamilyId) -> &mut (u64, u64) {
+        let day = day.unwrap_or(i64::MIN);
         if self.days.len() >= TIMELINE_MAX && !self.days.contains_key(&(day, family)) {
             self.timeline_left_out += 1;
             return &mut self.spilled;
@@ -101,24 +115,20 @@ impl Totals {
     /// A session that ended.
     pub(super) fn session(&mut self, session: Session) {
         self.sessions += 1;
+        self.unresolved_calls += session.unresolved;
         *self.formats.entry(session.header.format).or_default() += 1;
         for (day, family, tokens) in &session.wasted_by_day {
-            add(
-                &mut self
-                    .day(Some(Millis(day.saturating_mul(86_400_000))), *family)
-                    .1,
-                *tokens,
-            );
+            add(&mut self.day(Some(*day), *family).1, *tokens);
         }
         let mut families = Vec::new();
         for (family, run) in &session.families {
-            if run.failing_calls == 0 {
+            if run.decided() == 0 {
                 continue;
             }
             let wall_ms = run.wall_ms();
             let spoken = run.spoken();
             let cost = self.family(*family);
-            cost.sessions += 1;
+            cost.sessions += u64::from(run.failing_calls > 0);
             cost.failing_calls += run.failing_calls;
             cost.repeats += run.repeats;
             cost.identical_repeats += run.identical_repeats;
@@ -127,14 +137,11 @@ impl Totals {
             add(&mut cost.wasted_input_tokens, run.wasted_input_tokens);
             add(&mut cost.wall_ms, wall_ms);
             cost.would_speak += u64::from(run.would_speak.is_some());
-            for reason in &run.withheld_reasons {
-                match cost.withheld.iter_mut().find(|r| &r.reason == reason) {
-                    Some(count) => count.sessions += 1,
-                    None => cost.withheld.push(ReasonCount {
-                        reason: reason.clone(),
-                        sessions: 1,
-                    }),
-                }
+            for (code, calls) in &run.withheld_calls {
+                add_reason(&mut cost.withheld, code, *calls, 1);
+            }
+            for (code, calls) in &run.declined_calls {
+                add_reason(&mut cost.declined, code, *calls, 1);
             }
             if let Some(spoken) = spoken {
                 add_spoken(&mut cost.spoken, spoken);
@@ -151,7 +158,10 @@ impl Totals {
                 last_at: run.last_at,
                 wall_ms,
                 would_speak: run.would_speak.clone(),
+                withheld_calls: run.withheld_calls.iter().map(|(_, n)| n).sum(),
                 withheld: run.withheld.clone(),
+                declined_calls: run.declined_calls.iter().map(|(_, n)| n).sum(),
+                declined: run.declined.clone(),
                 spoken,
             });
         }
@@ -167,6 +177,8 @@ impl Totals {
             parent: header.parent,
             subagent: header.subagent,
             calls: session.calls,
+            unresolved_calls: session.unresolved,
+            tokens: session.tokens.into(),
             families,
         };
         self.listed_seq += 1;
@@ -187,6 +199,12 @@ impl Totals {
         }
         self.calls += other.calls;
         self.failed_calls += other.failed_calls;
+        self.unresolved_calls += other.unresolved_calls;
+        self.tokens = self.tokens.plus(other.tokens);
+        for (day, usage) in other.day_tokens {
+            let entry = self.day_tokens.entry(day).or_default();
+            *entry = entry.plus(usage);
+        }
         self.unjudged_results += other.unjudged_results;
         self.problems_total += other.problems_total;
         for ((path, line, _), problem) in other.problems {
@@ -208,11 +226,11 @@ impl Totals {
             add(&mut mine.wasted_input_tokens, cost.wasted_input_tokens);
             add(&mut mine.wall_ms, cost.wall_ms);
             mine.would_speak += cost.would_speak;
-            for reason in cost.withheld {
-                match mine.withheld.iter_mut().find(|r| r.reason == reason.reason) {
-                    Some(count) => count.sessions += reason.sessions,
-                    None => mine.withheld.push(reason),
-                }
+            for r in cost.withheld {
+                add_reason(&mut mine.withheld, &r.reason, r.calls, r.sessions);
+            }
+            for r in cost.declined {
+                add_reason(&mut mine.declined, &r.reason, r.calls, r.sessions);
             }
             add_spoken(&mut mine.spoken, cost.spoken);
         }
@@ -226,19 +244,26 @@ impl Totals {
         }
         self.timeline_left_out += other.timeline_left_out;
         for ((day, family), (calls, tokens)) in other.days {
-            let at = (day != i64::MIN).then(|| Millis(day.saturating_mul(86_400_000)));
-            let mine = self.day(at, family);
+            let mine = self.day((day != i64::MIN).then_some(day), family);
             add(&mut mine.0, calls);
             add(&mut mine.1, tokens);
         }
     }
 
-    /// The report; `order` lists the families in registry order.
-    pub fn report(mut self, order: &[FamilyId]) -> Report {
+    /// The report, its days UTC's; `order` lists the families in registry
+    /// order.
+    pub fn report(self, order: &[FamilyId]) -> Report {
+        self.report_in(order, "UTC")
+    }
+
+    /// The report, its days named in `timezone`; `order` lists the
+    /// families in registry order.
+    pub fn report_in(mut self, order: &[FamilyId], timezone: &str) -> Report {
         self.families
             .sort_by_key(|(f, _)| order.iter().position(|o| o == f).unwrap_or(usize::MAX));
         for (_, cost) in &mut self.families {
             cost.withheld.sort_by(|a, b| a.reason.cmp(&b.reason));
+            cost.declined.sort_by(|a, b| a.reason.cmp(&b.reason));
         }
         let listed = self.listed.len() as u64;
         Report {
@@ -253,6 +278,9 @@ impl Totals {
                     .collect(),
                 calls: self.calls,
                 failed_calls: self.failed_calls,
+                unresolved_calls: self.unresolved_calls,
+                tokens: self.tokens.into(),
+                timezone: timezone.to_owned(),
                 decoded_bytes: self.decoded_bytes,
                 problems: self.problems.into_values().collect(),
                 problems_total: self.problems_total,
@@ -272,7 +300,31 @@ impl Totals {
                     wasted_output_tokens: tokens,
                 })
                 .collect(),
+            days: self
+                .day_tokens
+                .into_iter()
+                .filter(|(day, _)| *day != i64::MIN)
+                .map(|(day, usage)| DayTokens {
+                    day: date(day),
+                    tokens: usage.into(),
+                })
+                .collect(),
         }
+    }
+}
+
+/// Adds `calls` in `sessions` to `reason`'s count in `counts`.
+fn add_reason(counts: &mut Vec<ReasonCount>, reason: &str, calls: u64, sessions: u64) {
+    match counts.iter_mut().find(|r| r.reason == reason) {
+        Some(count) => {
+            count.calls += calls;
+            count.sessions += sessions;
+        }
+        None => counts.push(ReasonCount {
+            reason: reason.to_owned(),
+            calls,
+            sessions,
+        }),
     }
 }
 

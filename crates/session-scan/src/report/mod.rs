@@ -5,13 +5,17 @@
 
 use serde::Serialize;
 
-use crate::model::{Format, Millis, Problem};
+use crate::model::{Format, Millis, Problem, Usage};
 
 pub mod html;
 pub mod table;
+mod words;
 
 /// The version of the JSON shape; a field's meaning never changes within one.
-pub const SCHEMA: u32 = 1;
+/// 2: a failure is a family's only when its gate would speak (1 counted
+/// every recognized one); withheld and declined calls counted by reason;
+/// token totals; unresolved calls; days in `--timezone`.
+pub const SCHEMA: u32 = 2;
 
 /// The most sessions listed one by one (the totals count every session).
 pub const SESSIONS_LISTED_MAX: usize = 2_000;
@@ -33,8 +37,49 @@ pub struct Report {
     pub sessions: Vec<SessionCost>,
     /// Sessions with a failure that were left out of `sessions`.
     pub sessions_left_out: u64,
-    /// Failing calls and wasted tokens per UTC day and family, oldest first.
+    /// Failing calls and wasted tokens per day (in `input.timezone`) and
+    /// family, oldest first.
     pub timeline: Vec<DayCost>,
+    /// Every session's tokens per day (in `input.timezone`), oldest first:
+    /// what `ccusage daily --timezone <zone>` reports for the same files.
+    pub days: Vec<DayTokens>,
+}
+
+/// Token counts, as ccusage reports them (its `inputTokens`,
+/// `outputTokens`, `cacheCreationTokens`, `cacheReadTokens`, `totalTokens`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
+pub struct Tokens {
+    /// Input tokens neither read from nor written to the prompt cache.
+    pub input: u64,
+    /// Output tokens, reasoning included.
+    pub output: u64,
+    /// Input tokens written to the prompt cache.
+    pub cache_creation: u64,
+    /// Input tokens read from the prompt cache.
+    pub cache_read: u64,
+    /// The four together.
+    pub total: u64,
+}
+
+impl From<Usage> for Tokens {
+    fn from(u: Usage) -> Self {
+        Tokens {
+            input: u.input,
+            output: u.output,
+            cache_creation: u.cache_creation,
+            cache_read: u.cache_read,
+            total: u.total(),
+        }
+    }
+}
+
+/// One day's tokens.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DayTokens {
+    /// `YYYY-MM-DD`, in `input.timezone`.
+    pub day: String,
+    /// The tokens of the responses recorded that day.
+    pub tokens: Tokens,
 }
 
 /// What was read.
@@ -46,10 +91,20 @@ pub struct InputSummary {
     pub sessions: u64,
     /// Sessions per format.
     pub formats: Vec<FormatCount>,
-    /// Tool calls with a result (inherited ones excluded).
+    /// Tool calls with a result that ended them (inherited ones excluded).
     pub calls: u64,
     /// Calls that failed by the recording's own mark, for any reason.
     pub failed_calls: u64,
+    /// Calls no result ended: still running when the session's record ends
+    /// (Codex's `Process running with session ID`, a Claude Code background
+    /// task never reported done), or with no result at all.
+    pub unresolved_calls: u64,
+    /// Every session's tokens: the denominator of the wasted ones, and what
+    /// ccusage reports for the same files (a response copied into another
+    /// file counted once).
+    pub tokens: Tokens,
+    /// The zone whose days `timeline` and `days` are (`--timezone`; `UTC`).
+    pub timezone: String,
     /// Decoded bytes read.
     pub decoded_bytes: u64,
     /// Problems: files or lines that could not be read.
@@ -72,13 +127,18 @@ pub struct FormatCount {
 }
 
 /// What one family cost over every session read.
+///
+/// A call is the family's failure only when the family owns its result (the
+/// live advisor's precedence) and its gate would speak for it, the decision
+/// the hook makes: a recognized result the gate withholds or declines is
+/// counted under `withheld` or `declined`, by reason, and costs nothing here.
 #[derive(Debug, Clone, PartialEq, Serialize, Default)]
 pub struct FamilyCost {
     /// The family's id.
     pub family: String,
     /// Sessions with at least one of its failures.
     pub sessions: u64,
-    /// Calls whose result it recognizes.
+    /// Calls whose result it owns and its gate would speak for.
     pub failing_calls: u64,
     /// Its failing calls after the first in each session.
     pub repeats: u64,
@@ -95,19 +155,24 @@ pub struct FamilyCost {
     pub wall_ms: u64,
     /// Sessions where the advisor would have spoken.
     pub would_speak: u64,
-    /// Withheld advisories, by reason.
+    /// Calls it owns whose gate withheld (it could be this story; the
+    /// advisor cannot tell), by reason.
     pub withheld: Vec<ReasonCount>,
+    /// Calls it owns whose gate declined (not this story), by reason.
+    pub declined: Vec<ReasonCount>,
     /// Sessions where an advisory already spoke, and the family's failing
     /// calls before and after it.
     pub spoken: SpokenCount,
 }
 
-/// A withhold reason and how often.
+/// A withhold or decline reason and how often.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ReasonCount {
-    /// The reason's stable code (`withheld` records' `code`).
+    /// The reason's stable code (the host log's `code`).
     pub reason: String,
-    /// Sessions it was withheld in, for that reason.
+    /// Calls it was given for.
+    pub calls: u64,
+    /// Sessions it was given in.
     pub sessions: u64,
 }
 
@@ -137,7 +202,11 @@ pub struct SessionCost {
     pub subagent: bool,
     /// Tool calls in it.
     pub calls: u64,
-    /// Per family with a failure here.
+    /// Of those, calls no result ended.
+    pub unresolved_calls: u64,
+    /// Its tokens (a response an earlier file already counted left out).
+    pub tokens: Tokens,
+    /// Per family with a failure, a withheld or a declined call here.
     pub families: Vec<SessionFamily>,
 }
 
@@ -166,8 +235,14 @@ pub struct SessionFamily {
     pub wall_ms: u64,
     /// Where the advisor would have spoken, and what it would have said.
     pub would_speak: Option<Spoke>,
-    /// Withheld advisories, with where and why.
+    /// Calls its gate withheld.
+    pub withheld_calls: u64,
+    /// The first of them (at most 16), with where and why.
     pub withheld: Vec<WithheldAt>,
+    /// Calls its gate declined.
+    pub declined_calls: u64,
+    /// The first of them (at most 16), with where and the reason's code.
+    pub declined: Vec<WithheldAt>,
     /// An advisory the session already holds, with the family's failing
     /// calls before and after it.
     pub spoken: Option<SpokenCount>,
@@ -186,18 +261,18 @@ pub struct Spoke {
     pub summary: String,
 }
 
-/// An advisory withheld, where and why.
+/// A call the gate withheld or declined, where and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct WithheldAt {
     /// The 1-based position of the call.
     pub call_index: u64,
     /// The reason's stable code.
     pub reason: String,
-    /// The reason in words.
+    /// The reason in words (a decline has its code only).
     pub why: String,
 }
 
-/// One UTC day's cost for one family.
+/// One day's cost for one family.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct DayCost {
     /// `YYYY-MM-DD`.

@@ -8,7 +8,9 @@
 
 use std::fmt::Write as _;
 
-use super::{FamilyCost, Report, SessionCost, SessionFamily};
+use super::words::plural;
+pub use super::words::{duration, is_unsafe, thousands, visible};
+use super::{FamilyCost, ReasonCount, Report, SessionCost, SessionFamily};
 
 /// The most sessions listed one by one in the table.
 pub const TOP_SESSIONS: usize = 20;
@@ -17,7 +19,9 @@ pub const TOP_PROBLEMS: usize = 20;
 
 const CAP_FAMILY: usize = 32;
 const CAP_ID: usize = 48;
-const CAP_PATH: usize = 80;
+/// Paths are shown whole (escaped), so they can be copied; this only bounds
+/// a crafted one.
+const CAP_PATH: usize = 4_096;
 const CAP_TEXT: usize = 120;
 
 /// The report as a plain-text table.
@@ -53,22 +57,33 @@ fn header(out: &mut String, report: &Report) {
     };
     let _ = writeln!(
         out,
-        "Scanned {} {}, {} {}{}: {} {}, {} failed, {} {}.",
+        "Scanned {} {}, {} {}{}.\nCalls: {} ended, {} failed, {} unresolved; {} {}; days in {}.",
         thousands(input.files),
         plural(input.files, "file", "files"),
         thousands(input.sessions),
         plural(input.sessions, "session", "sessions"),
         formats,
         thousands(input.calls),
-        plural(input.calls, "call", "calls"),
         thousands(input.failed_calls),
+        thousands(input.unresolved_calls),
         thousands(input.problems_total),
         plural(input.problems_total, "problem", "problems"),
+        visible(&input.timezone, CAP_FAMILY),
+    );
+    let t = &input.tokens;
+    let _ = writeln!(
+        out,
+        "Tokens: {} ({} in, {} cache write, {} cache read, {} out).",
+        thousands(t.total),
+        thousands(t.input),
+        thousands(t.cache_creation),
+        thousands(t.cache_read),
+        thousands(t.output),
     );
     if input.unjudged_results > 0 {
         let _ = writeln!(
             out,
-            "{} shell {} could not be judged: the log keeps only the rendered text, and it did not say enough.",
+            "{} shell {} not judged: the log keeps only their rendered text, and it did not say enough.",
             thousands(input.unjudged_results),
             plural(input.unjudged_results, "result", "results"),
         );
@@ -78,17 +93,8 @@ fn header(out: &mut String, report: &Report) {
 fn families(out: &mut String, families: &[FamilyCost]) {
     let _ = writeln!(out, "\nPer family");
     let head = [
-        "family",
-        "sessions",
-        "failing",
-        "repeats (identical)",
-        "wasted steps",
-        "wasted out tok",
-        "wasted in tok",
-        "wall",
-        "would speak",
-        "withheld",
-        "spoken (before/after)",
+        "family", "sessions", "failing", "repeats", "steps", "out tok", "in tok", "wall", "speaks",
+        "withheld", "spoken",
     ];
     let rows: Vec<Vec<String>> = families
         .iter()
@@ -96,7 +102,7 @@ fn families(out: &mut String, families: &[FamilyCost]) {
             let withheld = f
                 .withheld
                 .iter()
-                .map(|w| w.sessions)
+                .map(|w| w.calls)
                 .fold(0u64, u64::saturating_add);
             vec![
                 visible(&f.family, CAP_FAMILY),
@@ -123,27 +129,49 @@ fn families(out: &mut String, families: &[FamilyCost]) {
         })
         .collect();
     grid(out, "  ", &head, &rows);
-    let reasons: Vec<String> = families
+    for line in LEGEND {
+        let _ = writeln!(out, "  {line}");
+    }
+    reasons(out, families, "withheld", |f| &f.withheld);
+    reasons(out, families, "declined", |f| &f.declined);
+}
+
+/// What the columns mean (docs/scan/report.md says more).
+const LEGEND: [&str; 4] = [
+    "failing: calls it would speak for; repeats: failures after a session's first (identical);",
+    "steps: model responses spent only on its failures, with their output and input tokens;",
+    "wall: first failure to last; speaks: sessions it would speak in; withheld: calls it held back;",
+    "spoken: sessions already advised (failures before/after). See docs/scan/report.md.",
+];
+
+/// Each family's `what` reasons, with their calls and sessions.
+fn reasons(
+    out: &mut String,
+    families: &[FamilyCost],
+    what: &str,
+    of: fn(&FamilyCost) -> &[ReasonCount],
+) {
+    let lines: Vec<String> = families
         .iter()
-        .filter(|f| !f.withheld.is_empty())
+        .filter(|f| !of(f).is_empty())
         .map(|f| {
-            let list: Vec<String> = f
-                .withheld
+            let list: Vec<String> = of(f)
                 .iter()
-                .map(|w| {
+                .map(|r| {
                     format!(
-                        "{} {}",
-                        visible(&w.reason, CAP_FAMILY),
-                        thousands(w.sessions)
+                        "{} {} ({})",
+                        visible(&r.reason, CAP_FAMILY),
+                        thousands(r.calls),
+                        thousands(r.sessions)
                     )
                 })
                 .collect();
             format!("{}: {}", visible(&f.family, CAP_FAMILY), list.join(", "))
         })
         .collect();
-    if !reasons.is_empty() {
-        let _ = writeln!(out, "  withheld by reason (sessions):");
-        for line in reasons {
+    if !lines.is_empty() {
+        let _ = writeln!(out, "  {what} by reason: calls (sessions)");
+        for line in lines {
             let _ = writeln!(out, "    {line}");
         }
     }
@@ -199,13 +227,7 @@ fn sessions(out: &mut String, report: &Report) {
             visible(&session.path, CAP_PATH)
         );
         let head = [
-            "family",
-            "failing",
-            "repeats (identical)",
-            "wasted steps",
-            "wasted out tok",
-            "wasted in tok",
-            "wall",
+            "family", "failing", "repeats", "steps", "out tok", "in tok", "wall",
         ];
         let rows: Vec<Vec<String>> = session.families.iter().map(session_row).collect();
         grid(out, "     ", &head, &rows);
@@ -214,7 +236,7 @@ fn sessions(out: &mut String, report: &Report) {
             if let Some(spoke) = &family.would_speak {
                 let _ = writeln!(
                     out,
-                    "     would speak for {name} at call #{}: {}",
+                    "     would speak for {name} at call #{}:\n       {}",
                     thousands(spoke.call_index),
                     visible(&spoke.summary, CAP_TEXT)
                 );
@@ -226,6 +248,14 @@ fn sessions(out: &mut String, report: &Report) {
                     thousands(w.call_index),
                     visible(&w.reason, CAP_FAMILY),
                     visible(&w.why, CAP_TEXT)
+                );
+            }
+            for d in &family.declined {
+                let _ = writeln!(
+                    out,
+                    "     declined for {name} at call #{}: {}",
+                    thousands(d.call_index),
+                    visible(&d.reason, CAP_FAMILY)
                 );
             }
             if let Some(spoken) = &family.spoken {
@@ -320,81 +350,4 @@ fn grid(out: &mut String, indent: &str, head: &[&str], rows: &[Vec<String>]) {
     for row in rows {
         line(out, &mut row.iter().map(String::as_str));
     }
-}
-
-/// Untrusted text made safe to print: control characters (C0, DEL, C1) and
-/// invisible or direction-changing format characters become `\u{..}`
-/// escapes, and text longer than `cap` characters is cut, ending in `...`.
-/// Only the first `cap` characters (and one more, to know it is longer)
-/// are looked at, whatever the text's length.
-pub fn visible(text: &str, cap: usize) -> String {
-    let room = cap.saturating_sub(3);
-    let mut out = String::new();
-    // The end of `out` when it still fits in `room` (where a cut goes).
-    let mut cut_at = Some(0);
-    let mut count = 0;
-    let mut escaped = String::new();
-    for c in text.chars() {
-        escaped.clear();
-        if is_unsafe(c) {
-            let _ = write!(escaped, "\\u{{{:x}}}", c as u32);
-        } else {
-            escaped.push(c);
-        }
-        let n = escaped.chars().count();
-        if count + n > cap {
-            let end = cut_at.unwrap_or(0);
-            out.truncate(end);
-            out.push_str("...");
-            return out;
-        }
-        count += n;
-        out.push_str(&escaped);
-        if count <= room {
-            cut_at = Some(out.len());
-        }
-    }
-    out
-}
-
-/// Characters that must not reach a terminal (or a page) as they are.
-pub fn is_unsafe(c: char) -> bool {
-    c.is_control()
-        || matches!(
-            c,
-            '\u{200b}'..='\u{200f}'
-                | '\u{2028}'..='\u{202e}'
-                | '\u{2060}'..='\u{206f}'
-                | '\u{feff}'
-                | '\u{fff9}'..='\u{fffb}'
-        )
-}
-
-/// `1234567` as `1,234,567`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, d) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(d);
-    }
-    out
-}
-
-/// Milliseconds for a person: `850ms`, `12s`, `3m 12s`, `2h 05m`, `3d 4h`.
-pub fn duration(ms: u64) -> String {
-    let s = ms / 1000;
-    match s {
-        _ if ms < 1000 => format!("{ms}ms"),
-        0..60 => format!("{s}s"),
-        60..3600 => format!("{}m {:02}s", s / 60, s % 60),
-        3600..86_400 => format!("{}h {:02}m", s / 3600, s % 3600 / 60),
-        _ => format!("{}d {:02}h", s / 86_400, s % 86_400 / 3600),
-    }
-}
-
-fn plural<'a>(n: u64, one: &'a str, many: &'a str) -> &'a str {
-    if n == 1 { one } else { many }
 }

@@ -33,8 +33,10 @@ pub enum Input {
     DshSession(Vec<Located>),
     /// A DeepSeek harness web export (`.zip`).
     DshExport(Located),
-    /// A Claude Code transcript.
-    ClaudeCode(Located),
+    /// The Claude Code transcripts of one directory (a project's), in path
+    /// order: read one after the other, so a response a fork copied is
+    /// counted once (see `claude::Counted`).
+    ClaudeCode(Vec<Located>),
     /// A Codex rollout.
     Codex(Located),
 }
@@ -43,8 +45,10 @@ impl Input {
     /// The file a progress line names.
     pub fn path(&self) -> &Path {
         match self {
-            Input::DshSession(files) => files.first().map_or(Path::new(""), Located::path),
-            Input::DshExport(f) | Input::ClaudeCode(f) | Input::Codex(f) => f.path(),
+            Input::DshSession(files) | Input::ClaudeCode(files) => {
+                files.first().map_or(Path::new(""), Located::path)
+            }
+            Input::DshExport(f) | Input::Codex(f) => f.path(),
         }
     }
 
@@ -52,7 +56,8 @@ impl Input {
     pub fn size(&self) -> u64 {
         match self {
             Input::DshSession(files) => files.iter().map(Located::size).max().unwrap_or(0),
-            Input::DshExport(f) | Input::ClaudeCode(f) | Input::Codex(f) => f.size(),
+            Input::ClaudeCode(files) => files.iter().map(Located::size).sum(),
+            Input::DshExport(f) | Input::Codex(f) => f.size(),
         }
     }
 }
@@ -75,21 +80,33 @@ pub(crate) fn platform(cwd: &str) -> Option<advisor_core::Platform> {
     }
 }
 
-/// Reads one input into `sink` within a fresh [`Budget`] of `limits`. Never
-/// panics on any file content; what it cannot read is a [`Problem`].
+/// Reads one input into `sink` within a fresh [`Budget`] of `limits` per
+/// file (per export: one for all its members). Never panics on any file
+/// content; what it cannot read is a [`Problem`].
 pub fn read(input: &Input, sink: &mut dyn Sink, limits: Limits) {
-    let budget = Budget::new(limits);
     match input {
-        Input::DshSession(files) => dsh::read_session_dir(files, sink, &budget),
-        Input::DshExport(file) => dsh::read_export(file, sink, &budget),
-        Input::ClaudeCode(file) => with_file(file, sink, &budget, claude::read),
-        Input::Codex(file) => with_file(file, sink, &budget, codex::read),
+        Input::DshSession(files) => dsh::read_session_dir(files, sink, &Budget::new(limits)),
+        Input::DshExport(file) => dsh::read_export(file, sink, &Budget::new(limits)),
+        Input::ClaudeCode(files) => {
+            let mut counted = claude::Counted::default();
+            for file in files {
+                with_file(
+                    file,
+                    sink,
+                    &Budget::new(limits),
+                    &mut |path, input, sink, budget| {
+                        claude::read_in(path, input, sink, budget, &mut counted);
+                    },
+                );
+            }
+        }
+        Input::Codex(file) => with_file(file, sink, &Budget::new(limits), &mut codex::read),
     }
 }
 
-type Reader = fn(&Path, &mut dyn Read, &mut dyn Sink, &Budget);
+type Reader<'r> = dyn FnMut(&Path, &mut dyn Read, &mut dyn Sink, &Budget) + 'r;
 
-fn with_file(file: &Located, sink: &mut dyn Sink, budget: &Budget, reader: Reader) {
+fn with_file(file: &Located, sink: &mut dyn Sink, budget: &Budget, reader: &mut Reader<'_>) {
     match file.open() {
         Ok(mut opened) => reader(file.path(), &mut opened, sink, budget),
         Err(e) => sink.problem(Problem {
@@ -116,6 +133,11 @@ pub fn discover(paths: &[PathBuf], limits: Limits) -> (Vec<Input>, Vec<Problem>)
         .into_values()
         .map(Input::DshSession)
         .collect();
+    inputs.extend(found.claude_dirs.into_values().map(|mut files| {
+        files.sort_by(|a, b| a.path().cmp(b.path()));
+        files.dedup_by(|a, b| a.path() == b.path());
+        Input::ClaudeCode(files)
+    }));
     inputs.extend(found.others);
     inputs.sort_by(|a, b| a.path().cmp(b.path()));
     (inputs, found.problems)
@@ -126,6 +148,8 @@ struct Found {
     limits: Limits,
     /// DeepSeek session files by directory.
     dsh_dirs: BTreeMap<PathBuf, Vec<Located>>,
+    /// Claude Code transcripts by directory.
+    claude_dirs: BTreeMap<PathBuf, Vec<Located>>,
     others: Vec<Input>,
     problems: Vec<Problem>,
 }
@@ -155,6 +179,12 @@ impl tree::Visit for Found {
         } else if name.ends_with(b".jsonl") {
             let path = file.path().to_owned();
             match sniff(file, open, self.limits.header_bytes) {
+                Ok(Some(Input::ClaudeCode(files))) => {
+                    for file in files {
+                        let dir = file.path().parent().unwrap_or(Path::new("")).to_owned();
+                        self.claude_dirs.entry(dir).or_default().push(file);
+                    }
+                }
                 Ok(Some(input)) => self.others.push(input),
                 Ok(None) if given => {
                     self.problem(&path, "not a session of a known format".into());
@@ -189,7 +219,7 @@ fn sniff(
     } else if has(b"\"session_meta\"") {
         Some(Input::Codex(file))
     } else if has(b"\"sessionId\"") {
-        Some(Input::ClaudeCode(file))
+        Some(Input::ClaudeCode(vec![file]))
     } else {
         None
     })

@@ -10,9 +10,11 @@ use std::fmt::Write as _;
 use super::table::{ranked, thousands};
 use super::{Report, SessionCost};
 
+mod days;
 mod svg;
 mod tables;
-use tables::{family_table, session_table, timeline_table};
+use days::timeline_table;
+use tables::{family_table, session_table};
 mod text;
 
 pub use text::colour;
@@ -64,6 +66,8 @@ pub fn render(report: &Report) -> String {
         session_table(&mut page, report);
         timeline_table(&mut page, report);
     }
+    days::days_table(&mut page, report);
+    page.push_str(text::WORDS);
     problems(&mut page, report);
     embedded_json(&mut page, report);
     page.push_str("</body>\n</html>\n");
@@ -123,7 +127,7 @@ fn summary(page: &mut String, report: &Report) {
         .collect();
     let _ = writeln!(
         page,
-        "<p class=\"summary\" id=\"input\">Read {} files, {} sessions{}: {} tool calls, {} failed by their own mark; {} bytes decoded; {} problems; {} shell results the text could not be judged from. Sessions with failures not listed one by one: {}. Report schema {}.</p>",
+        "<p class=\"summary\" id=\"input\">Read {} files, {} sessions{}: {} tool calls ended, {} of them failed by their own mark (an error result or a non-zero exit, whatever the cause), {} unresolved (still running, or no result); {} bytes decoded; {} problems; {} shell results the text could not be judged from. Sessions with failures not listed one by one: {}. Report schema {}.</p>",
         span("/input/files", "files", i.files),
         span("/input/sessions", "sessions", i.sessions),
         if formats.is_empty() {
@@ -133,6 +137,11 @@ fn summary(page: &mut String, report: &Report) {
         },
         span("/input/calls", "calls", i.calls),
         span("/input/failed_calls", "failed_calls", i.failed_calls),
+        span(
+            "/input/unresolved_calls",
+            "unresolved_calls",
+            i.unresolved_calls
+        ),
         span("/input/decoded_bytes", "decoded_bytes", i.decoded_bytes),
         span("/input/problems_total", "problems_total", i.problems_total),
         span(
@@ -146,6 +155,21 @@ fn summary(page: &mut String, report: &Report) {
             report.sessions_left_out
         ),
         span("/schema", "schema", u64::from(report.schema)),
+    );
+    let t = &i.tokens;
+    let _ = writeln!(
+        page,
+        "<p class=\"summary\" id=\"tokens\">Tokens, every response once: {} ({} input, {} cache write, {} cache read, {} output), as ccusage counts them. Days are {}'s.</p>",
+        span("/input/tokens/total", "total", t.total),
+        span("/input/tokens/input", "input", t.input),
+        span(
+            "/input/tokens/cache_creation",
+            "cache_creation",
+            t.cache_creation
+        ),
+        span("/input/tokens/cache_read", "cache_read", t.cache_read),
+        span("/input/tokens/output", "output", t.output),
+        esc(&i.timezone, 64),
     );
 }
 

@@ -14,7 +14,7 @@ pub(super) fn family_table(page: &mut String, report: &Report) {
         "<th>family</th><th>sessions</th><th>failing calls</th><th>repeats</th>",
         "<th>identical repeats</th><th>wasted steps</th><th>wasted output tokens</th>",
         "<th>wasted input tokens</th><th>wall time</th><th>would speak (sessions)</th>",
-        "<th>withheld (sessions, by reason)</th><th>already spoken (sessions)</th>",
+        "<th>withheld and declined (calls in sessions, by reason)</th><th>already spoken (sessions)</th>",
         "<th>calls before it</th><th>calls after it</th></tr></thead><tbody>\n"
     ));
     for (i, f) in report.families.iter().enumerate() {
@@ -26,7 +26,8 @@ pub(super) fn family_table(page: &mut String, report: &Report) {
             .enumerate()
             .map(|(j, w)| {
                 format!(
-                    r#"<li data-reason="{r}">{r}: {}</li>"#,
+                    r#"<li data-reason="{r}">{r}: {} calls in {}</li>"#,
+                    span(&format!("{p}/withheld/{j}/calls"), "calls", w.calls),
                     span(
                         &format!("{p}/withheld/{j}/sessions"),
                         "sessions",
@@ -36,6 +37,24 @@ pub(super) fn family_table(page: &mut String, report: &Report) {
                 )
             })
             .collect();
+        let declined: Vec<String> = f
+            .declined
+            .iter()
+            .enumerate()
+            .map(|(j, d)| {
+                format!(
+                    r#"<li data-reason="{r}">declined, {r}: {} calls in {}</li>"#,
+                    span(&format!("{p}/declined/{j}/calls"), "calls", d.calls),
+                    span(
+                        &format!("{p}/declined/{j}/sessions"),
+                        "sessions",
+                        d.sessions
+                    ),
+                    r = esc(&d.reason, 200)
+                )
+            })
+            .collect();
+        let withheld: Vec<String> = withheld.into_iter().chain(declined).collect();
         let _ = writeln!(
             page,
             r#"<tr data-family="{}"><th scope="row"><span class="sw" style="display:inline-block;width:10px;height:10px;background:{}"></span> {}</th>{}{}{}{}{}{}{}{}{}<td class="t" data-field="withheld">{}</td>{}{}{}</tr>"#,
@@ -125,7 +144,7 @@ pub(super) fn session_table(page: &mut String, report: &Report) {
         "<div class=\"scroll\"><table id=\"sessions\"><thead><tr><th>session</th><th>calls</th><th>family</th>",
         "<th>failing calls</th><th>repeats (identical)</th><th>wasted steps</th>",
         "<th>wasted output tokens</th><th>wasted input tokens</th><th>first failure, last (UTC)</th>",
-        "<th>wall time</th><th>would speak</th><th>withheld</th>",
+        "<th>wall time</th><th>would speak</th><th>withheld, declined</th>",
         "<th>already spoken: calls before / after</th></tr></thead><tbody>\n"
     ));
     let order = ranked(&report.sessions);
@@ -147,6 +166,28 @@ pub(super) fn session_table(page: &mut String, report: &Report) {
             let _ = write!(about, ", from <code>{}</code>", esc(parent, CAP));
         }
         let _ = write!(about, "<br><small>{}</small>", esc(&s.path, CAP));
+        let _ = write!(
+            about,
+            "<br><small>{} unresolved; tokens {} ({} in, {} cache write, {} cache read, {} out)</small>",
+            span(
+                &format!("{p}/unresolved_calls"),
+                "unresolved_calls",
+                s.unresolved_calls
+            ),
+            span(&format!("{p}/tokens/total"), "total", s.tokens.total),
+            span(&format!("{p}/tokens/input"), "input", s.tokens.input),
+            span(
+                &format!("{p}/tokens/cache_creation"),
+                "cache_creation",
+                s.tokens.cache_creation
+            ),
+            span(
+                &format!("{p}/tokens/cache_read"),
+                "cache_read",
+                s.tokens.cache_read
+            ),
+            span(&format!("{p}/tokens/output"), "output", s.tokens.output),
+        );
         let head = format!(
             r#"<td class="t" rowspan="{rows}" data-field="session">{about}</td><td class="n" rowspan="{rows}" data-json="{p}/calls" data-field="calls">{}</td>"#,
             thousands(s.calls)
@@ -215,7 +256,37 @@ pub(super) fn session_table(page: &mut String, report: &Report) {
                         esc(&w.why, CAP)
                     )
                 })
+                .chain(f.declined.iter().enumerate().map(|(k, d)| {
+                    format!(
+                        r#"<li data-reason="{r}">call #{}: declined, <code>{r}</code></li>"#,
+                        span(
+                            &format!("{q}/declined/{k}/call_index"),
+                            "declined.call_index",
+                            d.call_index
+                        ),
+                        r = esc(&d.reason, 200),
+                    )
+                }))
                 .collect();
+            let withheld = {
+                let mut cell = format!(
+                    "{} withheld, {} declined",
+                    span(
+                        &format!("{q}/withheld_calls"),
+                        "withheld_calls",
+                        f.withheld_calls
+                    ),
+                    span(
+                        &format!("{q}/declined_calls"),
+                        "declined_calls",
+                        f.declined_calls
+                    ),
+                );
+                if !withheld.is_empty() {
+                    let _ = write!(cell, "<ul>{}</ul>", withheld.concat());
+                }
+                cell
+            };
             let spoken = match &f.spoken {
                 Some(sp) => format!(
                     "{} / {}<br><small>in {} session</small>",
@@ -284,11 +355,7 @@ pub(super) fn session_table(page: &mut String, report: &Report) {
                     &duration(f.wall_ms)
                 ),
                 speak,
-                if withheld.is_empty() {
-                    "-".to_string()
-                } else {
-                    format!("<ul>{}</ul>", withheld.concat())
-                },
+                withheld,
                 spoken,
             );
         }
@@ -299,35 +366,4 @@ pub(super) fn session_table(page: &mut String, report: &Report) {
 /// `YYYY-MM-DD` of a [`time_text`] stamp.
 fn day_of(stamp: &str) -> &str {
     stamp.get(..10).unwrap_or(stamp)
-}
-
-pub(super) fn timeline_table(page: &mut String, report: &Report) {
-    page.push_str(concat!(
-        "<details><summary>Per day and family (the chart's figures)</summary>",
-        "<table id=\"timeline\"><thead><tr><th>day (UTC)</th><th>family</th>",
-        "<th>failing calls</th><th>wasted output tokens</th></tr></thead><tbody>\n"
-    ));
-    for (i, d) in report.timeline.iter().enumerate() {
-        let fam = Some(d.family.as_str());
-        let _ = writeln!(
-            page,
-            r#"<tr data-family="{}"><td>{}</td><td>{}</td>{}{}</tr>"#,
-            esc(&d.family, 200),
-            esc(&d.day, 40),
-            esc(&d.family, 200),
-            num(
-                &format!("/timeline/{i}/failing_calls"),
-                "failing_calls",
-                fam,
-                d.failing_calls
-            ),
-            num(
-                &format!("/timeline/{i}/wasted_output_tokens"),
-                "wasted_output_tokens",
-                fam,
-                d.wasted_output_tokens
-            ),
-        );
-    }
-    page.push_str("</tbody></table></details>\n");
 }

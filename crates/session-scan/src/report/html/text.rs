@@ -160,6 +160,21 @@ fn trim(v: f64, unit: &str) -> String {
     format!("{s}{unit}")
 }
 
+/// What the page's words mean, for a reader who has not read the docs.
+pub(super) const WORDS: &str = concat!(
+    "<h2>What the words mean</h2>\n<dl id=\"words\">",
+    "<dt>failing call</dt><dd>A call whose result a family recognizes as its sandbox failure and would speak for, as the live hook decides (provenance, then the family's gate).</dd>",
+    "<dt>withheld, declined</dt><dd>Results a family recognized without speaking: withheld when it could be this failure but the advisor cannot tell (the reason says what is missing), declined when its gate rules it out. Neither counts as a failing call.</dd>",
+    "<dt>repeats, identical</dt><dd>Failing calls after a session's first; identical ones repeat an earlier failure's tool and arguments.</dd>",
+    "<dt>wasted steps</dt><dd>Model responses whose every call was one family's failing call, with the output and input tokens they cost.</dd>",
+    "<dt>wall time</dt><dd>Per session, the time from the family's first failure to its last.</dd>",
+    "<dt>would speak</dt><dd>Sessions where the advisor, run on the recording, gives the family's advisory (once per session and family).</dd>",
+    "<dt>already spoken</dt><dd>Sessions that already hold an advisory, with the failing calls before and after it.</dd>",
+    "<dt>failed by their own mark</dt><dd>Calls the recording marks failed (an error result, a non-zero exit), for any cause, sandbox or not.</dd>",
+    "<dt>unresolved</dt><dd>Calls no result ended: still running when the record ends, or with no result at all.</dd>",
+    "</dl>\n<p>More: docs/scan/report.md in the sandbox-advisor repository.</p>\n",
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,7 +9,6 @@
 //! The line loop and problem wording ([`drive`]) are shared with the Codex
 //! reader.
 
-use std::collections::{HashMap, VecDeque};
 use std::io::Read;
 use std::path::Path;
 
@@ -21,22 +20,22 @@ use serde_json::value::RawValue;
 use super::json::{each, or_default, rendered_text};
 use super::time::{self, Stamp};
 use crate::budget::{Budget, Strings};
-use crate::model::{Format, Millis, Problem, Record, SessionHeader, Sink, StepId, Usage};
+use crate::model::{Ending, Format, Millis, Problem, Record, SessionHeader, Sink, StepId, Usage};
 
+mod copies;
 mod drive;
+mod notice;
 mod shapes;
+mod steps;
 
-use shapes::{Block, Head, Message, Streams, Tokens};
+pub use copies::{COUNTED_KEYS_MAX, Counted, INHERITED_CALLS_MAX};
+use copies::{Inherited, response_key};
+use shapes::{Block, Head, Message, Streams, streams, usage};
+pub use steps::STEP_IDS_KEPT;
+use steps::Steps;
 
 use super::platform;
 pub(super) use drive::{LineReader, drive, not_json};
-
-/// The message ids remembered for grouping assistant records into steps. A
-/// record whose `message.id` was seen among the last this many distinct ids
-/// belongs to that step; an older one starts a new step (and its usage is
-/// counted again). The records of one response are written together, so this
-/// bound only matters for a file that interleaves thousands of responses.
-pub const STEP_IDS_KEPT: usize = 4_096;
 
 /// The field of a `Bash` call's input left out, as the hook leaves it out
 /// (`hook::payload::BASH_NOTE`).
@@ -46,8 +45,21 @@ const BASH_NOTE: &str = "description";
 /// a `PostToolUseFailure.error` (`hook::payload::FAILURE_ENVELOPE`).
 const FAILURE_ENVELOPE: &str = "Error: ";
 
-/// Reads one transcript from `input`, within `budget`.
+/// Reads one transcript from `input`, within `budget`, as the only one of
+/// its directory.
 pub fn read(path: &Path, input: &mut dyn Read, sink: &mut dyn Sink, budget: &Budget) {
+    read_in(path, input, sink, budget, &mut Counted::default());
+}
+
+/// Reads one transcript of a directory whose files before it (by path)
+/// counted the responses in `counted`.
+pub fn read_in(
+    path: &Path,
+    input: &mut dyn Read,
+    sink: &mut dyn Sink,
+    budget: &Budget,
+    counted: &mut Counted,
+) {
     let mut reader = Reader {
         path,
         sink,
@@ -56,6 +68,8 @@ pub fn read(path: &Path, input: &mut dyn Read, sink: &mut dyn Sink, budget: &Bud
         begun: false,
         steps: Steps::default(),
         pending: None,
+        counted,
+        inherited: Inherited::default(),
     };
     drive(path, input, &mut reader, budget);
     reader.finish();
@@ -67,35 +81,8 @@ struct Pending {
     step: StepId,
     usage: Usage,
     at: Option<Millis>,
-}
-
-/// Distinct `message.id`s to step numbers, the last [`STEP_IDS_KEPT`] kept.
-#[derive(Default)]
-struct Steps {
-    ids: HashMap<String, StepId>,
-    order: VecDeque<String>,
-    last: u64,
-}
-
-impl Steps {
-    /// The step of `id`, and whether it is new.
-    fn of(&mut self, id: Option<&str>) -> (StepId, bool) {
-        if let Some(step) = id.and_then(|id| self.ids.get(id)) {
-            return (*step, false);
-        }
-        self.last += 1;
-        let step = StepId(self.last);
-        if let Some(id) = id {
-            if self.order.len() >= STEP_IDS_KEPT {
-                if let Some(old) = self.order.pop_front() {
-                    self.ids.remove(&old);
-                }
-            }
-            self.order.push_back(id.to_owned());
-            self.ids.insert(id.to_owned(), step);
-        }
-        (step, true)
-    }
+    /// [`response_key`], when the record names both ids.
+    key: Option<u64>,
 }
 
 struct Reader<'a> {
@@ -107,6 +94,8 @@ struct Reader<'a> {
     begun: bool,
     steps: Steps,
     pending: Option<Pending>,
+    counted: &'a mut Counted,
+    inherited: Inherited,
 }
 
 impl LineReader for Reader<'_> {
@@ -186,19 +175,35 @@ impl Reader<'_> {
         let Some(message) = head.message else {
             return Ok(());
         };
+        // A record another session's request wrote, copied here by a fork.
+        let copied = matches!(
+            (&head.requested_by, &self.session),
+            (Some(by), Some(own)) if **by != **own
+        );
         if assistant {
-            self.assistant(number, message, at);
+            self.assistant(number, message, head.request.as_deref(), copied, at);
         } else {
             self.user(message, head.tool_use_result, at);
         }
         Ok(())
     }
 
-    fn assistant(&mut self, number: u64, message: &RawValue, at: Option<Millis>) {
+    fn assistant(
+        &mut self,
+        number: u64,
+        message: &RawValue,
+        request: Option<&str>,
+        copied: bool,
+        at: Option<Millis>,
+    ) {
         let Ok(message) = serde_json::from_str::<Message<'_>>(message.get()) else {
             return;
         };
         let usage = message.usage.map(|u| usage(Some(u)));
+        let key = match (&message.id, request) {
+            (Some(id), Some(request)) => Some(response_key(id, request)),
+            _ => None,
+        };
         let id = message.id.map(|id| self.budget.text(id.into_owned()));
         let (step, new) = self.steps.of(id.as_deref());
         if new {
@@ -207,13 +212,14 @@ impl Reader<'_> {
                 step,
                 usage: usage.unwrap_or_default(),
                 at,
+                key,
             });
         } else if let (Some(pending), Some(usage)) = (&mut self.pending, usage) {
             // Another record of the response being read: its usage is the
-            // same response's, perhaps later in the stream; keep the larger.
-            if pending.step == step {
-                pending.usage.input = pending.usage.input.max(usage.input);
-                pending.usage.output = pending.usage.output.max(usage.output);
+            // same response's, perhaps later in the stream; the record with
+            // the larger total counts (as ccusage keeps it).
+            if pending.step == step && usage.total() > pending.usage.total() {
+                pending.usage = usage;
             }
         }
         let Some(content) = message.content else {
@@ -228,6 +234,11 @@ impl Reader<'_> {
                 return;
             };
             let call = self.budget.text(call.into_owned());
+            if copied {
+                // The parent's call, counted in the parent's session.
+                self.inherited.insert(call);
+                return;
+            }
             let tool = self.budget.text(tool.into_owned());
             // Absent or `null` input is `{}`, as the hook hands it on.
             let built = block
@@ -265,6 +276,14 @@ impl Reader<'_> {
         let Some(content) = or_default::<Content<'_>>(Some(message)).content else {
             return;
         };
+        // A background task's end, told to the model as a notice.
+        if let Some((call, ending)) = notice::TaskNotice::read(content) {
+            let call = self.budget.text(call);
+            if !self.inherited.calls.contains(&call) {
+                self.sink.record(notice::result(call, ending, at));
+            }
+            return;
+        }
         let is_result = |block: &RawValue| {
             or_default::<Block<'_>>(Some(block)).kind.as_deref() == Some("tool_result")
         };
@@ -272,11 +291,12 @@ impl Reader<'_> {
         each(content, |block| results += usize::from(is_result(block)));
         // `toolUseResult` is the record's one result's; with several results
         // in one record it is not known whose, so each one's text is used.
-        let streams = match tool_use_result {
+        let (streams, background) = match tool_use_result {
             Some(result) if results == 1 && result.get().starts_with('{') => {
-                Some(streams(&or_default(Some(result))))
+                let result: Streams<'_> = or_default(Some(result));
+                (Some(streams(&result)), result.background_task.is_some())
             }
-            _ => None,
+            _ => (None, false),
         };
         let mut streams = streams;
         each(content, |block| {
@@ -287,7 +307,17 @@ impl Reader<'_> {
             let Some(call) = block.tool_use_id else {
                 return;
             };
+            let call = self.budget.text(call.into_owned());
+            if self.inherited.calls.contains(&call) {
+                return;
+            }
             let failed = block.is_error == Some(true);
+            let ending = match (failed, background) {
+                (true, _) => Ending::Failed,
+                // Started in the background: its end comes later, in a notice.
+                (false, true) => Ending::StillRunning,
+                (false, false) => Ending::Succeeded,
+            };
             let text = rendered_text(block.content);
             let outcome = if failed {
                 Outcome::Failure(Failure {
@@ -304,18 +334,31 @@ impl Reader<'_> {
                 })
             };
             self.sink.record(Record::Result {
-                call: self.budget.text(call.into_owned()),
-                failed,
+                call,
+                ending,
                 outcome,
                 at,
             });
         });
     }
 
-    /// Counts the usage of the response last read.
+    /// Counts the usage of the response last read: in the token totals only
+    /// the first time the directory shows it.
     fn flush(&mut self) {
-        if let Some(Pending { step, usage, at }) = self.pending.take() {
-            self.sink.record(Record::Usage { step, usage, at });
+        if let Some(Pending {
+            step,
+            usage,
+            at,
+            key,
+        }) = self.pending.take()
+        {
+            let copy = key.is_some_and(|key| !self.counted.first(key));
+            self.sink.record(Record::Usage {
+                step,
+                usage,
+                at,
+                copy,
+            });
         }
     }
 
@@ -323,6 +366,17 @@ impl Reader<'_> {
         self.begin(None);
         if self.begun {
             self.flush();
+            if self.counted.full {
+                self.counted.full = false;
+                self.sink.problem(Problem {
+                    path: self.path.to_owned(),
+                    line: None,
+                    what: format!(
+                        "more than {COUNTED_KEYS_MAX} responses in this directory: a copy of one past them (a fork's) was counted again"
+                    ),
+                    stopped: false,
+                });
+            }
             self.sink.end();
         } else {
             self.sink.problem(Problem {
@@ -332,57 +386,5 @@ impl Reader<'_> {
                 stopped: false,
             });
         }
-    }
-}
-
-/// A response's tokens: every input token (cache reads and writes too) and
-/// the output.
-fn usage(usage: Option<&RawValue>) -> Usage {
-    let t: Tokens = or_default(usage);
-    let n = |v: Option<u64>| v.unwrap_or(0);
-    Usage {
-        input: n(t.input_tokens)
-            .saturating_add(n(t.cache_creation_input_tokens))
-            .saturating_add(n(t.cache_read_input_tokens)),
-        output: n(t.output_tokens),
-    }
-}
-
-/// A result object's `stdout` and `stderr`, joined as the hook joins them
-/// (`hook::payload::streams`); a stream that is not a string is no text.
-fn streams(result: &Streams<'_>) -> String {
-    let (stdout, stderr) = (
-        result.stdout.as_deref().unwrap_or(""),
-        result.stderr.as_deref().unwrap_or(""),
-    );
-    match (stdout.is_empty(), stderr.is_empty()) {
-        (_, true) => stdout.to_owned(),
-        (true, false) => stderr.to_owned(),
-        (false, false) => format!("{stdout}\n{stderr}"),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn steps_keep_the_last_ids_only() {
-        let mut steps = Steps::default();
-        assert_eq!(steps.of(Some("a")), (StepId(1), true));
-        assert_eq!(steps.of(Some("a")), (StepId(1), false));
-        assert_eq!(steps.of(None), (StepId(2), true));
-        assert_eq!(steps.of(None), (StepId(3), true));
-        for i in 0..STEP_IDS_KEPT - 1 {
-            steps.of(Some(&i.to_string()));
-        }
-        assert_eq!(steps.of(Some("a")), (StepId(1), false));
-        steps.of(Some("one more"));
-        assert_eq!(steps.ids.len(), STEP_IDS_KEPT);
-        // `a` was the oldest: forgotten, so a new step.
-        assert_eq!(
-            steps.of(Some("a")),
-            (StepId(4 + STEP_IDS_KEPT as u64), true)
-        );
     }
 }

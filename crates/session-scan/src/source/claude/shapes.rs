@@ -7,7 +7,8 @@ use std::borrow::Cow;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use crate::source::json::{number, string, text};
+use crate::model::Usage;
+use crate::source::json::{number, or_default, string, text};
 
 /// A line, parsed once: its kind and the session's facts, and for a `user`
 /// or `assistant` record its time, its message and its result, raw (a line
@@ -27,6 +28,19 @@ pub(super) struct Head<'a> {
     pub(super) message: Option<&'a RawValue>,
     #[serde(rename = "toolUseResult", default, borrow)]
     pub(super) tool_use_result: Option<&'a RawValue>,
+    /// The API request's id: with `message.id`, what names one response
+    /// across files (a forked session copies it).
+    #[serde(rename = "requestId", default, borrow, deserialize_with = "string")]
+    pub(super) request: Option<Cow<'a, str>>,
+    /// The session whose request wrote the record, on a copy a fork made
+    /// (`requestSessionId`, the parent's id; absent on the session's own).
+    #[serde(
+        rename = "requestSessionId",
+        default,
+        borrow,
+        deserialize_with = "string"
+    )]
+    pub(super) requested_by: Option<Cow<'a, str>>,
 }
 
 /// A message: its id, usage and content blocks, each read leniently.
@@ -62,7 +76,7 @@ pub(super) struct Block<'a> {
 
 /// A response's token counts.
 #[derive(Deserialize, Default)]
-pub(super) struct Tokens {
+pub(super) struct Tokens<'a> {
     #[serde(default, deserialize_with = "number")]
     pub(super) input_tokens: Option<u64>,
     #[serde(default, deserialize_with = "number")]
@@ -71,13 +85,69 @@ pub(super) struct Tokens {
     pub(super) cache_read_input_tokens: Option<u64>,
     #[serde(default, deserialize_with = "number")]
     pub(super) output_tokens: Option<u64>,
+    /// The cache writes split by lifetime; when present, their sum is the
+    /// writes (as ccusage counts them), whatever the flat field says.
+    #[serde(default, borrow)]
+    pub(super) cache_creation: Option<&'a RawValue>,
 }
 
-/// A result object's streams.
+/// `usage.cache_creation`.
+#[derive(Deserialize, Default)]
+pub(super) struct CacheCreation {
+    #[serde(default, deserialize_with = "number")]
+    pub(super) ephemeral_5m_input_tokens: Option<u64>,
+    #[serde(default, deserialize_with = "number")]
+    pub(super) ephemeral_1h_input_tokens: Option<u64>,
+}
+
+/// A result object's streams, and the background task it started.
 #[derive(Deserialize, Default)]
 pub(super) struct Streams<'a> {
     #[serde(default, borrow, deserialize_with = "string")]
     pub(super) stdout: Option<Cow<'a, str>>,
     #[serde(default, borrow, deserialize_with = "string")]
     pub(super) stderr: Option<Cow<'a, str>>,
+    #[serde(
+        rename = "backgroundTaskId",
+        default,
+        borrow,
+        deserialize_with = "string"
+    )]
+    pub(super) background_task: Option<Cow<'a, str>>,
+}
+
+/// A response's tokens, as Anthropic's usage splits them: `input_tokens`
+/// (uncached), the cache writes (the `cache_creation` split by lifetime when
+/// the record has it, else `cache_creation_input_tokens`, as ccusage reads
+/// them), `cache_read_input_tokens`, `output_tokens`.
+pub(super) fn usage(usage: Option<&RawValue>) -> Usage {
+    let t: Tokens<'_> = or_default(usage);
+    let n = |v: Option<u64>| v.unwrap_or(0);
+    let cache_creation = match t.cache_creation.filter(|c| c.get().starts_with('{')) {
+        Some(split) => {
+            let split: CacheCreation = or_default(Some(split));
+            n(split.ephemeral_5m_input_tokens).saturating_add(n(split.ephemeral_1h_input_tokens))
+        }
+        None => n(t.cache_creation_input_tokens),
+    };
+    Usage {
+        input: n(t.input_tokens),
+        output: n(t.output_tokens),
+        cache_creation,
+        cache_read: n(t.cache_read_input_tokens),
+    }
+}
+
+/// A result object's `stdout` and `stderr`, joined as the hook joins them
+/// (`hook::payload::streams`); a stream that is not a string is no text.
+pub(super) fn streams(result: &Streams<'_>) -> String {
+    let (stdout, stderr) = (
+        result.stdout.as_deref().unwrap_or(""),
+        result.stderr.as_deref().unwrap_or(""),
+    );
+    match (stdout.is_empty(), stderr.is_empty()) {
+        (_, true) => stdout.to_owned(),
+        (true, false) => stderr.to_owned(),
+        (false, false) => format!("{stdout}\n{stderr}"),
+    }
 }

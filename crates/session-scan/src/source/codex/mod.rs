@@ -14,7 +14,20 @@
 //! no `token_usage_record` came before it in the file (an older Codex): then
 //! its `last_token_usage` is the response's usage and the step advances there.
 //! A `token_count` whose `total_token_usage` equals the last counted one's
-//! is a repeat (Codex sends one on rate-limit updates too) and is not counted.
+//! is a repeat (Codex sends one on rate-limit updates too) and is not counted;
+//! so is a `token_usage_record` whose `response_id` was counted already.
+//!
+//! Tokens: `input_tokens` counts the cached ones too, so [`Usage::input`] is
+//! `input_tokens` less `cached_input_tokens` (the cache reads), and
+//! `cache_write_input_tokens` is the writes, as ccusage 20.0.24 reports a
+//! rollout (`codex session`: its `inputTokens`, `cacheReadTokens`,
+//! `cacheCreationTokens`); `output_tokens` counts the reasoning.
+//!
+//! A command still running when Codex stopped waiting for it (the header's
+//! `Process running with session ID N`, after `yield_time_ms`) has not
+//! ended: its result is [`Ending::StillRunning`]. A later `write_stdin`
+//! poll of that session is read as the poll's own call and result; the first
+//! call stays unresolved.
 
 use std::borrow::Cow;
 use std::io::Read;
@@ -29,7 +42,7 @@ use super::json::{each, or_default};
 use super::platform;
 use super::time::{self, Stamp};
 use crate::budget::Budget;
-use crate::model::{Format, Millis, Problem, Record, SessionHeader, Sink, StepId, Usage};
+use crate::model::{Ending, Format, Millis, Problem, Record, SessionHeader, Sink, StepId, Usage};
 
 mod output;
 mod shapes;
@@ -51,6 +64,7 @@ pub fn read(path: &Path, input: &mut dyn Read, sink: &mut dyn Sink, budget: &Bud
         records_usage: false,
         last_total: None,
         exec_pending: std::collections::HashSet::new(),
+        responses: std::collections::HashSet::new(),
     };
     drive(path, input, &mut reader, budget);
     if reader.begun {
@@ -83,11 +97,19 @@ struct Reader<'a> {
     /// [`EXEC_PENDING_MAX`]): only theirs carries the exit header, so only a
     /// headerless output of one of them is a launch failure.
     exec_pending: std::collections::HashSet<String>,
+    /// The `response_id`s of the `token_usage_record`s counted (at most
+    /// [`RESPONSES_MAX`]).
+    responses: std::collections::HashSet<String>,
 }
 
 /// The most `exec_command` calls remembered while awaiting their output; past
 /// it the set is cleared, and a headerless output is then read as a success.
 const EXEC_PENDING_MAX: usize = 4_096;
+
+/// The most response ids remembered for telling a repeated
+/// `token_usage_record`; past it the set is cleared (a repeat of a forgotten
+/// one is counted again).
+pub const RESPONSES_MAX: usize = 4_096;
 
 impl LineReader for Reader<'_> {
     fn sink(&mut self) -> &mut dyn Sink {
@@ -190,6 +212,15 @@ impl Reader<'_> {
                 let record: Line<UsageRecord> =
                     serde_json::from_slice(text).map_err(parse_error)?;
                 self.records_usage = true;
+                if let Some(id) = record.payload.response_id {
+                    if self.responses.contains(&*id) {
+                        return Ok(());
+                    }
+                    if self.responses.len() >= RESPONSES_MAX {
+                        self.responses.clear();
+                    }
+                    self.responses.insert(self.budget.text(id.into_owned()));
+                }
                 self.count(record.payload.usage, at);
                 Ok(())
             }
@@ -220,13 +251,18 @@ impl Reader<'_> {
     /// Counts one response's usage; the next step begins.
     fn count(&mut self, usage: Option<&RawValue>, at: Option<Millis>) {
         let tokens: Tokens = or_default(usage);
+        let n = |v: Option<u64>| v.unwrap_or(0);
+        let cache_read = n(tokens.cached_input_tokens);
         self.sink.record(Record::Usage {
             step: StepId(self.step),
             usage: Usage {
-                input: tokens.input_tokens.unwrap_or(0),
-                output: tokens.output_tokens.unwrap_or(0),
+                input: n(tokens.input_tokens).saturating_sub(cache_read),
+                output: n(tokens.output_tokens),
+                cache_creation: n(tokens.cache_write_input_tokens),
+                cache_read,
             },
             at,
+            copy: false,
         });
         self.step = self.step.saturating_add(1);
     }
@@ -300,15 +336,16 @@ impl Reader<'_> {
                     }
                 };
                 let exec = self.exec_pending.remove(&call);
-                let (failed, content) = match Header::read(&output) {
-                    Some(header) => (header.failed, header.body.to_owned()),
+                let (ending, content) = match Header::read(&output) {
+                    Some(header) => (header.ending, header.body.to_owned()),
                     // No header on a command's output: Codex could not launch it.
                     // Other tools (apply_patch, MCP) never write one.
-                    None => (exec, output),
+                    None if exec => (Ending::Failed, output),
+                    None => (Ending::Succeeded, output),
                 };
                 self.sink.record(Record::Result {
                     call,
-                    failed,
+                    ending,
                     outcome: Outcome::Success(Success {
                         value: Value::Null,
                         content,

@@ -5,6 +5,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use crate::budget::{Budget, Strings};
+use crate::model::Ending;
 
 /// A call's tool and arguments as Codex's hooks name them: `exec_command`
 /// is `Bash` with `{"command": <cmd>}` and nothing else (the recorded
@@ -56,11 +57,17 @@ pub(super) fn call_as_hooked(
 /// The fixed header Codex writes before a command's output.
 #[derive(Debug, PartialEq)]
 pub(super) struct Header<'a> {
-    /// The exit code was not 0.
-    pub(super) failed: bool,
+    /// How the command ended: its exit code (0 or not), or still running
+    /// (`Process running with session ID N`); with neither line, succeeded.
+    pub(super) ending: Ending,
     /// What follows the `Output:` line.
     pub(super) body: &'a str,
 }
+
+/// The header's line for a command Codex stopped waiting for
+/// (`Process running with session ID 69330`, recorded in
+/// `examples/transcripts/codex/still-running.jsonl`).
+const STILL_RUNNING: &str = "Process running with session ID ";
 
 /// The most lines read as a header before `Output:`.
 const HEADER_LINES_MAX: usize = 8;
@@ -71,7 +78,7 @@ impl<'a> Header<'a> {
     /// `Wall time:` or `Process …`. `None` when `output` does not start so.
     pub(super) fn read(output: &'a str) -> Option<Self> {
         let mut rest = output;
-        let mut failed = false;
+        let mut ending = Ending::Succeeded;
         for index in 0..=HEADER_LINES_MAX {
             let (line, after) = match rest.split_once('\n') {
                 Some((line, after)) => (line, after),
@@ -80,7 +87,7 @@ impl<'a> Header<'a> {
             let line = line.strip_suffix('\r').unwrap_or(line);
             if line == "Output:" && index > 0 {
                 return Some(Header {
-                    failed,
+                    ending,
                     body: after,
                 });
             }
@@ -96,7 +103,13 @@ impl<'a> Header<'a> {
                 .strip_prefix("Process exited with code ")
                 .or_else(|| line.strip_prefix("Exit code: "));
             if let Some(code) = code {
-                failed = code.trim() != "0";
+                ending = if code.trim() == "0" {
+                    Ending::Succeeded
+                } else {
+                    Ending::Failed
+                };
+            } else if line.starts_with(STILL_RUNNING) {
+                ending = Ending::StillRunning;
             }
             rest = after;
         }
@@ -111,23 +124,23 @@ mod tests {
     #[test]
     fn headers_are_read_or_refused() {
         let git = "Chunk ID: 671d09\nWall time: 0.0000 seconds\nProcess exited with code 128\nOriginal token count: 36\nOutput:\nfatal: x\n";
-        let cases: &[(&str, Option<(bool, &str)>)] = &[
-            (git, Some((true, "fatal: x\n"))),
+        let cases: &[(&str, Option<(Ending, &str)>)] = &[
+            (git, Some((Ending::Failed, "fatal: x\n"))),
             (
                 "Chunk ID: a\nWall time: 0 seconds\nProcess exited with code 0\nOriginal token count: 1\nOutput:\n",
-                Some((false, "")),
+                Some((Ending::Succeeded, "")),
             ),
             (
                 "Chunk ID: a\nProcess exited with code 0\nOutput:",
-                Some((false, "")),
+                Some((Ending::Succeeded, "")),
             ),
             (
                 "Exit code: 2\nWall time: 1 seconds\nOutput:\nno\n",
-                Some((true, "no\n")),
+                Some((Ending::Failed, "no\n")),
             ),
             (
                 "Chunk ID: a\nWall time: 0 seconds\nProcess running with session ID 3\nOutput:\npartial",
-                Some((false, "partial")),
+                Some((Ending::StillRunning, "partial")),
             ),
             (
                 "exec_command failed: CreateProcess { message: \"x\" }",
@@ -139,7 +152,7 @@ mod tests {
             ("", None),
         ];
         for (output, want) in cases {
-            let got = Header::read(output).map(|h| (h.failed, h.body));
+            let got = Header::read(output).map(|h| (h.ending, h.body));
             assert_eq!(got, *want, "{output:?}");
         }
     }

@@ -70,11 +70,13 @@ pub(super) struct Item<'a> {
     pub(super) text: Option<Cow<'a, str>>,
 }
 
-/// `token_usage_record`: one response's usage, raw.
+/// `token_usage_record`: one response's usage, raw, and the response's id.
 #[derive(Deserialize)]
 pub(super) struct UsageRecord<'a> {
     #[serde(default, borrow)]
     pub(super) usage: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "string")]
+    pub(super) response_id: Option<Cow<'a, str>>,
 }
 
 /// A usage's token counts.
@@ -82,6 +84,10 @@ pub(super) struct UsageRecord<'a> {
 pub(super) struct Tokens {
     #[serde(default, deserialize_with = "number")]
     pub(super) input_tokens: Option<u64>,
+    #[serde(default, deserialize_with = "number")]
+    pub(super) cached_input_tokens: Option<u64>,
+    #[serde(default, deserialize_with = "number")]
+    pub(super) cache_write_input_tokens: Option<u64>,
     #[serde(default, deserialize_with = "number")]
     pub(super) output_tokens: Option<u64>,
 }

@@ -16,7 +16,7 @@ use super::shapes::{
 };
 use super::usage::{self, Chunk, Pending};
 use crate::budget::{Budget, Strings};
-use crate::model::{Format, Millis, Problem, Record, Sink, StepId, Usage};
+use crate::model::{Ending, Format, Millis, Problem, Record, Sink, StepId, Usage};
 use crate::source::json::or_default;
 use crate::source::time::{self, Stamp};
 
@@ -110,7 +110,12 @@ impl<'s> Events<'s> {
     }
 
     fn usage(&mut self, step: StepId, usage: Usage, at: Option<Millis>) {
-        self.sink.record(Record::Usage { step, usage, at });
+        self.sink.record(Record::Usage {
+            step,
+            usage,
+            at,
+            copy: false,
+        });
     }
 
     fn settle(&mut self, chunks: Vec<Chunk>) {
@@ -327,7 +332,11 @@ impl<'s> Events<'s> {
         };
         self.sink.record(Record::Result {
             call,
-            failed: facts.failed,
+            ending: if facts.failed {
+                Ending::Failed
+            } else {
+                Ending::Succeeded
+            },
             outcome,
             at,
         });

@@ -3,8 +3,10 @@
 //!
 //! - `assistant/message.data.usage` is a response's usage (all versions).
 //!   `inputTokens` already includes cached reads (the writer fixture has
-//!   `inputTokens` 2400 with `cacheReadTokens` 2048) and `outputTokens`
-//!   includes reasoning, so they map to [`Usage`] as they are.
+//!   `inputTokens` 2400 with `cacheReadTokens` 2048), so [`Usage::input`] is
+//!   what is left of it once `cacheReadTokens` and `cacheWriteTokens` are
+//!   taken out (that it includes the writes too was not observed: the
+//!   fixtures write none); `outputTokens` includes reasoning.
 //! - v0/v1: every attempt streams a `usage` chunk. A message cites its
 //!   attempt's chunks in `sourceEventSeqs`, so a cited usage chunk repeats the
 //!   message's usage and is never counted; a usage chunk that no message cites
@@ -41,17 +43,33 @@ struct Tokens {
     input: Option<u64>,
     #[serde(rename = "outputTokens", default, deserialize_with = "number")]
     output: Option<u64>,
+    #[serde(rename = "cacheReadTokens", default, deserialize_with = "number")]
+    cache_read: Option<u64>,
+    #[serde(rename = "cacheWriteTokens", default, deserialize_with = "number")]
+    cache_write: Option<u64>,
 }
 
-/// A usage object's tokens, or `None` when it has neither count.
+/// A usage object's tokens, or `None` when it has neither `inputTokens`
+/// nor `outputTokens`.
 pub(crate) fn tokens(usage: Option<&RawValue>) -> Option<Usage> {
-    let Tokens { input, output } = or_default(usage);
+    let Tokens {
+        input,
+        output,
+        cache_read,
+        cache_write,
+    } = or_default(usage);
     if input.is_none() && output.is_none() {
         return None;
     }
+    let (cache_read, cache_creation) = (cache_read.unwrap_or(0), cache_write.unwrap_or(0));
     Some(Usage {
-        input: input.unwrap_or(0),
+        input: input
+            .unwrap_or(0)
+            .saturating_sub(cache_read)
+            .saturating_sub(cache_creation),
         output: output.unwrap_or(0),
+        cache_creation,
+        cache_read,
     })
 }
 
@@ -191,7 +209,7 @@ mod tests {
             step: StepId(1),
             usage: Usage {
                 input: seq,
-                output: 0,
+                ..Usage::default()
             },
             at: None,
         };
@@ -220,7 +238,8 @@ mod tests {
             of_stream(Some(&stream)),
             Some(Usage {
                 input: 7,
-                output: 2
+                output: 2,
+                ..Usage::default()
             })
         );
         assert_eq!(of_stream(Some(&raw("[]"))), None);
