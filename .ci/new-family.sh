@@ -32,7 +32,7 @@ case "${1:-}" in
   test)
     trap undo EXIT
     cargo xtask new-family "$ID"
-    cargo test -p "$CRATE" -p host-adapter -p xtask
+    cargo test -p "sandbox-advisor-$CRATE" -p sandbox-advisor-host-adapter -p xtask
     cargo test -p sandbox-advisor --test replay --test hook_cli --test explain --test library \
       --test hook --test docs --test usage
     echo "new-family.sh: $ID scaffolded, its suite passed, and it is removed again"

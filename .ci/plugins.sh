@@ -73,6 +73,14 @@ validate() {
       unshare -n -- env -i PATH=/usr/bin:/bin HOME="$home" DISABLE_TELEMETRY=1 \
       "$claude" plugin validate --strict "$target" >> "$RUN_ROOT/plugins-validate.log"
   done
+  # Gemini CLI's extension: validated, then linked into a scratch home, offline.
+  local gemini=${claude%/claude}/gemini
+  check "gemini extensions validate ./plugins/gemini-cli" \
+    unshare -n -- env -i PATH=/usr/bin:/bin HOME="$home" \
+    "$gemini" extensions validate "$ROOT/plugins/gemini-cli" >> "$RUN_ROOT/plugins-validate.log"
+  check "gemini extensions link ./plugins/gemini-cli" \
+    unshare -n -- env -i PATH=/usr/bin:/bin HOME="$home" \
+    "$gemini" extensions link "$ROOT/plugins/gemini-cli" --consent >> "$RUN_ROOT/plugins-validate.log" 2>&1
 }
 
 test_client() { # CLIENT

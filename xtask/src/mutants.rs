@@ -26,16 +26,16 @@ use serde::Deserialize;
 use crate::targets::{self, Workspace};
 
 /// The prefix that makes a workspace package a family crate.
-const FAMILY_PREFIX: &str = "family-";
+const FAMILY_PREFIX: &str = "sandbox-advisor-family-";
 
 /// Crates beside the families that are mutated: whole, or only the files
 /// the globs name (relative to the workspace root, as cargo-mutants' `--file`
 /// takes them). A crate listed here that the workspace lacks is skipped.
 const MORE: &[(&str, &[&str])] = &[
-    ("ledger-file", &[]),
-    ("ledger-redis", &[]),
+    ("sandbox-advisor-ledger-file", &[]),
+    ("sandbox-advisor-ledger-redis", &[]),
     (
-        "advisor-core",
+        "sandbox-advisor-core",
         &[
             "crates/advisor-core/src/ledger/**",
             "crates/advisor-core/src/budget/**",

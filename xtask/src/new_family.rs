@@ -190,7 +190,7 @@ pub fn main(args: NewFamilyArgs) -> anyhow::Result<std::process::ExitCode> {
             .args([
                 "test",
                 "-p",
-                &format!("family-{}", names.id),
+                &format!("sandbox-advisor-family-{}", names.id),
                 "--test",
                 "fixtures",
             ])
@@ -280,7 +280,10 @@ fn insert_after_last(text: &str, prefix: &str, line: &str, file: &str) -> anyhow
 /// Adds the member and the `[workspace.dependencies]` path.
 pub fn edit_workspace(text: &str, n: &Names) -> anyhow::Result<String> {
     let member = format!("    \"crates/family-{}\",", n.id);
-    let dep = format!("family-{0} = {{ path = \"crates/family-{0}\" }}", n.id);
+    let dep = format!(
+        "family-{0} = {{ package = \"sandbox-advisor-family-{0}\", version = \"0.1.0\", path = \"crates/family-{0}\" }}",
+        n.id
+    );
     let text = insert_after_last(text, "    \"crates/family-", &member, "Cargo.toml")?;
     insert_after_last(&text, "family-", &dep, "Cargo.toml")
 }
@@ -384,7 +387,7 @@ mod tests {
         let ws = edit_workspace(&workspace, &n).unwrap();
         assert!(ws.contains(&format!("    \"crates/family-{id}\",\n")));
         assert!(ws.contains(&format!(
-            "family-{id} = {{ path = \"crates/family-{id}\" }}\n"
+            "family-{id} = {{ package = \"sandbox-advisor-family-{id}\", version = \"0.1.0\", path = \"crates/family-{id}\" }}\n"
         )));
         let manifest = read(&root, "crates/host-adapter/Cargo.toml").unwrap();
         let edited = edit_adapter_manifest(&manifest, &n).unwrap();

@@ -9,7 +9,7 @@ export declare const name: 'sandbox-grant-advisor'
  * declaration the validator, the CLI and the documentation read too.
  */
 export interface Config {
-  // BEGIN config keys: generated from advisor_core::config::KEYS; UPDATE_DOCS=1 cargo test -p advisor-core --test config_docs
+  // BEGIN config keys: generated from advisor_core::config::KEYS; UPDATE_DOCS=1 cargo test -p sandbox-advisor-core --test config_docs
   /** Provisioning failures in one agent after which an identical watched call is refused before dispatch; 0 turns the fail-fast half off. Takes a whole number from 0 to 4294967295; default 0. */
   enforceAfter?: number
   /** Refusals one agent may spend per episode of brokenness. Takes a whole number from 1 to 4294967295; default 2. */

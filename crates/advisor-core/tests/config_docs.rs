@@ -1,7 +1,7 @@
 //! Every committed surface that lists the configuration keys holds exactly
 //! what `advisor_core::config::docs` renders from `KEYS` between its
 //! generated-region markers. When one differs the test fails with the lines
-//! that differ; `UPDATE_DOCS=1 cargo test -p advisor-core --test config_docs`
+//! that differ; `UPDATE_DOCS=1 cargo test -p sandbox-advisor-core --test config_docs`
 //! rewrites the regions.
 
 // Helpers outside #[test] functions are test code too.
@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use advisor_core::config::docs;
 
 /// The command that rewrites every region, named in each marker and failure.
-const REGENERATE: &str = "UPDATE_DOCS=1 cargo test -p advisor-core --test config_docs";
+const REGENERATE: &str = "UPDATE_DOCS=1 cargo test -p sandbox-advisor-core --test config_docs";
 
 /// A region's markers in a file whose comments start with `comment` (and end
 /// with `close`): `(begin, end)`.

@@ -3,7 +3,7 @@
 //! and the ACL match path, each also through a naive registry in which every
 //! family scans on its own, so the prefilter's gain is a ratio from one run.
 //!
-//! `cargo bench -p host-adapter --bench hot_path`
+//! `cargo bench -p sandbox-advisor-host-adapter --bench hot_path`
 #![allow(clippy::expect_used)]
 
 use std::future::Future;

@@ -7,7 +7,7 @@
 //! - the bounded maps: with the default capacities, 1,000,000 agents or sessions
 //!   leave at most `capacity + capacity / 8` held.
 //!
-//! `cargo bench -p host-adapter --bench load`
+//! `cargo bench -p sandbox-advisor-host-adapter --bench load`
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
 use std::future::Future;

@@ -1,7 +1,7 @@
 //! Replays one recorded ACL provisioning failure through the advisor and prints
 //! the advisory the model would receive.
 //!
-//! `cargo run -p host-adapter --example acl`
+//! `cargo run -p sandbox-advisor-host-adapter --example acl`
 
 use std::sync::Arc;
 

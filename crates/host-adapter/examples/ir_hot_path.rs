@@ -3,7 +3,7 @@
 //! its own `measure_*` function, so callgrind can count only inside it.
 //!
 //! ```text
-//! cargo build --profile bench -p host-adapter --example ir_hot_path
+//! cargo build --profile bench -p sandbox-advisor-host-adapter --example ir_hot_path
 //! valgrind --tool=callgrind --toggle-collect='ir_hot_path::measure_*' \
 //!     target/release/examples/ir_hot_path acl 10000
 //! ```

@@ -5,7 +5,7 @@
 //! edit of an agent with no record (one `stat`), and a collection that scans
 //! 10 000 agents and removes none.
 //!
-//! `cargo bench -p ledger-file --bench claim`
+//! `cargo bench -p sandbox-advisor-ledger-file --bench claim`
 #![allow(clippy::expect_used, clippy::unwrap_used, missing_docs)]
 
 use std::path::PathBuf;

@@ -3,7 +3,7 @@
 //! advisory through an `Advisor`, and claims per second from one store.
 //! Skips (exit 0) when `redis-server` is not on `PATH`.
 //!
-//! `cargo bench -p ledger-redis --bench store`
+//! `cargo bench -p sandbox-advisor-ledger-redis --bench store`
 #![allow(clippy::expect_used, clippy::unwrap_used, missing_docs)]
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};

@@ -85,7 +85,8 @@ fn the_committed_plugins_are_what_the_generator_writes() {
         extra.is_empty(),
         "files no generator writes lie among the plugins: {extra:?}"
     );
-    // Both clients have a plugin, each with its catalogue, manifest, hooks and launcher.
+    // Each client has a plugin (Gemini CLI: an extension), each with its
+    // manifest, hooks and launcher, and a catalogue where the client takes one.
     for needed in [
         ".claude-plugin/marketplace.json",
         "plugins/claude-code/.claude-plugin/plugin.json",
@@ -95,6 +96,9 @@ fn the_committed_plugins_are_what_the_generator_writes() {
         "plugins/codex/.codex-plugin/plugin.json",
         "plugins/codex/hooks/hooks.json",
         "plugins/codex/hooks/sandbox-advisor.sh",
+        "plugins/gemini-cli/gemini-extension.json",
+        "plugins/gemini-cli/hooks/hooks.json",
+        "plugins/gemini-cli/hooks/sandbox-advisor.sh",
     ] {
         assert!(generated.iter().any(|g| g == needed), "{needed}");
     }
@@ -113,7 +117,7 @@ fn each_plugin_mounts_what_hook_install_mounts() {
     let names: Vec<&str> = with_plugin.iter().map(|c| c.name()).collect();
     assert_eq!(
         names,
-        ["Claude Code", "Codex"],
+        ["Claude Code", "Codex", "Gemini CLI"],
         "the clients this repository ships a plugin for"
     );
     for client in with_plugin {
@@ -198,7 +202,7 @@ fn the_launcher_finds_the_binary_on_path_then_in_cargos_bin_and_lets_the_call_th
     std::fs::create_dir_all(&home).unwrap();
     std::fs::create_dir_all(&cwd).unwrap();
     let system = "/usr/bin:/bin";
-    for client in ["claude-code", "codex"] {
+    for client in ["claude-code", "codex", "gemini-cli"] {
         let ran_binary = |l: &Launched| {
             l.code == 1
                 && l.stdout.is_empty()

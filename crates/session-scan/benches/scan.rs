@@ -1,5 +1,5 @@
 //! Throughput and peak memory of `scan` over a generated corpus:
-//! `cargo bench -p session-scan --bench scan` (corpus size: `SCAN_BENCH_MB`,
+//! `cargo bench -p sandbox-advisor-session-scan --bench scan` (corpus size: `SCAN_BENCH_MB`,
 //! default 1024 MB of decoded session text; kept in `SCAN_BENCH_DIR` when
 //! set, so a second run reuses it).
 //!

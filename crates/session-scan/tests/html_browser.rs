@@ -2,7 +2,7 @@
 //! the tables hold the figures the JSON holds.
 //!
 //! Ignored by default; CI installs Debian's `chromium` and runs
-//! `cargo test -p session-scan --test html_browser -- --ignored`.
+//! `cargo test -p sandbox-advisor-session-scan --test html_browser -- --ignored`.
 //! `$CHROMIUM` names another binary. With `$SCAN_SCREENSHOT_OUT` set, the
 //! screenshot is kept at `docs/scan/report.png` (the README shows it).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]

@@ -214,7 +214,7 @@ fn classifies() {
 #[test]
 fn a_failure_of_the_slot_is_told_from_the_sources() {
     // Recorded (cargo 1.95): a slot whose `family-acl` came from another
-    // tree's build, running `cargo test -p host-adapter` for a mutation of
+    // tree's build, running `cargo test -p sandbox-advisor-host-adapter` for a mutation of
     // host-adapter (shortened to the first error).
     let seed = "   Compiling divan v0.1.21
    Compiling host-adapter v0.1.0 (/tmp/inject-ws/target/inject/tree-2/crates/host-adapter)

@@ -23,19 +23,24 @@ fn only_family_crates_are_found_by_package_name() {
     let metadata = format!(
         r#"{{"packages": [{}]}}"#,
         [
-            package("crates/family-b", "family-b"),
-            package("crates/family-a", "family-a"),
-            package("crates/advisor-core", "advisor-core"),
-            package("crates/renamed", "family-c"),
+            package("crates/family-b", "sandbox-advisor-family-b"),
+            package("crates/family-a", "sandbox-advisor-family-a"),
+            package("crates/advisor-core", "sandbox-advisor-core"),
+            package("crates/renamed", "sandbox-advisor-family-c"),
             package("crates/family-named-otherwise", "core-helpers"),
-            package("examples/family-d", "family-d"),
+            package("examples/family-d", "sandbox-advisor-family-d"),
         ]
         .join(", ")
     );
     let workspace = targets::parse_metadata(&metadata).unwrap();
     assert_eq!(
         family_crates(&workspace),
-        ["family-a", "family-b", "family-c", "family-d"]
+        [
+            "sandbox-advisor-family-a",
+            "sandbox-advisor-family-b",
+            "sandbox-advisor-family-c",
+            "sandbox-advisor-family-d"
+        ]
     );
 }
 
@@ -48,15 +53,27 @@ fn the_stores_and_core_s_modules_are_mutated_beside_the_families() {
     };
     let metadata = format!(
         r#"{{"packages": [{}]}}"#,
-        ["family-a", "advisor-core", "ledger-file", "host-adapter"]
-            .map(package)
-            .join(", ")
+        [
+            "sandbox-advisor-family-a",
+            "sandbox-advisor-core",
+            "sandbox-advisor-ledger-file",
+            "sandbox-advisor-host-adapter"
+        ]
+        .map(package)
+        .join(", ")
     );
     let workspace = targets::parse_metadata(&metadata).unwrap();
     let all = scopes(&workspace);
     let names: Vec<&str> = all.iter().map(|s| s.package.as_str()).collect();
     // ledger-redis is not in this workspace, so it is not run.
-    assert_eq!(names, ["family-a", "ledger-file", "advisor-core"]);
+    assert_eq!(
+        names,
+        [
+            "sandbox-advisor-family-a",
+            "sandbox-advisor-ledger-file",
+            "sandbox-advisor-core"
+        ]
+    );
     assert!(all[0].files.is_empty() && all[1].files.is_empty());
     assert!(
         all[2]

@@ -71,7 +71,7 @@ mod tests {
         );
         check(
             "acl-provisioning",
-            Some(("family-acl", "crates/family-acl/src/lib.rs")),
+            Some(("sandbox-advisor-family-acl", "crates/family-acl/src/lib.rs")),
         );
         check("dns-blocked", None);
         // A prefix of a declared id is another id.

@@ -24,7 +24,7 @@
 //! **Cost.** Per claim Redis makes first: one claim of the on-disk store (a
 //! marker created with `O_EXCL`; 4–6 µs for an agent the disk knows, 21–25 µs
 //! on tmpfs and 0.45–0.62 ms on ext4 for an agent's first, which also
-//! creates its directory and stamp: `cargo bench -p ledger-file --bench
+//! creates its directory and stamp: `cargo bench -p sandbox-advisor-ledger-file --bench
 //! claim`). Nothing for a claim Redis says is taken, for a budget edit, or
 //! for an event no family recognizes. The mirrors are the on-disk store's
 //! own claims: bounded by its limits (10,000 agents, 7 days) and collected

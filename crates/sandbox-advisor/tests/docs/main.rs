@@ -100,7 +100,7 @@ fn a_block_that_no_longer_holds_fails() {
     let cases = [
         ("```sh\nsandbox-advisor explain --mdoe x\n```\n", "exited 2"),
         (
-            "```sh\ncargo bench -p host-adapter --bench nothing\n```\n",
+            "```sh\ncargo bench -p sandbox-advisor-host-adapter --bench nothing\n```\n",
             "no bench target `nothing`",
         ),
         (
@@ -108,7 +108,7 @@ fn a_block_that_no_longer_holds_fails() {
             "no workspace package",
         ),
         (
-            "```sh\ncargo run -p host-adapter --example gone\n```\n",
+            "```sh\ncargo run -p sandbox-advisor-host-adapter --example gone\n```\n",
             "no example target `gone`",
         ),
         (
@@ -185,10 +185,19 @@ fn a_command_in_prose_is_checked() {
         ("sandbox-advisor families --host codex", true),
         ("sandbox-advisor families --hots codex", false),
         ("sandbox-advisor no-such-command", false),
-        ("cargo test -p host-adapter --features dsh", true),
-        ("cargo test -p host-adapter --features nope", false),
+        (
+            "cargo test -p sandbox-advisor-host-adapter --features dsh",
+            true,
+        ),
+        (
+            "cargo test -p sandbox-advisor-host-adapter --features nope",
+            false,
+        ),
         ("cargo fuzz cmin", true),
-        ("cargo run -p host-adapter --example nope", false),
+        (
+            "cargo run -p sandbox-advisor-host-adapter --example nope",
+            false,
+        ),
     ] {
         assert_eq!(
             mention(command, &ws).is_ok(),
@@ -212,7 +221,7 @@ fn a_block_that_holds_passes() {
     let ws = Workspace::load(&root());
     let cases = [
         "```sh\nsandbox-advisor families   # a comment\n```\n",
-        "```sh\ncargo bench -p host-adapter --bench hot_path\n```\n",
+        "```sh\ncargo bench -p sandbox-advisor-host-adapter --bench hot_path\n```\n",
         "```sh\ncd bindings/node && npm ci && npm run build\n```\n",
         "```sh\nB=target/release\nmkdir /tmp/min && $B/recognize -merge=1 /tmp/min corpus/recognize\n```\n",
         "<!-- check: output of `sandbox-advisor families` -->\n```text\n1. acl-provisioning  [fail-fast]\n```\n",

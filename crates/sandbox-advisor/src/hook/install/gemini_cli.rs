@@ -6,6 +6,7 @@
 //! neither (`TrustStep::None` says so).
 
 use super::client::{HookClient, Place, TrustStep};
+use super::plugin::{self, PluginForm};
 use super::{InstallError, Scope, home};
 use crate::hook::Dialect;
 use crate::hook::gemini_cli::SHELL_TOOL;
@@ -41,6 +42,18 @@ impl HookClient for GeminiCli {
 
     fn matcher(&self) -> &'static str {
         SHELL_TOOL
+    }
+
+    /// An extension (`gemini extensions install|link plugins/gemini-cli`):
+    /// Gemini CLI reads its `hooks/hooks.json` and puts the extension's
+    /// directory in `${extensionPath}`.
+    fn plugin(&self) -> Option<PluginForm> {
+        Some(PluginForm {
+            dir: "plugins/gemini-cli",
+            root_var: "extensionPath",
+            session_start: ("SessionStart", "startup"),
+            manifests: plugin::gemini_cli_manifests,
+        })
     }
 
     fn trust(&self) -> TrustStep {

@@ -1,7 +1,8 @@
 //! This repository as a plugin marketplace for each client that installs
 //! hooks as plugins (Claude Code: `claude plugin marketplace add`, `claude
 //! plugin install`; Codex: `codex plugin marketplace add`, `codex plugin
-//! add`).
+//! add`) or extensions (Gemini CLI: `gemini extensions install|link
+//! plugins/gemini-cli`).
 //!
 //! **One definition.** A client's plugin mounts the advisor on the events
 //! and the matcher its [`HookClient`] module names, and runs the binary with
@@ -300,6 +301,19 @@ pub fn codex_manifests(meta: &Meta, form: &PluginForm) -> Vec<(String, Value)> {
             }),
         ),
     ]
+}
+
+/// The manifest of a Gemini CLI extension directory in this repository
+/// (its hooks are the directory's `hooks/hooks.json`).
+pub fn gemini_cli_manifests(meta: &Meta, form: &PluginForm) -> Vec<(String, Value)> {
+    vec![(
+        format!("{}/gemini-extension.json", form.dir),
+        json!({
+            "name": meta.name,
+            "version": meta.version,
+            "description": meta.description,
+        }),
+    )]
 }
 
 /// The project directories whose settings a client reads for a hook run in
