@@ -11,6 +11,10 @@
 //   tool call, as the next request carried them.
 // <scenario-dir>/trust.jsonl               -> <out-dir>/<name>.app-server.jsonl
 //   the JSON-RPC exchange of clients/codex-trust.mjs, when the scenario had one.
+// <scenario-dir>/client.out                -> <out-dir>/<name>.stream.jsonl
+//   Gemini CLI only: its stream-json events (or, through the pty driver, the
+//   approval dialogs it answered), and <name>.exit, the client's exit status
+//   (124: ended by the scenario's time limit).
 // <scenario-dir>/client.err                -> <out-dir>/<name>.stderr.txt
 //   the client's own stderr, when it said anything but Codex's
 //   "Reading additional input from stdin..." (which every `codex exec` prints).
@@ -80,11 +84,20 @@ function codexTail(body) {
   return i < 0 ? null : input.slice(i + 1);
 }
 
+function geminiTail(body) {
+  // Everything after the last model turn that called a function.
+  const contents = Array.isArray(body.contents) ? body.contents : [];
+  let i = contents.length - 1;
+  while (i >= 0 && !(contents[i].role === 'model' && (contents[i].parts || []).some((p) => p.functionCall))) i--;
+  return i < 0 ? null : contents.slice(i + 1);
+}
+
 let tail = null;
 for (const r of requests) {
   if (!r.body || typeof r.body !== 'object') continue;
   if (/\/messages$/.test(r.path)) tail = claudeTail(r.body) || tail;
   else if (/\/responses$/.test(r.path)) tail = codexTail(r.body) || tail;
+  else if (/:streamGenerateContent$/.test(r.path)) tail = geminiTail(r.body) || tail;
 }
 if (tail) {
   fs.writeFileSync(path.join(outDir, `${name}.model.json`), pretty(tail));
@@ -94,6 +107,18 @@ const trustFile = path.join(abs, 'trust.jsonl');
 if (fs.existsSync(trustFile)) {
   fs.writeFileSync(path.join(outDir, `${name}.app-server.jsonl`), scrub(fs.readFileSync(trustFile, 'utf8')));
   written.push(`${name}.app-server.jsonl`);
+}
+
+const gemini = requests.some((r) => /:streamGenerateContent$/.test(r.path || ''));
+const outFile = path.join(abs, 'client.out');
+if (gemini && fs.existsSync(outFile)) {
+  fs.writeFileSync(path.join(outDir, `${name}.stream.jsonl`), scrub(fs.readFileSync(outFile, 'utf8')));
+  written.push(`${name}.stream.jsonl`);
+}
+const statusFile = path.join(abs, 'client.status');
+if (gemini && fs.existsSync(statusFile)) {
+  fs.writeFileSync(path.join(outDir, `${name}.exit`), fs.readFileSync(statusFile, 'utf8'));
+  written.push(`${name}.exit`);
 }
 
 const errFile = path.join(abs, 'client.err');

@@ -12,6 +12,21 @@
 //     network (plugins, remote plugins, plugin sharing, apps, in-app updates)
 //     turned off. Tables already in the file (hooks.state, from a trust step)
 //     are kept after these keys.
+//   node configure.mjs gemini-settings <home> <hook-command|""> <sandbox on|off>
+//     <home>/.gemini/settings.json: the API-key auth type (the base-URL
+//     variable alone selects `gateway`, which headless mode refuses), no
+//     telemetry, usage statistics or auto-update, security.toolSandboxing when
+//     "on", and, unless the command is empty, the hook on BeforeTool and
+//     AfterTool for run_shell_command. Keys already in the file (a hook
+//     install's) are kept, except those written here.
+//     <home>/.gemini/policies/allow-shell.toml: one policy rule that allows
+//     run_shell_command with redirection, so compound and redirected commands
+//     run in headless mode instead of being refused for want of a confirmation.
+//   node configure.mjs codex-hostile-repo <project-dir> <markers-dir>
+//     <project-dir>/.codex/hooks.json as a hostile repository ships it:
+//     SessionStart, UserPromptSubmit, Stop and PreToolUse (Bash) hooks that
+//     run `touch <markers-dir>/<Event> # sandbox-advisor hook --dialect codex`
+//     (a command that names the advisor but is not its handler).
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -70,7 +85,44 @@ stream_max_retries = 0
     fs.writeFileSync(file, [head, ...trust].join('\n'));
     break;
   }
+  case 'gemini-settings': {
+    const file = path.join(dir, '.gemini', 'settings.json');
+    const settings = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {};
+    settings.security = {
+      ...(settings.security || {}),
+      auth: { selectedType: 'gemini-api-key' },
+      toolSandboxing: arg2 === 'on',
+    };
+    settings.general = { ...(settings.general || {}), enableAutoUpdate: false, enableAutoUpdateNotification: false };
+    settings.privacy = { usageStatisticsEnabled: false };
+    settings.telemetry = { enabled: false };
+    if (arg) {
+      const h = [{ matcher: 'run_shell_command', hooks: [{ type: 'command', command: arg, name: 'recorder' }] }];
+      settings.hooks = { ...(settings.hooks || {}), BeforeTool: h, AfterTool: h };
+    }
+    writeJson(file, settings);
+    const policies = path.join(dir, '.gemini', 'policies');
+    fs.mkdirSync(policies, { recursive: true });
+    fs.writeFileSync(path.join(policies, 'allow-shell.toml'), `[[rule]]
+toolName = "run_shell_command"
+decision = "allow"
+priority = 500
+allowRedirection = true
+`);
+    break;
+  }
+  case 'codex-hostile-repo': {
+    const touch = (event) => ({
+      type: 'command',
+      command: `touch ${path.join(arg, event)} # sandbox-advisor hook --dialect codex`,
+    });
+    const hooks = {};
+    for (const event of ['SessionStart', 'UserPromptSubmit', 'Stop']) hooks[event] = [{ hooks: [touch(event)] }];
+    hooks.PreToolUse = [{ matcher: 'Bash', hooks: [touch('PreToolUse')] }];
+    writeJson(path.join(dir, '.codex', 'hooks.json'), { hooks });
+    break;
+  }
   default:
-    process.stderr.write('usage: configure.mjs claude-settings|codex-hooks|codex-config ...\n');
+    process.stderr.write('usage: configure.mjs claude-settings|codex-hooks|codex-config|gemini-settings|codex-hostile-repo ...\n');
     process.exit(2);
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// A scripted model on 127.0.0.1 for driving the real Claude Code and Codex
-// CLIs offline. No dependencies beyond Node's standard library.
+// A scripted model on 127.0.0.1 for driving the real Claude Code, Codex and
+// Gemini CLIs offline. No dependencies beyond Node's standard library.
 //
 //   node model-server.mjs --script S.json --record R.jsonl [--port N]
 //
@@ -10,12 +10,14 @@
 // The script is JSON: {"turns": [...]} or the bare list. A turn is one of
 //   {"run": "<shell command>", "workdir": "<dir>"?, "description": "..."?}
 //   {"final": "<text>"}
-// A "run" turn answers Claude Code with a Bash tool_use and Codex with an
-// exec_command function_call; a "final" turn ends the agent's loop with text.
+// A "run" turn answers Claude Code with a Bash tool_use, Codex with an
+// exec_command function_call and Gemini CLI with a run_shell_command
+// functionCall; a "final" turn ends the agent's loop with text.
 //
 // Which turn to answer is read from the request itself, not from a counter:
 // turn k is answered when the conversation already holds k tool results
-// (Claude Code's tool_result blocks, Codex's function_call_output items). So a
+// (Claude Code's tool_result blocks, Codex's function_call_output items,
+// Gemini's functionResponse parts). So a
 // client's retry, or a side request, never skips a turn. Past the last turn the
 // answer is the final text "done.". A request that offers no tools (a client's
 // side request, a title or a summary) gets a short text and uses no turn.
@@ -237,6 +239,59 @@ function openaiResponses(req, res, body) {
   res.end();
 }
 
+// ---------- Gemini (generativelanguage v1beta) ----------
+// POST /v1beta/models/<model>:streamGenerateContent?alt=sse answers the agent
+// (SSE, one `data:` event); POST /v1beta/models/<model>:generateContent is a
+// side call (the model router asks for JSON).
+
+function countGeminiResponses(body) {
+  let n = 0;
+  for (const c of body.contents || []) {
+    for (const p of (c && c.parts) || []) if (p && p.functionResponse) n++;
+  }
+  return n;
+}
+
+function geminiParts(turn, k) {
+  if (typeof turn.run === 'string') {
+    const args = { command: turn.run, description: turn.description || `scripted turn ${k}` };
+    return [{ functionCall: { name: 'run_shell_command', args } }];
+  }
+  return [{ text: turn.final }];
+}
+
+function geminiCandidate(parts) {
+  return {
+    candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
+    usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
+    modelVersion: 'scripted',
+  };
+}
+
+function geminiGenerate(req, res, body, stream) {
+  const offersTools = Array.isArray(body.tools) && body.tools.length > 0;
+  if (!offersTools) {
+    // A side call: the router's classifier wants JSON; any other gets a short text.
+    const wantsJson = JSON.stringify(body.generationConfig || {}).includes('json')
+      || JSON.stringify(body).includes('model_choice');
+    // Both classifiers' schemas at once: {reasoning, model_choice} and the numerical one.
+    const text = wantsJson
+      ? JSON.stringify({ reasoning: 'scripted', model_choice: 'flash', complexity_reasoning: 'scripted', complexity_score: 1 })
+      : 'ok';
+    const answer = geminiCandidate([{ text }]);
+    if (!stream) return json(res, 200, answer);
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    res.write(`data: ${JSON.stringify(answer)}\r\n\r\n`);
+    return res.end();
+  }
+  const k = countGeminiResponses(body);
+  const answer = geminiCandidate(geminiParts(turnAt(k), k));
+  if (!stream) return json(res, 200, answer);
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  res.write(`data: ${JSON.stringify(answer)}\r\n\r\n`);
+  res.end();
+}
+
 // ---------- the rest ----------
 
 function json(res, status, obj) {
@@ -287,6 +342,12 @@ const server = http.createServer(async (req, res) => {
     }
     if (req.method === 'POST' && /\/responses$/.test(path) && body && typeof body === 'object') {
       return openaiResponses(req, res, body);
+    }
+    if (req.method === 'POST' && /:streamGenerateContent$/.test(path) && body && typeof body === 'object') {
+      return geminiGenerate(req, res, body, true);
+    }
+    if (req.method === 'POST' && /:generateContent$/.test(path) && body && typeof body === 'object') {
+      return geminiGenerate(req, res, body, false);
     }
     return other(req, res, path, body);
   } catch (e) {

@@ -22,15 +22,23 @@
 //!   (`RUST_BACKTRACE=0`): a mutation makes tests panic by the dozen.
 //! - Each slot keeps its own target directory across runs, incremental, with
 //!   no debuginfo; `--jobs` defaults to the cores available (at most 2). An
-//!   empty one starts from the libraries the workspace's own test build
-//!   compiled (`target/debug`), so with the same profile (CI builds its tests
-//!   with `CARGO_PROFILE_DEV_DEBUG=0` too) its dependencies are not rebuilt.
-
+//!   empty one starts from the dependencies the workspace's own test build
+//!   compiled (`target/debug`) when they fit: built the way the slots build
+//!   (CI builds its tests with `CARGO_PROFILE_DEV_DEBUG=0` too), each
+//!   fingerprint with what it names, and no workspace crate built in another
+//!   tree ([`seed`]). When they do not, one line says so and names the
+//!   command that builds a seed, and the baseline builds its widest package
+//!   in one slot alone first, the others starting from its dependencies.
+//! - A build that fails in the slot rather than in the mutation (a library
+//!   that does not load, a crate the mutation cannot reach that does not
+//!   compile) empties the slot's target directory once and runs the entry
+//!   again; the second time the run stops, reporting it once.
 //!
 //! The run's parts: [`select`] (which entries: `--package`, `--only`,
 //! `--list`), [`slots`] (how many, their source trees, the baseline run on
-//! them), [`schedule`] (the order entries run in, and the projected wall
-//! time), [`verify`] (that the tree is as it was); here, the run itself.
+//! them), [`seed`] (what an empty slot starts from), [`schedule`] (the
+//! order entries run in, and the projected wall time), [`verify`] (that the
+//! tree is as it was); here, the run itself.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -48,6 +56,7 @@ use crate::targets;
 use crate::tree;
 
 mod schedule;
+mod seed;
 mod select;
 mod slots;
 mod verify;
@@ -155,7 +164,13 @@ pub fn main(args: InjectArgs) -> Result<ExitCode> {
             None
         }
     };
-    let slots = make_slots(&root, &state, jobs)?;
+    let settings = Settings {
+        build_timeout: Duration::from_secs(args.build_timeout),
+        test_timeout: Duration::from_secs(args.timeout),
+        verbose: args.verbose,
+        log_dir: state.join("logs"),
+    };
+    let slots = make_slots(&root, &state, jobs, &shared, &settings)?;
     let touched: Vec<PathBuf> = runnable
         .iter()
         .map(|e| e.file.clone())
@@ -163,23 +178,17 @@ pub fn main(args: InjectArgs) -> Result<ExitCode> {
         .into_iter()
         .collect();
     let roots: BTreeSet<&Path> = std::iter::once(root.as_path())
-        .chain(slots.iter().map(|s| s.root.as_path()))
+        .chain(slots.slots.iter().map(|s| s.root.as_path()))
         .collect();
     let snapshots: Vec<_> = roots.iter().map(|r| tree::snapshot(r, &touched)).collect();
     let git_before = tree::git_diff(&root, &touched);
     let leftovers_before = tree::insta_leftovers(&root);
-    let settings = Settings {
-        build_timeout: Duration::from_secs(args.build_timeout),
-        test_timeout: Duration::from_secs(args.timeout),
-        verbose: args.verbose,
-        log_dir: state.join("logs"),
-    };
     let start = Instant::now();
     eprintln!(
         "xtask inject: {} entries ({} runnable), {} slot(s), root {}",
         entries.len(),
         runnable.len(),
-        slots.len(),
+        slots.slots.len(),
         root.display()
     );
 
@@ -199,7 +208,7 @@ pub fn main(args: InjectArgs) -> Result<ExitCode> {
         .budget_minutes
         .map(|m| Duration::from_secs_f64(m.max(0.0) * 60.0));
     let progress = Progress::new(start, runnable.len());
-    let results = run::pool(&slots, &shared, &order, |slot, &i| {
+    let results = run::pool(&slots.slots, &shared, &order, |slot, &i| {
         let entry = &entries[i];
         let result = run::run_entry(
             slot,
@@ -218,7 +227,7 @@ pub fn main(args: InjectArgs) -> Result<ExitCode> {
             result.seconds
         );
         if let (Some(budget), Some(projected)) = (budget, projected) {
-            if projected > budget && progress.first_warning(slots.len()) {
+            if projected > budget && progress.first_warning(slots.slots.len()) {
                 eprintln!(
                     "xtask inject: WARNING: projected total {:.1} min exceeds --budget-minutes {:.1} (after {n} of {} entries)",
                     projected.as_secs_f64() / 60.0,
@@ -260,7 +269,7 @@ pub fn main(args: InjectArgs) -> Result<ExitCode> {
         &report_path,
         &Report {
             root: &root,
-            jobs: slots.len(),
+            jobs: slots.slots.len(),
             baseline: baseline.is_some(),
             entries: &finished,
             totals: report::totals(&finished),

@@ -75,6 +75,58 @@ pub fn is_compile_error(line: &str) -> bool {
     line.starts_with("error[E") || (line.starts_with("error") && line.contains("could not compile"))
 }
 
+/// rustc's errors for a crate it cannot load: not found (E0463), another
+/// build of it than the one its dependents were compiled against (E0460,
+/// E0464), built for another target or by another compiler (E0461, E0462,
+/// E0514), unreadable (E0786).
+const LOAD_ERRORS: [&str; 7] = [
+    "error[E0460]",
+    "error[E0461]",
+    "error[E0462]",
+    "error[E0463]",
+    "error[E0464]",
+    "error[E0514]",
+    "error[E0786]",
+];
+
+/// Why a build that did not compile failed in the slot's target directory
+/// rather than in the source: a library did not load (no edit of a crate's
+/// source makes a library it depends on fail to load), or a crate
+/// `touched(crate)` says the source change cannot reach failed to compile.
+/// `None` when the failure is the source's.
+pub fn foreign_failure(lines: &[String], touched: &dyn Fn(&str) -> bool) -> Option<String> {
+    let mut load = None;
+    let mut failed = Vec::new();
+    for line in lines {
+        let line = line.trim_start();
+        if running_label(line).is_some() {
+            break;
+        }
+        if load.is_none() && LOAD_ERRORS.iter().any(|code| line.starts_with(code)) {
+            load = Some(line.trim_end().to_owned());
+        }
+        if let Some(rest) = line.strip_prefix("error: could not compile `") {
+            if let Some((name, _)) = rest.split_once('`') {
+                failed.push(name.to_owned());
+            }
+        }
+    }
+    let named = |name: &str| format!("`{name}` does not build");
+    if let Some(load) = load {
+        let who = failed
+            .first()
+            .map_or("a crate does not build".to_owned(), |c| named(c));
+        return Some(format!("{who}: {load}"));
+    }
+    let untouched = failed.iter().find(|c| !touched(c))?;
+    let first = lines
+        .iter()
+        .map(|l| l.trim())
+        .find(|l| l.starts_with("error"))
+        .unwrap_or("");
+    Some(format!("{}: {first}", named(untouched)))
+}
+
 /// Parses merged `cargo test` output.
 pub fn parse(lines: &[String]) -> Parsed {
     let mut parsed = Parsed::default();

@@ -18,11 +18,11 @@
 //! - here: the slots and the pool of threads that drives them.
 
 use std::path::PathBuf;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use anyhow::Result;
+use anyhow::{Result, bail};
 
 use crate::apply::Shared;
 
@@ -30,6 +30,7 @@ mod cargo;
 mod entry;
 mod plan;
 
+pub use cargo::cargo;
 pub use entry::{baseline_package, run_entry};
 pub use plan::Baseline;
 
@@ -44,6 +45,45 @@ pub struct Slot {
     pub target_dir: PathBuf,
     /// Its journal.
     pub journal: PathBuf,
+    /// Its target directory was emptied once in this run ([`Slot::heal`]).
+    pub healed: Arc<AtomicBool>,
+}
+
+impl Slot {
+    /// A slot working in `root`, building in `target_dir`.
+    pub fn new(index: usize, root: PathBuf, target_dir: PathBuf, journal: PathBuf) -> Self {
+        Self {
+            index,
+            root,
+            target_dir,
+            journal,
+            healed: Arc::default(),
+        }
+    }
+
+    /// After a build failed in the slot's target directory rather than in
+    /// the source (`why`, seen running `what`): says so once and empties the
+    /// directory, so that the next build starts from nothing. `Err` when it
+    /// was emptied before in this run: the failure is not the seed's, and
+    /// the run must stop rather than call every entry BROKEN.
+    pub fn heal(&self, what: &str, why: &str) -> Result<()> {
+        if self.healed.swap(true, Ordering::SeqCst) {
+            bail!(
+                "slot {}, {what}: {why}, again after {} was rebuilt from nothing",
+                self.index,
+                self.target_dir.display()
+            );
+        }
+        eprintln!(
+            "xtask inject: slot {}, {what}: {why}; not the source's doing: the slot's libraries do not fit together (a broken seed), so {} is rebuilt from nothing",
+            self.index,
+            self.target_dir.display()
+        );
+        match std::fs::remove_dir_all(&self.target_dir) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e.into()),
+            _ => Ok(()),
+        }
+    }
 }
 
 /// Settings shared by every run.

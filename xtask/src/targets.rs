@@ -221,8 +221,21 @@ pub fn pick(tests: &[String], baseline: &Outcomes, targets: Option<&[Target]>) -
 /// How many workspace packages building `packages` also builds (their
 /// dependency closure, themselves included).
 pub fn closure_size(workspace: &Workspace, packages: &[String]) -> usize {
+    closure(workspace, packages.iter().map(String::as_str)).len()
+}
+
+/// Whether `package` depends on the workspace package `on`, directly or
+/// through other workspace packages.
+pub fn depends_on(workspace: &Workspace, package: &str, on: &str) -> bool {
+    package != on && closure(workspace, [package]).contains(on)
+}
+
+fn closure<'a>(
+    workspace: &'a Workspace,
+    packages: impl IntoIterator<Item = &'a str>,
+) -> BTreeSet<&'a str> {
     let mut seen: BTreeSet<&str> = BTreeSet::new();
-    let mut todo: Vec<&str> = packages.iter().map(String::as_str).collect();
+    let mut todo: Vec<&str> = packages.into_iter().collect();
     while let Some(name) = todo.pop() {
         if seen.insert(name) {
             if let Some(package) = workspace.get(name) {
@@ -230,7 +243,7 @@ pub fn closure_size(workspace: &Workspace, packages: &[String]) -> usize {
             }
         }
     }
-    seen.len()
+    seen
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@
 mod claude_code;
 mod codex;
 mod dsh;
+mod gemini_cli;
 
 use std::fmt;
 use std::str::FromStr;
@@ -37,11 +38,13 @@ pub enum Host {
     ClaudeCode,
     /// OpenAI's Codex CLI.
     Codex,
+    /// Google's Gemini CLI.
+    GeminiCli,
 }
 
 impl Host {
     /// Every host, in a stable order.
-    pub const ALL: [Host; 3] = [Host::Dsh, Host::ClaudeCode, Host::Codex];
+    pub const ALL: [Host; 4] = [Host::Dsh, Host::ClaudeCode, Host::Codex, Host::GeminiCli];
 
     /// The id used in configuration, on the command line and in the protocol.
     pub fn as_str(self) -> &'static str {
@@ -49,6 +52,7 @@ impl Host {
             Host::Dsh => "dsh",
             Host::ClaudeCode => "claude-code",
             Host::Codex => "codex",
+            Host::GeminiCli => "gemini-cli",
         }
     }
 
@@ -58,6 +62,7 @@ impl Host {
             Host::Dsh => "the DeepSeek harness",
             Host::ClaudeCode => "Claude Code",
             Host::Codex => "Codex",
+            Host::GeminiCli => "Gemini CLI",
         }
     }
 
@@ -88,6 +93,7 @@ impl Host {
             Host::Dsh => dsh::row(remedy),
             Host::ClaudeCode => claude_code::row(remedy),
             Host::Codex => codex::row(remedy),
+            Host::GeminiCli => gemini_cli::row(remedy),
         }
     }
 }
@@ -100,7 +106,7 @@ impl fmt::Display for Host {
 
 /// A host id outside the closed vocabulary.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown host {0:?} (expected dsh, claude-code or codex)")]
+#[error("unknown host {0:?} (expected dsh, claude-code, codex or gemini-cli)")]
 pub struct UnknownHost(pub String);
 
 impl FromStr for Host {
@@ -145,11 +151,20 @@ pub enum HostRemedy {
     /// Keep the client's home outside the system temp directory, where its
     /// sandbox helper may be created.
     HomeOutsideTemp,
+    /// Install the program the client's sandbox runs (bubblewrap), or turn
+    /// the client's sandbox off knowingly.
+    InstallSandboxTool,
+    /// A rule of the client's policy engine, which decides which commands
+    /// run without asking.
+    CommandPolicy,
+    /// Confine the whole client in a sandbox of another kind (a container)
+    /// in place of its per-command one.
+    WholeClientSandbox,
 }
 
 impl HostRemedy {
     /// Every remedy, for the tables' tests and the docs.
-    pub const ALL: [HostRemedy; 9] = [
+    pub const ALL: [HostRemedy; 12] = [
         HostRemedy::ShellWithoutPseudoConsole,
         HostRemedy::ReplacePersistentShell,
         HostRemedy::SandboxedBusyboxShell,
@@ -159,6 +174,9 @@ impl HostRemedy {
         HostRemedy::ExtraWritableRoot,
         HostRemedy::EscalateOneCommand,
         HostRemedy::HomeOutsideTemp,
+        HostRemedy::InstallSandboxTool,
+        HostRemedy::CommandPolicy,
+        HostRemedy::WholeClientSandbox,
     ];
 }
 
@@ -180,13 +198,13 @@ mod tests {
         }
         assert_eq!(
             "claude".parse::<Host>().unwrap_err().to_string(),
-            "unknown host \"claude\" (expected dsh, claude-code or codex)"
+            "unknown host \"claude\" (expected dsh, claude-code, codex or gemini-cli)"
         );
     }
 
     #[test]
     fn host_bits_are_distinct() {
-        assert_eq!(Host::set(&Host::ALL), 0b111);
+        assert_eq!(Host::set(&Host::ALL), 0b1111);
         assert_eq!(Host::set(&[Host::Codex]), 0b100);
     }
 
@@ -211,10 +229,25 @@ mod tests {
 
     #[test]
     fn a_host_never_words_another_hosts_configuration() {
-        let words: [(Host, &[&str]); 3] = [
+        // Claude Code and Gemini CLI both keep a `settings.json`: each owns
+        // its own folder's.
+        let words: [(Host, &[&str]); 4] = [
             (Host::Dsh, &["cordis.patch.yml", "preset"]),
-            (Host::ClaudeCode, &["settings.json", "/sandbox"]),
+            (
+                Host::ClaudeCode,
+                &[".claude/settings.json", "/sandbox", "`sandbox."],
+            ),
             (Host::Codex, &["config.toml", "--sandbox", "--add-dir"]),
+            (
+                Host::GeminiCli,
+                &[
+                    ".gemini/",
+                    "toolSandboxing",
+                    "GEMINI_SANDBOX",
+                    "--include-directories",
+                    "run_shell_command",
+                ],
+            ),
         ];
         for (owner, owned) in words {
             for host in Host::ALL.into_iter().filter(|h| *h != owner) {

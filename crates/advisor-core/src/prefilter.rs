@@ -49,7 +49,7 @@ struct Scope {
     /// The families with an empty needle (found in every text, empty or not).
     empty: u64,
     /// Per host, in [`Host::ALL`] order.
-    sets: [OnceLock<NeedleSet>; 3],
+    sets: [OnceLock<NeedleSet>; Host::ALL.len()],
 }
 
 impl Scope {
@@ -67,7 +67,13 @@ impl Scope {
 
     /// The families of `host` (within `wanted`; `on_host` as in
     /// [`Prefilter::new`]) whose needles occur in any of `texts`.
-    fn hits(&self, host: Host, on_host: &[u64; 3], wanted: u64, texts: &[&[u8]]) -> u64 {
+    fn hits(
+        &self,
+        host: Host,
+        on_host: &[u64; Host::ALL.len()],
+        wanted: u64,
+        texts: &[&[u8]],
+    ) -> u64 {
         let on_host = on_host[host as usize];
         let wanted = wanted & on_host;
         if texts.iter().all(|t| t.is_empty()) {
@@ -84,7 +90,7 @@ impl Scope {
 /// The registry-wide prefilter.
 pub(crate) struct Prefilter {
     /// Per host (in [`Host::ALL`] order), the bits of the families that declare it.
-    on_host: [u64; 3],
+    on_host: [u64; Host::ALL.len()],
     always: u64,
     failure_without_needles: u64,
     failure_text: Scope,
@@ -101,7 +107,10 @@ pub(crate) struct Prefilter {
 impl Prefilter {
     /// Lists every family's anchors; `on_host` holds, per host (in
     /// [`Host::ALL`] order), the bits of the families that declare it.
-    pub(crate) fn new(anchors: impl Iterator<Item = Anchors>, on_host: [u64; 3]) -> Self {
+    pub(crate) fn new(
+        anchors: impl Iterator<Item = Anchors>,
+        on_host: [u64; Host::ALL.len()],
+    ) -> Self {
         let (mut always, mut failure_without_needles) = (0u64, 0u64);
         let (mut failure_needles, mut stderr_needles, mut foreground) =
             (Vec::new(), Vec::new(), Vec::new());

@@ -41,5 +41,9 @@ pub fn standard_registry() -> RegistryBuilder {
     let builder = builder.fail_fast_family(family_bwrap_cannot_start::BwrapCannotStart);
     #[cfg(feature = "sandbox-network-denied")]
     let builder = builder.family(family_sandbox_network_denied::SandboxNetworkDenied);
+    #[cfg(feature = "ptrace-refused")]
+    let builder = builder.family(family_ptrace_refused::PtraceRefused);
+    #[cfg(feature = "bwrap-not-found")]
+    let builder = builder.fail_fast_family(family_bwrap_not_found::BwrapNotFound);
     builder
 }

@@ -161,6 +161,11 @@ pub fn through_hook(registry: &Registry, dialect: Dialect, host: Host) -> HookLi
                 e.name,
                 FAILURE_ENVELOPE.trim_end()
             )),
+            EventKind::Post if dialect == Dialect::GeminiCli => Some(format!(
+                "{} `tool_response` with an `Exit Code:` line or Gemini's \
+                 `sandbox_expansion_required` mark",
+                e.name
+            )),
             EventKind::Post | EventKind::Pre => None,
         })
         .collect();
@@ -172,6 +177,10 @@ pub fn through_hook(registry: &Registry, dialect: Dialect, host: Host) -> HookLi
             EventKind::Post if dialect == Dialect::ClaudeCode && host != Host::Dsh => {
                 Some(format!("{} `tool_response.stdout` and `.stderr`", e.name))
             }
+            EventKind::Post if dialect == Dialect::GeminiCli => Some(format!(
+                "{} `tool_response`'s `Output:` (the wrapper's noise line removed)",
+                e.name
+            )),
             EventKind::Post => Some(format!("{} `tool_response` text", e.name)),
             EventKind::Pre => None,
         })

@@ -220,7 +220,7 @@ fn families_lists_ids_descriptions_refusals_and_the_fail_fast_family() {
     assert_eq!(fail_fast, expected);
     assert_eq!(
         fail_fast,
-        ["acl-provisioning", "bwrap-cannot-start"],
+        ["acl-provisioning", "bwrap-cannot-start", "bwrap-not-found"],
         "the shipped fail-fast families"
     );
     for f in &listed {

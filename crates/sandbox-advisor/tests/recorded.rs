@@ -15,6 +15,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::*;
+use sandbox_advisor::hook::gemini_cli::GEMINI_CLI;
 use sandbox_advisor::hook::reference::{CLAUDE_CODE, CODEX, Reference};
 
 fn recorded_dir() -> PathBuf {
@@ -30,6 +31,83 @@ fn mode(client: &str, scenario: &str) -> Option<&'static str> {
         ("codex", _) => Some("workspace-write"),
         _ => None,
     }
+}
+
+/// The host a scenario was recorded on, as far as the hook's probe looks at
+/// it: whether the project's `.claude/settings.json` turned Claude Code's
+/// sandbox on, and whether user namespaces were unavailable (the client run
+/// inside a user namespace whose `max_user_namespaces` is 0). Each recording
+/// is answered on that host again, so its answer is the one the client got.
+struct Recorded {
+    claude_sandbox: bool,
+    no_user_namespaces: bool,
+    /// Gemini CLI: whether `bwrap` was on the client's `PATH` (hidden in
+    /// `no-bwrap`); `None`: the hook keeps this process's `PATH`.
+    bwrap_on_path: Option<bool>,
+}
+
+fn recorded_host(client: &str, scenario: &str) -> Recorded {
+    match client {
+        "claude-code" => Recorded {
+            claude_sandbox: scenario.starts_with("sandbox-")
+                || scenario.starts_with("control-prints-"),
+            no_user_namespaces: scenario == "sandbox-no-userns",
+            bwrap_on_path: None,
+        },
+        "gemini-cli" => Recorded {
+            claude_sandbox: false,
+            no_user_namespaces: false,
+            bwrap_on_path: Some(scenario != "no-bwrap"),
+        },
+        _ => Recorded {
+            claude_sandbox: false,
+            no_user_namespaces: scenario.starts_with("no-userns"),
+            bwrap_on_path: None,
+        },
+    }
+}
+
+/// The hook, on the recording's host: its own home, Codex home and Claude
+/// Code project (settings as the recording had them) in `dir`, under a user
+/// namespace without user namespaces when the recording had none.
+fn hook_on(host: &Recorded, dir: &Path, args: &[&str], stdin: String) -> Run {
+    let project = dir.join("proj");
+    std::fs::create_dir_all(project.join(".claude")).unwrap();
+    if host.claude_sandbox {
+        std::fs::write(
+            project.join(".claude/settings.json"),
+            r#"{"sandbox": {"enabled": true}}"#,
+        )
+        .unwrap();
+    }
+    let mut command = if host.no_user_namespaces {
+        let mut c = std::process::Command::new("unshare");
+        c.args(["--user", "--map-root-user", "--", "sh", "-c"])
+            .arg("echo 0 > /proc/sys/user/max_user_namespaces && exec \"$0\" \"$@\"")
+            .arg(BIN);
+        c
+    } else {
+        std::process::Command::new(BIN)
+    };
+    command
+        .args(args)
+        .env("HOME", dir.join("home"))
+        .env("CODEX_HOME", dir.join("codex-home"))
+        .env("CLAUDE_PROJECT_DIR", &project)
+        .env_remove("CLAUDE_CONFIG_DIR");
+    if let Some(present) = host.bwrap_on_path {
+        // A PATH of one directory, holding an executable `bwrap` or nothing.
+        let bin = dir.join("path-bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        if present {
+            use std::os::unix::fs::PermissionsExt;
+            let bwrap = bin.join("bwrap");
+            std::fs::write(&bwrap, "#!/bin/sh\n").unwrap();
+            std::fs::set_permissions(&bwrap, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        command.env("PATH", &bin);
+    }
+    run_command(&mut command, stdin.into_bytes())
 }
 
 /// Every `<scenario>.<Event>.json` of `client`, sorted.
@@ -83,7 +161,13 @@ fn check(client: &str, reference: &Reference, (scenario, event, path): &(String,
     if let Some(mode) = mode(client, scenario) {
         args.extend(["--mode", mode]);
     }
-    let run = run(&args, as_recorded(&text).into_bytes());
+    let host = tempfile::tempdir().unwrap();
+    let run = hook_on(
+        &recorded_host(client, scenario),
+        host.path(),
+        &args,
+        as_recorded(&text),
+    );
     assert_eq!(run.code, 0, "{at}: {}", run.stderr);
     let told: Vec<String> = run
         .stderr
@@ -149,5 +233,14 @@ fn codexs_recorded_payloads() {
     assert!(cases.len() >= 18, "{} recorded payloads", cases.len());
     for case in &cases {
         check("codex", &CODEX, case);
+    }
+}
+
+#[test]
+fn gemini_clis_recorded_payloads() {
+    let cases = payloads("gemini-cli", &GEMINI_CLI);
+    assert!(cases.len() >= 20, "{} recorded payloads", cases.len());
+    for case in &cases {
+        check("gemini-cli", &GEMINI_CLI, case);
     }
 }

@@ -29,6 +29,10 @@ const BUNDLED: &[(&str, &str)] = &[
         "events 11 | advisories 2 (bwrap-cannot-start 1, codex-protected-path 1) | withheld 1 (codex-protected-path 1) | refused 0 | invalid 0",
     ),
     (
+        "gemini-cli-sandbox.jsonl",
+        "events 10 | advisories 2 (bwrap-not-found 1, ptrace-refused 1) | withheld 0 | refused 0 | invalid 0",
+    ),
+    (
         "mixed.jsonl",
         "events 19 | advisories 6 (acl-provisioning 2, cim-wmi-denial 1, native-init 1, pty-startup 1, workspace-denial 1) | withheld 1 (pty-startup 1) | refused 0 | invalid 0",
     ),
@@ -464,7 +468,7 @@ fn a_host_without_tmpdir_is_withheld_in_words_once_per_session() {
 const WRONG_TYPES: &[(&str, &str)] = &[
     (
         r#"{"type":"post","agent":"a1","call":"c1","tool":"pwsh","error":"boom"}"#,
-        "`post` line: field `error` must be an object with a string `message` (and optional `members` and `content`), not a string",
+        "`post` line: field `error` must be an object with a string `message` (and optional `members`, `content` and `code`), not a string",
     ),
     (
         r#"{"type":"post","agent":"a1","call":"c1","tool":"pwsh","error":{"message":5}}"#,

@@ -202,3 +202,43 @@ fn a_path_that_is_not_there_is_a_usage_error() {
         },
     );
 }
+
+/// A file name that is not UTF-8 (issue 36, item 12): found by the walk and
+/// read when named, shown lossily and escaped on stderr and in the report,
+/// never refused or left out for its name.
+#[cfg(unix)]
+#[test]
+fn a_file_name_that_is_not_utf8_is_read_and_shown_escaped() {
+    use std::os::unix::ffi::OsStrExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let name = std::ffi::OsStr::from_bytes(b"\xff\x1b[2J-s.jsonl");
+    let path = dir.path().join(name);
+    let mut text =
+        std::fs::read(repo_root().join("examples/transcripts/claude-code/sandbox-no-userns.jsonl"))
+            .unwrap();
+    // A broken last line, so the report names the file.
+    text.extend_from_slice(b"{broken\n");
+    std::fs::write(&path, text).unwrap();
+    for given in [dir.path(), path.as_path()] {
+        let run = std::process::Command::new(common::BIN)
+            .args(["scan", "--no-progress", "--format", "json"])
+            .arg(given)
+            .current_dir(repo_root())
+            .output()
+            .unwrap();
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&run.stdout),
+            String::from_utf8_lossy(&run.stderr),
+        );
+        assert_eq!(run.status.code(), Some(0), "{stderr}");
+        let report: Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(report["input"]["sessions"], 1, "{stdout}");
+        let named = report["input"]["problems"][0]["path"].as_str().unwrap();
+        assert!(named.ends_with("\u{fffd}\u{1b}[2J-s.jsonl"), "{named:?}");
+        assert!(
+            !stderr.contains('\u{1b}'),
+            "a raw escape reached stderr: {stderr:?}"
+        );
+        assert!(stderr.contains("\u{fffd}"), "{stderr}");
+    }
+}

@@ -61,6 +61,7 @@ fn main() {
                 assume: Assume::default(),
                 jobs,
                 progress: false,
+                limits: session_scan::Limits::default(),
             },
         )
         .expect("scan");

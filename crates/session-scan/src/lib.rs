@@ -4,6 +4,7 @@
 //! spoken. The CLI's `sandbox-advisor scan` is a thin shell over [`scan`].
 
 pub mod analyze;
+pub mod budget;
 pub mod lines;
 pub mod model;
 pub mod report;
@@ -11,4 +12,5 @@ mod scan;
 pub mod source;
 
 pub use analyze::{Assume, ScanError};
+pub use budget::Limits;
 pub use scan::{JOBS_MAX, Options, scan};

@@ -1,12 +1,7 @@
-//! JSON lines from any byte stream, each held at most [`LINE_MAX_BYTES`].
+//! JSON lines from any byte stream, each held at most a bound
+//! ([`crate::budget::Limits::line_bytes`]).
 
 use std::io::{self, BufRead};
-
-/// The longest line kept, in bytes (64 MiB). A longer line is skipped without
-/// being held: [`Lines::next_line`] reports it as [`Line::TooLong`] and reads on.
-/// Claude Code writes request shapes and prompt snapshots of tens of KiB on one
-/// line, so the bound is far above what a session holds.
-pub const LINE_MAX_BYTES: usize = 64 << 20;
 
 /// One line read.
 #[derive(Debug, PartialEq, Eq)]
@@ -27,13 +22,10 @@ pub struct Lines<R> {
 }
 
 impl<R: BufRead> Lines<R> {
-    /// Lines of `inner`, bounded by [`LINE_MAX_BYTES`].
-    pub fn new(inner: R) -> Self {
-        Self::with_max(inner, LINE_MAX_BYTES)
-    }
-
-    /// Lines of `inner`, each held at most `max` bytes.
-    pub fn with_max(inner: R, max: usize) -> Self {
+    /// Lines of `inner`, each held at most `max` bytes; a longer one is
+    /// skipped without being held: [`Lines::next_line`] reports it as
+    /// [`Line::TooLong`] and reads on.
+    pub fn new(inner: R, max: usize) -> Self {
         Self {
             inner,
             buf: Vec::new(),
@@ -56,6 +48,18 @@ impl<R: BufRead> Lines<R> {
     /// The next line, `None` at the end. A last line without `\n` is a line
     /// (a torn tail is the caller's judgement: see [`Lines::ended_cleanly`]).
     pub fn next_line(&mut self) -> io::Result<Option<Line<'_>>> {
+        self.read_line(self.max, true)
+    }
+
+    /// The next line if it is at most `max` bytes; a longer one is
+    /// [`Line::TooLong`] as soon as `max` is passed, and the rest of it is
+    /// left unread (for a header: a file whose first line is that long is
+    /// not read further).
+    pub fn next_line_within(&mut self, max: usize) -> io::Result<Option<Line<'_>>> {
+        self.read_line(max.min(self.max), false)
+    }
+
+    fn read_line(&mut self, max: usize, skip_rest: bool) -> io::Result<Option<Line<'_>>> {
         self.buf.clear();
         let mut too_long = false;
         let mut any = false;
@@ -70,10 +74,20 @@ impl<R: BufRead> Lines<R> {
                 None => (chunk.len(), false),
             };
             if !too_long {
-                if self.buf.len() + take > self.max + 1 {
+                if self.buf.len() + take > max + 1 {
                     too_long = true;
                     self.buf.clear();
+                    if !skip_rest {
+                        break;
+                    }
                 } else {
+                    // Grow by doubling, but never past the bound (a line of
+                    // just over half the bound must not reserve twice it).
+                    let need = self.buf.len() + take;
+                    if need > self.buf.capacity() {
+                        let want = (self.buf.capacity() * 2).clamp(need, max + 1);
+                        self.buf.reserve_exact(want - self.buf.len());
+                    }
                     self.buf.extend_from_slice(&chunk[..take]);
                 }
             }
@@ -111,7 +125,7 @@ mod tests {
     use super::*;
 
     fn check(input: &str, max: usize, want: &[Option<&str>]) {
-        let mut lines = Lines::with_max(input.as_bytes(), max);
+        let mut lines = Lines::new(input.as_bytes(), max);
         let mut got = Vec::new();
         while let Some(line) = lines.next_line().unwrap() {
             got.push(match line {
@@ -132,5 +146,23 @@ mod tests {
         check("\n\n", 4, &[Some(""), Some("")]);
         check("abcd\n", 4, &[Some("abcd")]);
         check("abcde\n", 4, &[None]);
+    }
+
+    #[test]
+    fn a_header_read_stops_at_its_bound() {
+        let text = format!("{}\nnext\n", "x".repeat(100));
+        let mut lines = Lines::new(text.as_bytes(), 1 << 20);
+        assert_eq!(lines.next_line_within(10).unwrap(), Some(Line::TooLong));
+        assert!(
+            lines.bytes() <= 11,
+            "read {} bytes of a refused header",
+            lines.bytes()
+        );
+        let mut lines = Lines::new(&b"short\nnext\n"[..], 1 << 20);
+        assert_eq!(
+            lines.next_line_within(10).unwrap(),
+            Some(Line::Text(b"short"))
+        );
+        assert_eq!(lines.next_line().unwrap(), Some(Line::Text(b"next")));
     }
 }

@@ -143,7 +143,9 @@ pub enum Record {
 /// Something a reader could not read: the file and line, and what was wrong.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Problem {
-    /// The file.
+    /// The file. A name that is not UTF-8 is written lossily (`U+FFFD` for
+    /// each byte that is not), as every report shows paths.
+    #[serde(serialize_with = "lossy")]
     pub path: PathBuf,
     /// The 1-based line of the decoded text, when the problem is on one.
     pub line: Option<u64>,
@@ -152,6 +154,12 @@ pub struct Problem {
     pub what: String,
     /// True when the rest of the file was not read.
     pub stopped: bool,
+}
+
+/// A path as text, lossily: the reports are text, and a file name may be any
+/// bytes.
+fn lossy<S: serde::Serializer>(path: &std::path::Path, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&path.to_string_lossy())
 }
 
 /// Where readers put what they read.

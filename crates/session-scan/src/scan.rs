@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use advisor_core::FamilyId;
 
 use crate::analyze::{Assume, ScanError, Scanner, Totals};
+use crate::budget::Limits;
 use crate::model::Sink as _;
 use crate::report::Report;
 use crate::source::{self, Input};
@@ -26,14 +27,16 @@ pub struct Options {
     pub jobs: usize,
     /// Draw a progress bar on standard error.
     pub progress: bool,
+    /// The bounds of every file read ([`Limits::default`] for the CLI).
+    pub limits: Limits,
 }
 
 /// Reads every session under `paths` and reports.
 pub fn scan(paths: &[PathBuf], options: Options) -> Result<Report, ScanError> {
-    let (inputs, problems) = source::discover(paths);
+    let (inputs, problems) = source::discover(paths, options.limits);
     let jobs = options.jobs.clamp(1, JOBS_MAX).min(inputs.len().max(1));
     let mut scanners = (0..jobs)
-        .map(|_| Scanner::new(options.assume))
+        .map(|_| Scanner::with_limits(options.assume, options.limits))
         .collect::<Result<Vec<_>, _>>()?;
     let order: Vec<FamilyId> = scanners
         .first()
@@ -50,10 +53,11 @@ pub fn scan(paths: &[PathBuf], options: Options) -> Result<Report, ScanError> {
             .iter_mut()
             .map(|scanner| {
                 let (next, inputs, progress) = (&next, &inputs, &progress);
+                let limits = options.limits;
                 scope.spawn(move || {
                     while let Some(input) = inputs.get(next.fetch_add(1, Ordering::Relaxed)) {
                         scanner.totals.files += 1;
-                        read_guarded(input, scanner);
+                        read_guarded(input, scanner, limits);
                         progress.finished(input);
                     }
                 })
@@ -78,9 +82,9 @@ pub fn scan(paths: &[PathBuf], options: Options) -> Result<Report, ScanError> {
 /// Reads one input; a reader that panics (a bug, never the file's fault)
 /// costs that file only: it is named as a problem and the worker goes on
 /// with its figures intact.
-fn read_guarded(input: &Input, scanner: &mut Scanner) {
+fn read_guarded(input: &Input, scanner: &mut Scanner, limits: Limits) {
     let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        source::read(input, scanner);
+        source::read(input, scanner, limits);
     }));
     if read.is_err() {
         scanner.end();

@@ -300,6 +300,7 @@ fn the_writer_sessions_cost_what_the_hand_count_says() {
             assume: Assume::default(),
             jobs: 1,
             progress: false,
+            limits: session_scan::Limits::default(),
         },
     )
     .expect("scan");

@@ -8,11 +8,11 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::fs;
-use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 use advisor_core::{Failure, Outcome, Success};
 use serde_json::Value;
+use session_scan::budget::Budget;
 use session_scan::model::{Problem, Record, SessionHeader, Sink};
 use session_scan::source::{claude, codex};
 
@@ -126,10 +126,11 @@ fn check(client: Client, file: &str, expected: &[String]) -> Recorder {
         path: path.clone(),
         ..Recorder::default()
     };
-    let mut input = BufReader::new(&bytes[..]);
+    let mut input = &bytes[..];
+    let budget = Budget::new(session_scan::Limits::default());
     match client {
-        Client::Claude => claude::read(&path, &mut input, &mut sink),
-        Client::Codex => codex::read(&path, &mut input, &mut sink),
+        Client::Claude => claude::read(&path, &mut input, &mut sink, &budget),
+        Client::Codex => codex::read(&path, &mut input, &mut sink, &budget),
     }
     assert_eq!(sink.events, expected, "{file}");
     assert_eq!(
@@ -597,6 +598,10 @@ fn codex_gaps_and_broken_lines_are_named_and_skipped() {
             // Ordinal 5 is a broken line, not a gap.
             s("problem line=5 stopped=false JSON that ends early (column 153); skipped"),
             success("call_scripted_0", true, CX_GIT, "1796201328571"),
+            // A time that is not one is named with its field; the line is still read.
+            s(
+                "problem line=7 stopped=false `timestamp` is not a time from 2000-01-01 to 2099-12-31 (UTC); the record is read without a time",
+            ),
             s(
                 "problem line=7 stopped=false a `function_call` without `call_id` or `name`; skipped",
             ),
@@ -627,9 +632,10 @@ fn input_without_a_session_is_a_problem_not_a_panic() {
                 ..Recorder::default()
             };
             let mut reader = *input;
+            let budget = Budget::new(session_scan::Limits::default());
             match client {
-                Client::Claude => claude::read(&path, &mut reader, &mut sink),
-                Client::Codex => codex::read(&path, &mut reader, &mut sink),
+                Client::Claude => claude::read(&path, &mut reader, &mut sink, &budget),
+                Client::Codex => codex::read(&path, &mut reader, &mut sink, &budget),
             }
             let last = sink.events.last().cloned().unwrap_or_default();
             let want = match client {

@@ -11,8 +11,20 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use advisor_core::Outcome;
+use session_scan::budget::Budget;
 use session_scan::model::{Problem, Record, SessionHeader, Sink, StepId};
-use session_scan::source::dsh::{read_export, read_session_dir};
+use session_scan::source::Located;
+use session_scan::source::dsh;
+
+fn read_session_dir(files: &[PathBuf], sink: &mut dyn Sink) {
+    let files: Vec<Located> = files.iter().cloned().map(Located::given).collect();
+    dsh::read_session_dir(&files, sink, &Budget::new(session_scan::Limits::default()));
+}
+
+fn read_export(path: &Path, sink: &mut dyn Sink) {
+    let file = Located::given(path.to_owned());
+    dsh::read_export(&file, sink, &Budget::new(session_scan::Limits::default()));
+}
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")

@@ -80,6 +80,7 @@ fn the_bundled_scan_renders_in_chromium() {
             assume: session_scan::Assume::default(),
             jobs: 1,
             progress: false,
+            limits: session_scan::Limits::default(),
         },
     )
     .unwrap();

@@ -7,6 +7,7 @@ use std::path::Path;
 use anyhow::{Context, Result, bail};
 
 use super::MAX_JOBS_VAR;
+use super::seed::{self, Crates, SEED_COMMAND};
 use crate::apply::Shared;
 use crate::catalogue::Entry;
 use crate::run::{self, Baseline, Settings, Slot};
@@ -29,114 +30,184 @@ pub(super) fn jobs(asked: Option<usize>, runnable: usize) -> usize {
     asked.min(cap).min(runnable).max(1)
 }
 
-pub(super) fn make_slots(root: &Path, state: &Path, jobs: usize) -> Result<Vec<Slot>> {
-    let slots = slots(root, state, jobs)?;
-    let built = std::env::var_os("CARGO_TARGET_DIR")
-        .map_or_else(|| root.join("target"), Into::into)
-        .join("debug");
-    for slot in &slots {
-        let into = slot.target_dir.join("debug");
-        if into.exists() || !built.join("deps").is_dir() {
-            continue;
-        }
-        let start = std::time::Instant::now();
-        match seed(&built, &into) {
-            Ok(()) => eprintln!(
-                "xtask inject: slot {} starts from the dependencies built in {} ({:.1}s)",
-                slot.index,
-                built.display(),
-                start.elapsed().as_secs_f64()
-            ),
-            Err(e) => {
-                eprintln!(
-                    "xtask inject: slot {} builds from scratch: {e:#}",
-                    slot.index
-                );
-                let _ = std::fs::remove_dir_all(&into);
-            }
-        }
-    }
-    Ok(slots)
+/// The slots of a run, and what they start from.
+pub(super) struct Slots {
+    /// The slots.
+    pub slots: Vec<Slot>,
+    /// No slot had built anything and none took a seed: the baseline then
+    /// builds its widest package in one slot alone first ([`run_baseline`]).
+    pub cold: bool,
+    /// Packages whose sources lie in the tree: their units never pass from
+    /// one tree to another. `None` when `cargo metadata` failed: then
+    /// nothing does.
+    local: Option<BTreeSet<String>>,
 }
 
-/// Copies a build's compiled libraries, build-script outputs and fingerprints
-/// (not its test executables or incremental caches) into a slot's target
-/// directory, times kept, over nothing the slot already has. Cargo then finds every registry crate built
-/// with the slot's profile fresh, so a slot builds only the workspace's own
-/// crates (their fingerprints name the slot's source paths, so they rebuild
-/// there). When the build's profile differs (e.g. with debuginfo), nothing
-/// matches and the slot builds as from scratch.
-fn seed(built: &Path, into: &Path) -> Result<()> {
-    let deps = into.join("deps");
-    std::fs::create_dir_all(&deps)?;
-    let mut libraries = Vec::new();
-    for entry in std::fs::read_dir(built.join("deps"))? {
-        let path = entry?.path();
-        let kind = path.extension().and_then(|e| e.to_str());
-        if matches!(kind, Some("rlib" | "rmeta" | "so")) {
-            libraries.push(path);
-        }
-    }
-    let mut copies: Vec<(Vec<std::path::PathBuf>, std::path::PathBuf)> = vec![(libraries, deps)];
-    let dirs: Vec<_> = [".fingerprint", "build"]
+pub(super) fn make_slots(
+    root: &Path,
+    state: &Path,
+    jobs: usize,
+    shared: &Shared,
+    settings: &Settings,
+) -> Result<Slots> {
+    let slots = slots(root, state, jobs)?;
+    let crates = seed::crates(root);
+    let empty: Vec<&Slot> = slots
         .iter()
-        .map(|d| built.join(d))
-        .filter(|d| d.is_dir())
+        .filter(|s| !s.target_dir.join("debug").exists())
         .collect();
-    copies.push((dirs, into.to_path_buf()));
-    for (from, to) in copies {
-        for chunk in from.chunks(256) {
-            let status = std::process::Command::new("cp")
-                // Never over a file the slot has: a library both built is
-                // the same library.
-                .args(["-a", "-n"])
-                .args(chunk)
-                .arg(&to)
-                .status()
-                .context("starting cp")?;
-            if !status.success() {
-                bail!("cp -a into {} failed: {status}", to.display());
+    let seeded = !empty.is_empty()
+        && {
+            let built = std::env::var_os("CARGO_TARGET_DIR")
+                .map_or_else(|| root.join("target"), Into::into)
+                .join("debug");
+            let seeded = seed_slots(root, &built, &empty, crates.as_ref(), shared, settings);
+            if let Err(why) = &seeded {
+                eprintln!(
+                    "xtask inject: {} is not used ({why}); the slots build their own dependencies; `{SEED_COMMAND}` makes a seed they start from",
+                    built.display()
+                );
+                for slot in &empty {
+                    let _ = std::fs::remove_dir_all(&slot.target_dir);
+                }
             }
+            seeded.is_ok()
+        };
+    Ok(Slots {
+        cold: !seeded && empty.len() == slots.len(),
+        local: crates.ok().map(|c| c.local),
+        slots,
+    })
+}
+
+/// Seeds the `empty` slots from the build in `built` (see [`seed`]): the
+/// first one, then a probe that the libraries fit the slots' profile, then
+/// the others. `Err` says why the build is not used.
+fn seed_slots(
+    root: &Path,
+    built: &Path,
+    empty: &[&Slot],
+    crates: Result<&Crates, &anyhow::Error>,
+    shared: &Shared,
+    settings: &Settings,
+) -> std::result::Result<(), String> {
+    if !built.join("deps").is_dir() {
+        return Err("no build there".to_owned());
+    }
+    let crates = crates.map_err(|e| format!("{e:#}"))?;
+    for (n, slot) in empty.iter().enumerate() {
+        let start = std::time::Instant::now();
+        // Workspace crates only into the tree that built them.
+        let in_place = slot.root == root;
+        let skip = if in_place {
+            BTreeSet::new()
+        } else {
+            crates.local.clone()
+        };
+        let selection = seed::select(built, &skip).map_err(|e| format!("{e:#}"))?;
+        let into = slot.target_dir.join("debug");
+        seed::copy(&selection, &into).map_err(|e| format!("copying it: {e:#}"))?;
+        let left_out = match selection.incomplete.first() {
+            Some(first) => format!(
+                "; {} fingerprint(s) left out, what they name missing (`{first}`…)",
+                selection.incomplete.len()
+            ),
+            None => String::new(),
+        };
+        if n == 0 {
+            probe(slot, crates, &selection, shared, settings).map_err(|why| why + &left_out)?;
         }
+        eprintln!(
+            "xtask inject: slot {} starts from {} units built in {}{} ({:.1}s)",
+            slot.index,
+            selection.len(),
+            built.display(),
+            left_out,
+            start.elapsed().as_secs_f64()
+        );
     }
     Ok(())
 }
 
+/// Has cargo build, in the seeded slot, a few dependency-free crates the
+/// seed holds: they are fresh there only when the seed was built the way the
+/// slots build (profile, compiler, flags). `Err` says why the seed is not
+/// used.
+fn probe(
+    slot: &Slot,
+    crates: &Crates,
+    selection: &seed::Selection,
+    shared: &Shared,
+    settings: &Settings,
+) -> std::result::Result<(), String> {
+    let probes = seed::probe_specs(crates, selection);
+    if probes.is_empty() {
+        return Err("it holds no dependency-free library to check it by".to_owned());
+    }
+    let mut args = vec!["build", "--message-format=json"];
+    for (spec, _) in &probes {
+        args.extend(["-p", spec.as_str()]);
+    }
+    let mut log = Vec::new();
+    let run = run::cargo(slot, shared, &args, settings, &mut log).map_err(|e| format!("{e:#}"))?;
+    let _ = std::fs::write(settings.log_dir.join("seed-probe.log"), &log);
+    if !run.success {
+        return Err(format!(
+            "`cargo {}` failed; see {}",
+            args.join(" "),
+            settings.log_dir.join("seed-probe.log").display()
+        ));
+    }
+    match seed::unfit(&run.lines, &probes) {
+        Ok(rebuilt) if rebuilt.is_empty() => Ok(()),
+        Ok(rebuilt) => Err(format!(
+            "built another way than the slots build: another profile, compiler or flags; cargo rebuilt `{}` from it",
+            rebuilt.join("`, `")
+        )),
+        Err(e) => Err(format!("{e:#}")),
+    }
+}
+
 fn slots(root: &Path, state: &Path, jobs: usize) -> Result<Vec<Slot>> {
     if jobs == 1 {
-        return Ok(vec![Slot {
-            index: 0,
-            root: root.to_path_buf(),
-            target_dir: state.join("slot-0"),
-            journal: state.join("in-flight.json"),
-        }]);
+        return Ok(vec![Slot::new(
+            0,
+            root.to_path_buf(),
+            state.join("slot-0"),
+            state.join("in-flight.json"),
+        )]);
     }
     (1..=jobs)
         .map(|n| {
             let tree_root = state.join(format!("tree-{n}"));
             tree::sync(root, &tree_root)
                 .with_context(|| format!("copying the sources to {}", tree_root.display()))?;
-            Ok(Slot {
-                index: n,
-                root: tree_root,
-                target_dir: state.join(format!("slot-{n}")),
-                journal: state.join(format!("in-flight-slot-{n}.json")),
-            })
+            Ok(Slot::new(
+                n,
+                tree_root,
+                state.join(format!("slot-{n}")),
+                state.join(format!("in-flight-slot-{n}.json")),
+            ))
         })
         .collect()
 }
 
-/// After the baseline, each slot gets the libraries the others built: a
-/// package's own feature set of its dependencies (`cargo test -p P` unifies
-/// features over P alone) is then compiled in one slot, not in each.
-fn share_dependencies(slots: &[Slot]) {
-    for from in slots {
-        for into in slots.iter().filter(|s| s.index != from.index) {
-            let (built, into_dir) = (from.target_dir.join("debug"), into.target_dir.join("debug"));
-            if !built.join("deps").is_dir() {
-                continue;
-            }
-            if let Err(e) = seed(&built, &into_dir) {
+/// After a build, each slot gets the units the others built from sources
+/// outside the tree: a package's own feature set of its dependencies
+/// (`cargo test -p P` unifies features over P alone) is then compiled in
+/// one slot, not in each. Workspace crates stay in the slot that built them
+/// (see [`seed`]); without `cargo metadata` to tell them apart nothing moves.
+fn share_dependencies(slots: &Slots) {
+    let Some(local) = &slots.local else {
+        return;
+    };
+    for from in &slots.slots {
+        let built = from.target_dir.join("debug");
+        let Ok(selection) = seed::select(&built, local) else {
+            continue;
+        };
+        for into in slots.slots.iter().filter(|s| s.index != from.index) {
+            if let Err(e) = seed::copy(&selection, &into.target_dir.join("debug")) {
                 eprintln!(
                     "xtask inject: slot {} keeps its own builds (copying slot {}'s: {e:#})",
                     into.index, from.index
@@ -159,7 +230,7 @@ fn named_in(runnable: &[&Entry], package: &str) -> Vec<String> {
 }
 
 pub(super) fn run_baseline(
-    slots: &[Slot],
+    slots: &Slots,
     shared: &Shared,
     runnable: &[&Entry],
     workspace: Option<&Workspace>,
@@ -183,9 +254,30 @@ pub(super) fn run_baseline(
         "xtask inject: baseline (unmutated) run of {}",
         packages.join(", ")
     );
-    let results = run::pool(slots, shared, &jobs, |slot, (package, tests)| {
+    let work = |slot: &Slot, (package, tests): &(&String, &Vec<String>)| {
         run::baseline_package(slot, shared, package, tests, settings)
-    });
+    };
+    // Cold slots would each compile the same dependencies side by side: the
+    // widest package builds alone first, with every core, and the other
+    // slots start from its dependencies.
+    let alone = usize::from(slots.cold && slots.slots.len() > 1 && jobs.len() > 1);
+    let mut results = Vec::new();
+    if alone == 1 {
+        eprintln!(
+            "xtask inject: no slot has a seed: slot {} builds `{}` alone first, the others start from its dependencies",
+            slots.slots[0].index, packages[0]
+        );
+        results = run::pool(&slots.slots[..1], shared, &jobs[..1], work);
+        if !matches!(results.first(), Some(Some(Ok(_)))) {
+            if let Some(Some(Err(e))) = results.pop() {
+                return Err(e);
+            }
+            bail!("interrupted during the baseline");
+        }
+        share_dependencies(slots);
+    }
+    let rest = run::pool(&slots.slots, shared, &jobs[alone..], work);
+    results.extend(rest);
     share_dependencies(slots);
     let mut baseline = Baseline::new();
     for (package, result) in packages.into_iter().zip(results) {
@@ -205,8 +297,6 @@ pub(super) fn run_baseline(
 
 #[cfg(test)]
 mod tests {
-    use std::path::PathBuf;
-
     use super::*;
 
     fn entry(packages: &[&str], tests: &[&str]) -> Entry {
@@ -227,58 +317,5 @@ mod tests {
         check("core", "a b c");
         check("adapter", "a c d");
         check("cli", "");
-    }
-
-    #[test]
-    fn a_slot_is_seeded_with_libraries_and_fingerprints_not_executables() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let built = dir.path().join("built");
-        for file in [
-            "deps/libserde-1.rlib",
-            "deps/libserde-1.rmeta",
-            "deps/libderive-2.so",
-            "deps/arms-3",
-            "deps/arms-3.d",
-            ".fingerprint/serde-1/lib-serde",
-            "build/serde-4/output",
-            "incremental/arms-5/x",
-        ] {
-            let path = built.join(file);
-            std::fs::create_dir_all(path.parent().expect("parent")).expect("dir");
-            std::fs::write(&path, file).expect("write");
-        }
-        let into = dir.path().join("slot/debug");
-        seed(&built, &into).expect("seeded");
-        let mut found: Vec<String> = walk(&into)
-            .iter()
-            .map(|p| p.strip_prefix(&into).expect("inside").display().to_string())
-            .collect();
-        found.sort();
-        assert_eq!(
-            found.join(" "),
-            ".fingerprint/serde-1/lib-serde build/serde-4/output deps/libderive-2.so \
-             deps/libserde-1.rlib deps/libserde-1.rmeta"
-        );
-        // Again, from a build that has one more library and another copy of
-        // one the slot has: the new one arrives, the slot's stays.
-        std::fs::write(built.join("deps/libserde-1.rlib"), "other").expect("write");
-        std::fs::write(built.join("deps/libtoml-6.rlib"), "toml").expect("write");
-        seed(&built, &into).expect("seeded again");
-        let read = |f: &str| std::fs::read_to_string(into.join(f)).expect("read");
-        assert_eq!(read("deps/libserde-1.rlib"), "deps/libserde-1.rlib");
-        assert_eq!(read("deps/libtoml-6.rlib"), "toml");
-    }
-
-    fn walk(dir: &Path) -> Vec<PathBuf> {
-        let mut files = Vec::new();
-        for entry in std::fs::read_dir(dir).expect("read_dir") {
-            let path = entry.expect("entry").path();
-            if path.is_dir() {
-                files.extend(walk(&path));
-            } else {
-                files.push(path);
-            }
-        }
-        files
     }
 }

@@ -210,3 +210,52 @@ fn classifies() {
         Verdict::Broken(reason) if reason.contains("already FAILED")
     ));
 }
+
+#[test]
+fn a_failure_of_the_slot_is_told_from_the_sources() {
+    // Recorded (cargo 1.95): a slot whose `family-acl` came from another
+    // tree's build, running `cargo test -p host-adapter` for a mutation of
+    // host-adapter (shortened to the first error).
+    let seed = "   Compiling divan v0.1.21
+   Compiling host-adapter v0.1.0 (/tmp/inject-ws/target/inject/tree-2/crates/host-adapter)
+error[E0463]: can't find crate for `advisor_core`
+  --> crates/host-adapter/src/registry.rs:23:44
+   |
+23 |     let builder = builder.fail_fast_family(family_acl::AclProvisioning);
+   |                                            ^^^^^^^^^^ can't find crate
+
+For more information about this error, try `rustc --explain E0463`.
+error: could not compile `host-adapter` (lib) due to 12 previous errors
+";
+    let mutation = "   Compiling family-pty v0.1.0 (/tmp/w/crates/family-pty)
+error[E0308]: mismatched types
+ --> crates/family-pty/src/recognize.rs:3:5
+error: could not compile `family-pty` (lib) due to 1 previous error
+error: could not compile `host-adapter` (lib) due to 1 previous error
+";
+    let check = |out: &str, touched: &dyn Fn(&str) -> bool, want: Option<&str>| {
+        assert_eq!(
+            foreign_failure(&lines(out), touched).as_deref(),
+            want,
+            "{out}"
+        );
+    };
+    let everything = |_: &str| true;
+    let only_pty = |c: &str| c == "family-pty";
+    let want = "`host-adapter` does not build: error[E0463]: can't find crate for `advisor_core`";
+    // A library that does not load is the slot's, whatever the mutation reaches.
+    check(seed, &everything, Some(want));
+    check(seed, &only_pty, Some(want));
+    // A compile error in a crate the mutation reaches is the mutation's...
+    check(mutation, &everything, None);
+    // ... and one in a crate it cannot reach is the slot's.
+    let pty_untouched = |c: &str| c != "family-pty";
+    check(
+        mutation,
+        &pty_untouched,
+        Some("`family-pty` does not build: error[E0308]: mismatched types"),
+    );
+    // Output after a test binary started is not a build's.
+    let later = format!("     Running unittests src/lib.rs (x)\n{seed}");
+    check(&later, &everything, None);
+}

@@ -146,22 +146,50 @@ fn test_args<'a>(package: &'a str, targets: &'a [String], tests: &'a [String]) -
     args
 }
 
-/// Builds and runs the `targets` (`--lib --test foo`, or `--lib --tests`) of
-/// one package in the slot, in one `cargo test --no-fail-fast`; with `tests`,
-/// each test binary runs only the tests of exactly those names (`-- --exact
-/// a b`: the names a catalogue entry lists are libtest's full names, the keys
-/// its verdict is judged on). `Err` holds a
-/// BROKEN reason (does not compile, cargo failed, build timed out); `Ok`
-/// holds the outcomes and, when the run was cut short, why tests are missing.
+/// Why a `cargo test` proves nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// The source's doing: it does not compile, cargo failed, the build
+    /// timed out.
+    Broken(String),
+    /// The slot's doing: a library did not load, or a crate the source
+    /// change cannot reach did not compile (`libtest::foreign_failure`).
+    Seed(String),
+}
+
+/// One `cargo test` of one package: which of its targets, which tests, and
+/// which packages the source change under test can reach.
+pub struct Request<'a> {
+    /// The package.
+    pub package: &'a str,
+    /// Its targets (`--lib --test foo`, or `--lib --tests`).
+    pub targets: &'a [String],
+    /// The tests to run, by exact name (every test when empty).
+    pub tests: &'a [String],
+    /// Whether the change can reach a package (by name); when it cannot and
+    /// that package fails to compile, the failure is the slot's.
+    pub touched: &'a dyn Fn(&str) -> bool,
+}
+
+/// Builds and runs the request's targets in the slot, in one `cargo test
+/// --no-fail-fast`; with tests named, each test binary runs only the tests
+/// of exactly those names (`-- --exact a b`: the names a catalogue entry
+/// lists are libtest's full names, the keys its verdict is judged on). `Err`
+/// holds why the run proves nothing; `Ok` holds the outcomes and, when the
+/// run was cut short, why tests are missing.
 pub fn test_package(
     slot: &Slot,
     shared: &Shared,
-    package: &str,
-    targets: &[String],
-    tests: &[String],
+    request: &Request<'_>,
     settings: &Settings,
     log: &mut Vec<u8>,
-) -> Result<std::result::Result<(Outcomes, Option<String>), String>> {
+) -> Result<std::result::Result<(Outcomes, Option<String>), Failure>> {
+    let Request {
+        package,
+        targets,
+        tests,
+        touched,
+    } = *request;
     let args = test_args(package, targets, tests);
     let run = cargo(slot, shared, &args, settings, log)?;
     let parsed = libtest::parse(&run.lines);
@@ -169,20 +197,27 @@ pub fn test_package(
     if !run.tests_started {
         if run.timed_out {
             let secs = settings.build_timeout.as_secs();
-            return Ok(Err(format!("building `{package}` took over {secs}s")));
+            return Ok(Err(Failure::Broken(format!(
+                "building `{package}` took over {secs}s"
+            ))));
         }
         if parsed.did_not_compile() {
+            if let Some(why) = libtest::foreign_failure(&run.lines, touched) {
+                return Ok(Err(Failure::Seed(why)));
+            }
             let summary = libtest::error_summary(&run.lines);
-            return Ok(Err(format!("`{package}` does not compile: {summary}")));
+            return Ok(Err(Failure::Broken(format!(
+                "`{package}` does not compile: {summary}"
+            ))));
         }
     }
     if !run.success && parsed.summaries == 0 && !run.timed_out && parsed.crashes.is_empty() {
         let summary = libtest::error_summary(&run.lines);
-        return Ok(Err(if run.tests_started {
+        return Ok(Err(Failure::Broken(if run.tests_started {
             format!("`{command}` ran no test: {summary}")
         } else {
             format!("`{command}` failed: {summary}")
-        }));
+        })));
     }
     let missing = if run.timed_out {
         let secs = settings.test_timeout.as_secs();

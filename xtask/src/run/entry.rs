@@ -6,14 +6,14 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 
-use super::cargo::test_package;
+use super::cargo::{Failure, Request, test_package};
 use super::plan::{Baseline, plan};
 use super::{Settings, Slot};
 use crate::apply::Shared;
 use crate::catalogue::Entry;
 use crate::libtest::{self, Outcomes, Verdict};
 use crate::report::{EntryResult, Status};
-use crate::targets::{Pick, Workspace};
+use crate::targets::{self, Pick, Workspace};
 
 /// Tests `package` unmutated, for the baseline: every test target is built,
 /// and of their tests those named in `tests` run (all of them when `tests`
@@ -26,9 +26,23 @@ pub fn baseline_package(
     tests: &[String],
     settings: &Settings,
 ) -> Result<std::result::Result<Outcomes, String>> {
-    let mut log = Vec::new();
     let all = Pick::Everything.args().unwrap_or_default();
-    let result = test_package(slot, shared, package, &all, tests, settings, &mut log)?;
+    // Unmutated, every compile error is the source's; only a library that
+    // does not load is the slot's.
+    let request = Request {
+        package,
+        targets: &all,
+        tests,
+        touched: &|_| true,
+    };
+    let mut log = Vec::new();
+    // `heal` succeeds once per slot and run, so this tries at most twice.
+    let result = loop {
+        match test_package(slot, shared, &request, settings, &mut log)? {
+            Err(Failure::Seed(why)) => slot.heal(&format!("the baseline of `{package}`"), &why)?,
+            result => break result,
+        }
+    };
     fs::write(
         settings.log_dir.join(format!("baseline-{package}.log")),
         &log,
@@ -36,12 +50,17 @@ pub fn baseline_package(
     Ok(match result {
         Ok((outcomes, None)) => Ok(outcomes),
         Ok((_, Some(why))) => Err(format!("baseline: {why}")),
-        Err(why) => Err(format!("without any mutation, {why}")),
+        Err(Failure::Broken(why) | Failure::Seed(why)) => {
+            Err(format!("without any mutation, {why}"))
+        }
     })
 }
 
-/// Applies one entry in the slot, tests, restores, and judges. `Err` only
-/// when the source could not be restored (the run must stop).
+/// Applies one entry in the slot, tests, restores, and judges. When the
+/// build fails in the slot rather than in the mutation, the slot is rebuilt
+/// from nothing ([`Slot::heal`]) and the entry runs again. `Err` when the
+/// source could not be restored, or the slot fails so again (the run must
+/// stop).
 pub fn run_entry(
     slot: &Slot,
     shared: &Shared,
@@ -50,6 +69,36 @@ pub fn run_entry(
     workspace: Option<&Workspace>,
     settings: &Settings,
 ) -> Result<EntryResult> {
+    // `heal` succeeds once per slot and run, so this tries at most twice.
+    loop {
+        match attempt(slot, shared, entry, baseline, workspace, settings)? {
+            Attempt::Done(result) => return Ok(result),
+            Attempt::Seed(why) => {
+                // The retry writes the entry's log again: keep this one.
+                let log = settings.log_dir.join(format!("{}.log", entry.id));
+                let _ = fs::rename(&log, log.with_extension("broken-seed.log"));
+                slot.heal(&format!("`{}`", entry.id), &why)?;
+            }
+        }
+    }
+}
+
+/// How one try at an entry ended.
+enum Attempt {
+    /// With a verdict.
+    Done(EntryResult),
+    /// With a build that failed in the slot, not in the mutation.
+    Seed(String),
+}
+
+fn attempt(
+    slot: &Slot,
+    shared: &Shared,
+    entry: &Entry,
+    baseline: Option<&Baseline>,
+    workspace: Option<&Workspace>,
+    settings: &Settings,
+) -> Result<Attempt> {
     let start = Instant::now();
     let mut result = EntryResult {
         id: entry.id.clone(),
@@ -65,7 +114,7 @@ pub fn run_entry(
     };
     if let Some(reason) = &entry.broken {
         result.detail = reason.clone();
-        return Ok(result);
+        return Ok(Attempt::Done(result));
     }
     let mut before = Outcomes::new();
     if let Some(baseline) = baseline {
@@ -74,7 +123,7 @@ pub fn run_entry(
                 Some(Ok(outcomes)) => libtest::merge(&mut before, outcomes.clone()),
                 Some(Err(why)) => {
                     result.detail = why.clone();
-                    return Ok(result);
+                    return Ok(Attempt::Done(result));
                 }
                 None => {}
             }
@@ -92,7 +141,7 @@ pub fn run_entry(
         Ok(guard) => guard,
         Err(e) => {
             result.detail = format!("cannot apply: {e:#}");
-            return Ok(result);
+            return Ok(Attempt::Done(result));
         }
     };
     let mut log = Vec::new();
@@ -103,29 +152,33 @@ pub fn run_entry(
         entry.description,
         file.display()
     );
+    // The mutated package and every workspace package depending on it.
+    let touched = |package: &str| {
+        workspace.is_none_or(|w| {
+            package == entry.package || targets::depends_on(w, package, &entry.package)
+        })
+    };
     let mut outcomes = Outcomes::new();
     let mut missing = "did not run".to_owned();
     let mut broken = None;
     for (package, targets) in plan(entry, baseline, workspace) {
-        match test_package(
-            slot,
-            shared,
-            &package,
-            &targets,
-            &entry.tests,
-            settings,
-            &mut log,
-        ) {
+        let request = Request {
+            package: &package,
+            targets: &targets,
+            tests: &entry.tests,
+            touched: &touched,
+        };
+        match test_package(slot, shared, &request, settings, &mut log) {
             Ok(Ok((more, cut_short))) => {
                 libtest::merge(&mut outcomes, more);
                 missing = cut_short.unwrap_or(missing);
             }
-            Ok(Err(why)) => {
-                broken = Some(why);
+            Ok(Err(failure)) => {
+                broken = Some(failure);
                 break;
             }
             Err(e) => {
-                broken = Some(format!("{e:#}"));
+                broken = Some(Failure::Broken(format!("{e:#}")));
                 break;
             }
         }
@@ -138,13 +191,17 @@ pub fn run_entry(
         result.log = Some(log_path);
     }
     result.seconds = start.elapsed().as_secs_f64();
-    if let Some(why) = broken {
-        result.detail = why;
-        return Ok(result);
+    match broken {
+        Some(Failure::Seed(why)) => return Ok(Attempt::Seed(why)),
+        Some(Failure::Broken(why)) => {
+            result.detail = why;
+            return Ok(Attempt::Done(result));
+        }
+        None => {}
     }
     let verdict = libtest::classify(&entry.tests, baseline.map(|_| &before), &outcomes, &missing);
     judge(&mut result, entry, verdict);
-    Ok(result)
+    Ok(Attempt::Done(result))
 }
 
 fn judge(result: &mut EntryResult, entry: &Entry, verdict: Verdict) {

@@ -61,6 +61,9 @@ pub(super) fn row(remedy: HostRemedy) -> Option<&'static Row> {
         HostRemedy::ShellWithoutPseudoConsole
         | HostRemedy::ReplacePersistentShell
         | HostRemedy::SandboxedBusyboxShell
-        | HostRemedy::WeakerNestedSandbox => return None,
+        | HostRemedy::WeakerNestedSandbox
+        | HostRemedy::InstallSandboxTool
+        | HostRemedy::CommandPolicy
+        | HostRemedy::WholeClientSandbox => return None,
     })
 }

@@ -28,7 +28,7 @@ fn filter() -> Prefilter {
             Anchors::Always,
         ]
         .into_iter(),
-        [u64::MAX; 3],
+        [u64::MAX; 4],
     )
 }
 
@@ -114,7 +114,7 @@ fn output_text_reads_a_success_only_for_the_hosts_asked() {
             },
         ]
         .into_iter(),
-        [u64::MAX, 0b01, 0b10],
+        [u64::MAX, 0b01, 0b10, 0],
     );
     let said = |content: &str| {
         observation(Outcome::Success(Success {
@@ -151,7 +151,7 @@ fn each_host_scans_its_own_families_needles() {
             Anchors::FailureText { needles: &["xyz"] },
         ]
         .into_iter(),
-        [0b11, 0b10, 0b01],
+        [0b11, 0b10, 0b01, 0],
     );
     let both = failure_with("abc xyz", "Error: abc xyz", &[]);
     assert_eq!(f.candidates(&both, Host::ClaudeCode), 0b10);
@@ -160,7 +160,7 @@ fn each_host_scans_its_own_families_needles() {
     // An empty text builds no set and finds nothing.
     let empty = Prefilter::new(
         [Anchors::FailureText { needles: &["abc"] }].into_iter(),
-        [1; 3],
+        [1; 4],
     );
     assert_eq!(empty.candidates(&failure_with("", "", &[]), Host::Dsh), 0);
     assert!(empty.failure_text.sets.iter().all(|s| s.get().is_none()));
@@ -190,7 +190,7 @@ fn a_needle_across_the_envelope_is_found_in_the_content() {
             needles: &["r: ab"],
         }]
         .into_iter(),
-        [u64::MAX; 3],
+        [u64::MAX; 4],
     );
     assert_eq!(
         f.candidates(&failure_with("abc", "Error: abc", &[]), Host::Dsh),
@@ -263,7 +263,7 @@ proptest! {
             .into_iter()
             .map(|needles| Anchors::FailureText { needles: leak(needles) })
             .collect();
-        let f = Prefilter::new(anchors.into_iter(), [u64::MAX; 3]);
+        let f = Prefilter::new(anchors.into_iter(), [u64::MAX; 4]);
         prop_assert_eq!(f.candidates(&failure_with(&message, &content, &[]), Host::Dsh), model);
     }
 }

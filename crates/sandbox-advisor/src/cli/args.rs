@@ -58,7 +58,7 @@ pub(super) enum Command {
         #[arg(long, value_enum)]
         host: Option<HostArg>,
     },
-    /// One Claude Code or Codex hook event on stdin → the dialect's answer on stdout, or nothing.
+    /// One Claude Code, Codex or Gemini CLI hook event on stdin → the dialect's answer on stdout, or nothing.
     ///
     /// Never exits 2, which both dialects read as "block the tool call": a payload,
     /// configuration or command line it cannot use is exit 1, with the reason on stderr.
@@ -114,7 +114,8 @@ pub(super) struct HookArgs {
 
 #[derive(Subcommand)]
 pub(super) enum HookAction {
-    /// Mount the advisor in Claude Code's or Codex's hook settings (merged: other hooks stay).
+    /// Mount the advisor in Claude Code's or Codex's hook settings (edited in place: every
+    /// other hook and byte stays).
     Install(InstallArgs),
 }
 
@@ -140,11 +141,12 @@ pub(super) struct InstallArgs {
     /// Passed on to every hook run: a configuration file.
     #[arg(long, value_name = "PATH")]
     pub config: Option<PathBuf>,
-    /// Codex: trust the advisor's hooks through `codex app-server` after writing them.
+    /// Codex: trust the hooks this install wrote (only those) through `codex app-server`.
     #[arg(long)]
     pub trust: bool,
-    /// Codex: only report whether the advisor's hooks are mounted and trusted
-    /// (exit 1 when not); nothing is written.
+    /// Only report what the settings file holds and (Codex) whether Codex trusts it; exit 1
+    /// when a hook is missing, untrusted, unlike the flags given, or its trust cannot be
+    /// checked. Nothing is written.
     #[arg(long)]
     pub check: bool,
     /// Codex: the `codex` binary used for --trust and --check (default: `codex` on PATH).
@@ -171,6 +173,8 @@ pub(super) enum DialectArg {
     ClaudeCode,
     /// Codex's hooks (and the harness's `@deepseek-ai/dsh-hooks-codex`).
     Codex,
+    /// Gemini CLI's hooks (BeforeTool, AfterTool).
+    GeminiCli,
 }
 
 impl From<DialectArg> for Dialect {
@@ -178,6 +182,7 @@ impl From<DialectArg> for Dialect {
         match arg {
             DialectArg::ClaudeCode => Dialect::ClaudeCode,
             DialectArg::Codex => Dialect::Codex,
+            DialectArg::GeminiCli => Dialect::GeminiCli,
         }
     }
 }
@@ -191,6 +196,8 @@ pub(super) enum HostArg {
     ClaudeCode,
     /// Codex.
     Codex,
+    /// Gemini CLI.
+    GeminiCli,
 }
 
 impl From<HostArg> for Host {
@@ -199,6 +206,7 @@ impl From<HostArg> for Host {
             HostArg::Dsh => Host::Dsh,
             HostArg::ClaudeCode => Host::ClaudeCode,
             HostArg::Codex => Host::Codex,
+            HostArg::GeminiCli => Host::GeminiCli,
         }
     }
 }

@@ -130,7 +130,7 @@ fn run_hook(
     let Some(dialect) = args.dialect.map(Dialect::from) else {
         return not_blocking(
             io,
-            "hook: give --dialect claude-code or --dialect codex".into(),
+            "hook: give --dialect claude-code, --dialect codex or --dialect gemini-cli".into(),
         );
     };
     let host = args.host.map_or(dialect.default_host(), Into::into);
@@ -138,12 +138,11 @@ fn run_hook(
         Ok(c) => c,
         Err(message) => return not_blocking(io, message),
     };
-    let payload = match payload::read(&mut io.stdin)
-        .and_then(|bytes| payload::parse(dialect.reference(), host, &bytes))
-    {
-        Ok(p) => p,
-        Err(e) => return not_blocking(io, format!("{} payload: {e}", dialect.as_str())),
-    };
+    let payload =
+        match payload::read(&mut io.stdin).and_then(|bytes| dialect.imp().parse(host, &bytes)) {
+            Ok(p) => p,
+            Err(e) => return not_blocking(io, format!("{} payload: {e}", dialect.as_str())),
+        };
     let opened = match open_ledger(&args.ledger, &config, Role::Hook) {
         Ok(opened) => opened,
         Err(e) => return not_blocking(io, e),
@@ -157,7 +156,7 @@ fn run_hook(
         mode: args.mode,
         host,
     };
-    let exit = match hook::answer(&mut engine, runtime, settings, payload) {
+    let exit = match hook::answer_in(dialect.imp(), &mut engine, runtime, settings, payload) {
         Ok(answer) => {
             if let Some(out) = answer.stdout {
                 print(io, &format!("{out}\n"));

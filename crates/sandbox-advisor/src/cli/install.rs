@@ -1,179 +1,255 @@
 //! `hook install`: write the client's hook settings, then say what the client
 //! needs before it runs them (Codex: trust), checking it where it can.
+//!
+//! Exit status: 0 when the hooks are mounted (and, for Codex, asked about,
+//! trusted); 1 when `--check` finds a hook missing, untrusted or unlike the
+//! flags given, or cannot ask Codex (the files are still reported, with why),
+//! and when an install leaves a Codex hook untrusted; 2 for a usage error, a
+//! settings file install refuses, or a `--trust` that could not reach Codex.
+//! Every command it prints repeats every flag the user gave.
 
-use std::fmt::Write as _;
+#[path = "install_report.rs"]
+mod report;
+
 use std::path::{Path, PathBuf};
 
-use super::args::{DialectArg, InstallArgs};
+use advisor_core::quote::is_visible;
+
+use super::args::InstallArgs;
 use super::commands::{text, usage};
 use super::{Exit, Io};
-use crate::hook::install::{self, Change, Client, Scope};
-use crate::hook::trust::{self, HookTrust};
+use crate::hook::Dialect;
+use crate::hook::install::handler::shell_word;
+use crate::hook::install::{self, Handler, HookClient, Scope, TrustStep, client};
+use crate::hook::trust::{self, Ours};
+
+/// What the user asked for, complete enough to say it again.
+struct Request {
+    client: &'static (dyn HookClient + Sync),
+    scope: Scope,
+    /// `--bin`, `--mode`, `--config` as given (paths made absolute).
+    bin: Option<PathBuf>,
+    mode: Option<advisor_core::SandboxMode>,
+    config: Option<PathBuf>,
+    /// `--codex` when not the default.
+    codex: Option<PathBuf>,
+}
+
+impl Request {
+    /// The handler to write: `--bin`, else this binary.
+    fn handler(&self) -> Result<Handler, String> {
+        let bin = match &self.bin {
+            Some(bin) => bin.clone(),
+            None => std::env::current_exe()
+                .map(|b| std::path::absolute(&b).unwrap_or(b))
+                .map_err(|e| format!("cannot tell this binary's path ({e}); pass --bin"))?,
+        };
+        Handler::new(
+            &bin,
+            self.client.dialect(),
+            self.mode,
+            self.config.as_deref(),
+        )
+        .map_err(|e| e.to_string())
+    }
+
+    /// This request again as a command line, with `last` (`--trust`) at the
+    /// end and every flag given, so running it writes the same handler; or
+    /// why it cannot be shown.
+    fn again(&self, handler: &Handler, last: &str) -> Result<String, &'static str> {
+        let program = std::env::current_exe()
+            .ok()
+            .and_then(|p| p.to_str().map(str::to_owned))
+            .unwrap_or_else(|| "sandbox-advisor".into());
+        let mut words = vec![program, "hook".into(), "install".into()];
+        words.extend(["--client".into(), self.client.dialect().as_str().into()]);
+        match &self.scope {
+            Scope::User => words.push("--user".into()),
+            Scope::Project(dir) => {
+                words.push("--project".into());
+                words.push(dir.to_str().ok_or(NOT_SHOWN)?.into());
+            }
+        }
+        words.extend(["--bin".into(), handler.bin.clone()]);
+        if let Some(mode) = self.mode {
+            words.extend(["--mode".into(), mode.as_str().into()]);
+        }
+        if let Some(config) = &handler.config {
+            words.extend(["--config".into(), config.clone()]);
+        }
+        if let Some(codex) = &self.codex {
+            words.extend(["--codex".into(), codex.to_str().ok_or(NOT_SHOWN)?.into()]);
+        }
+        words.push(last.into());
+        if words.iter().any(|w| !w.chars().all(is_visible)) {
+            return Err(NOT_SHOWN);
+        }
+        Ok(words
+            .iter()
+            .map(|w| shell_word(w))
+            .collect::<Vec<_>>()
+            .join(" "))
+    }
+}
+
+const NOT_SHOWN: &str = "(not shown: a path in it is not UTF-8 or holds characters a terminal would not show as they are)";
 
 /// Runs `hook install` with `args`.
 pub(super) fn run(args: InstallArgs, io: &mut Io<'_>) -> Exit {
-    let client = match args.client {
-        DialectArg::ClaudeCode => Client::ClaudeCode,
-        DialectArg::Codex => Client::Codex,
+    let Some(client) = client::of(Dialect::from(args.client)) else {
+        return usage(
+            io,
+            "hook install: this client has no settings install knows".into(),
+        );
     };
-    if (args.trust || args.check) && client != Client::Codex {
-        return usage(io, "hook install: --trust and --check are for --client codex (Claude Code runs project hooks without a trust step in -p mode)".into());
+    if args.trust && client.trust() != TrustStep::CodexAppServer {
+        return usage(
+            io,
+            format!(
+                "hook install: --trust is for Codex ({} runs the hooks in its settings without a trust step)",
+                client.name()
+            ),
+        );
     }
-    let project = match (&args.project, args.user) {
-        (_, true) => None,
-        (Some(dir), false) => Some(dir.clone()),
+    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_owned());
+    let scope = match (&args.project, args.user) {
+        (_, true) => Scope::User,
+        (Some(dir), false) => Scope::Project(absolute(dir)),
         (None, false) => match std::env::current_dir() {
-            Ok(dir) => Some(dir),
+            Ok(dir) => Scope::Project(dir),
             Err(e) => return usage(io, format!("hook install: no current directory: {e}")),
         },
     };
-    let scope = project.clone().map_or(Scope::User, Scope::Project);
-    let path = match client.settings_path(&scope) {
-        Ok(p) => p,
+    let request = Request {
+        client,
+        scope,
+        bin: args.bin.as_deref().map(absolute),
+        mode: args.mode,
+        config: args.config.as_deref().map(absolute),
+        codex: (args.codex != Path::new("codex")).then(|| args.codex.clone()),
+    };
+    let place = match client.place(&request.scope) {
+        Ok(place) => place,
         Err(e) => return usage(io, format!("hook install: {e}")),
     };
-    let cwd = project.unwrap_or_else(|| PathBuf::from("."));
+    // Where Codex is asked from: the project, or (--user) here.
+    let cwd = match &request.scope {
+        Scope::Project(dir) => dir.clone(),
+        Scope::User => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
+    };
     if args.check {
-        return report_trust(
-            io,
-            &args.codex,
-            (&cwd, &scope),
-            &path,
-            trust::check(&args.codex, &cwd),
-        );
+        return check(&request, &args.codex, &place, &cwd, io);
     }
-    let bin = match args.bin.clone().map_or_else(std::env::current_exe, Ok) {
-        Ok(bin) => std::path::absolute(&bin).unwrap_or(bin),
-        Err(e) => {
-            return usage(
-                io,
-                format!("hook install: cannot tell this binary's path ({e}); pass --bin"),
-            );
-        }
-    };
-    let mut extra = Vec::new();
-    if let Some(mode) = args.mode {
-        extra.extend(["--mode".to_owned(), mode.as_str().to_owned()]);
-    }
-    if let Some(config) = &args.config {
-        let config = std::path::absolute(config).unwrap_or_else(|_| config.clone());
-        extra.extend(["--config".to_owned(), config.to_string_lossy().into_owned()]);
-    }
-    let command = install::command_line(&bin, client.dialect(), &extra);
-    let change = match install::install(client, &path, &command) {
-        Ok(change) => change,
+    let handler = match request.handler() {
+        Ok(handler) => handler,
         Err(e) => return usage(io, format!("hook install: {e}")),
     };
-    let mut out = String::new();
-    let what = match change {
-        Change::Written => "wrote",
-        Change::Unchanged => "already up to date:",
+    let command = handler.command_line();
+    let installed = match install::install(client, &place, &handler) {
+        Ok(installed) => installed,
+        Err(e) => return usage(io, format!("hook install: {e}")),
     };
-    let _ = writeln!(
-        out,
-        "{what} {} ({} on Bash)",
-        path.display(),
-        client.events().join(", ")
-    );
-    let _ = writeln!(out, "  command: {command}");
-    if args.mode.is_none() {
-        out.push_str(
-            "  no --mode: the hook is not told the client's sandbox mode, so families that need it \
-             stay silent and say why on stderr\n",
-        );
-    }
-    match client {
-        Client::ClaudeCode => {
-            out.push_str("Claude Code reads it when a session starts; nothing else is needed.\n");
+    let mut out = report::installed(client, &installed, &command, request.mode.is_none());
+    let hooks: Vec<(String, String)> = client
+        .events()
+        .iter()
+        .map(|e| ((*e).to_owned(), command.clone()))
+        .collect();
+    let ours = Ours {
+        path: &installed.path,
+        matcher: client.matcher(),
+        hooks: &hooks,
+    };
+    let steps = || report::trust_steps(request.again(&handler, "--trust"));
+    match client.trust() {
+        TrustStep::None(note) => {
+            out.push_str(note);
+            out.push('\n');
             text(io, &out)
         }
-        Client::Codex if args.trust => {
-            let _ = text(io, &out);
-            report_trust(
-                io,
-                &args.codex,
-                (&cwd, &scope),
-                &path,
-                trust::trust(&args.codex, &cwd),
-            )
-        }
-        Client::Codex => {
-            let _ = text(io, &out);
-            // Say whether Codex would run it, when a `codex` is here to ask;
-            // else how to trust it. Written but untrusted is exit 1.
-            match trust::check(&args.codex, &cwd) {
-                Ok(hooks) => report_trust(io, &args.codex, (&cwd, &scope), &path, Ok(hooks)),
-                Err(e) => {
-                    let steps = trust_steps(&scope);
-                    text(
-                        io,
-                        &format!("(could not ask Codex whether it trusts them: {e})\n{steps}\n"),
-                    )
-                }
+        TrustStep::CodexAppServer if args.trust => match trust::trust(&args.codex, &cwd, &ours) {
+            Ok(listed) => report::trust(io, out, &cwd, &ours, &listed, steps),
+            Err(e) => {
+                let _ = text(io, &out);
+                usage(
+                    io,
+                    format!(
+                        "hook install: cannot ask Codex ({}): {e}",
+                        args.codex.display()
+                    ),
+                )
             }
-        }
+        },
+        TrustStep::CodexAppServer => match trust::check(&args.codex, &cwd, &ours) {
+            Ok(listed) => report::trust(io, out, &cwd, &ours, &listed, steps),
+            Err(e) => {
+                out.push_str(&format!(
+                    "(could not ask Codex whether it trusts them: {e})\n{}\n",
+                    steps()
+                ));
+                text(io, &out)
+            }
+        },
     }
 }
 
-fn trust_steps(scope: &Scope) -> String {
-    let flags = match scope {
-        Scope::User => "--user".to_owned(),
-        Scope::Project(dir) => format!("--project {}", dir.display()),
-    };
-    format!(
-        "Codex runs a hook only once you trust it, and skips an untrusted one without a word. \
-         Trust it one of three ways:\n  \
-         - sandbox-advisor hook install --client codex {flags} --trust   (through `codex app-server`)\n  \
-         - in Codex, open /hooks and trust the two sandbox-advisor entries\n  \
-         - per run only: codex exec --dangerously-bypass-hook-trust …\n\
-         Changing the command line (another --mode, --bin or --config) needs trust again."
-    )
-}
-
-/// Tells each advisor hook's trust; exit 1 when one is missing or untrusted.
-fn report_trust(
-    io: &mut Io<'_>,
+/// `--check`: what the settings file holds, then (Codex) what Codex trusts.
+fn check(
+    request: &Request,
     codex: &Path,
-    (cwd, scope): (&Path, &Scope),
-    path: &Path,
-    hooks: Result<Vec<HookTrust>, trust::TrustError>,
+    place: &install::Place,
+    cwd: &Path,
+    io: &mut Io<'_>,
 ) -> Exit {
-    let hooks = match hooks {
-        Ok(h) => h,
-        Err(e) => {
-            return usage(
-                io,
-                format!("hook install: cannot ask Codex ({}): {e}", codex.display()),
-            );
-        }
+    let client = request.client;
+    let mounted = match install::mounted(client, place) {
+        Ok(mounted) => mounted,
+        Err(e) => return usage(io, format!("hook install: {e}")),
     };
-    let mut out = String::new();
-    if hooks.is_empty() {
-        let _ = writeln!(
-            out,
-            "NOT MOUNTED: Codex (from {}) sees no sandbox-advisor hook; expected in {}",
-            cwd.display(),
-            path.display()
-        );
-    }
-    for hook in &hooks {
-        let verdict = if hook.is_trusted() {
-            "trusted"
-        } else {
-            "NOT TRUSTED"
-        };
-        let _ = writeln!(out, "{verdict}: {} ({})", hook.event, hook.status);
-    }
-    let all = !hooks.is_empty() && hooks.iter().all(HookTrust::is_trusted);
-    if !all && !hooks.is_empty() {
-        let _ = writeln!(
-            out,
-            "Codex will skip the untrusted ones silently.\n{}",
-            trust_steps(scope)
-        );
+    // Flags given with --check say what should be there; else what is there counts.
+    let expected = (request.bin.is_some() || request.mode.is_some() || request.config.is_some())
+        .then(|| request.handler().map(|h| h.command_line()))
+        .transpose();
+    let expected = match expected {
+        Ok(expected) => expected,
+        Err(e) => return usage(io, format!("hook install: {e}")),
+    };
+    let (mut out, mut ok) = report::mounted(client, &mounted, expected.as_deref());
+    let hooks: Vec<(String, String)> = mounted
+        .events
+        .iter()
+        .filter_map(|(e, found)| match found.as_slice() {
+            [command] => Some(((*e).to_owned(), command.clone())),
+            _ => None,
+        })
+        .collect();
+    let ours = Ours {
+        path: &mounted.path,
+        matcher: client.matcher(),
+        hooks: &hooks,
+    };
+    match client.trust() {
+        TrustStep::None(note) => {
+            out.push_str(note);
+            out.push('\n');
+        }
+        TrustStep::CodexAppServer => match trust::check(codex, cwd, &ours) {
+            Ok(listed) => {
+                let (said, trusted) = report::trust_lines(cwd, &ours, &listed);
+                out.push_str(&said);
+                ok &= trusted;
+            }
+            Err(e) => {
+                out.push_str(&format!(
+                    "TRUST NOT CHECKED: {e}; the files above are what is installed, but whether \
+                     Codex runs them is unknown (install Codex, or pass --codex PATH)\n"
+                ));
+                ok = false;
+            }
+        },
     }
     let _ = text(io, &out);
-    if all {
+    if ok {
         Exit::Success
     } else {
         Exit::NothingToReport

@@ -4,7 +4,7 @@ use std::io::{IsTerminal as _, Write};
 
 use advisor_core::Locale;
 use session_scan::report::{Report, html, table};
-use session_scan::{Assume, Options};
+use session_scan::{Assume, Limits, Options};
 
 use super::args::{ScanArgs, ScanFormat};
 use super::commands::usage;
@@ -34,6 +34,7 @@ pub(super) fn run(args: ScanArgs, locale: Option<Locale>, io: &mut Io<'_>) -> Ex
         },
         jobs,
         progress: !args.no_progress && std::io::stderr().is_terminal(),
+        limits: Limits::default(),
     };
     let report = match session_scan::scan(&args.paths, options) {
         Ok(report) => report,

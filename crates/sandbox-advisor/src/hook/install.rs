@@ -1,70 +1,51 @@
-//! `sandbox-advisor hook install --client claude-code|codex`: mounts the
-//! advisor in a client's hook settings, keeping every other hook there.
+//! `sandbox-advisor hook install --client <client>`: mounts the advisor in a
+//! client's hook settings and touches nothing else.
 //!
-//! - **Claude Code** reads `.claude/settings.json` in the project (or
-//!   `~/.claude/settings.json` for the user); the advisor answers
-//!   `PreToolUse`, `PostToolUse` and `PostToolUseFailure` for `Bash`.
-//! - **Codex** reads `hooks.json` in `CODEX_HOME` (default `~/.codex`), or
-//!   `<project>/.codex/hooks.json` in a project it trusts; the advisor answers
-//!   `PreToolUse` and `PostToolUse` for `Bash`. Codex runs a hook only once it
-//!   is trusted, and skips an untrusted one without a word ([`super::trust`]).
-//!
-//! The file is merged, never replaced: an existing advisor handler (a command
-//! that runs `sandbox-advisor … hook --dialect …`) is replaced where it
-//! stands, any other handler and key is kept, and a second run with the same
-//! command line changes nothing (so Codex's trust, which is per command line,
-//! survives it). The file is written whole to a temporary file beside it and
-//! renamed over it. A settings file that is a symbolic link is refused: the
-//! rename would replace the link, not its target.
+//! - **What it writes**: per event the client's module names
+//!   ([`client::HookClient`]; one module per client), one group `{"matcher":
+//!   "Bash", "hooks": [{"type": "command", "command": <the handler>}]}`
+//!   (Gemini CLI's matcher is `run_shell_command`),
+//!   where the handler is the one command line [`Handler`] defines.
+//! - **What it replaces**: only a group of exactly that shape whose command
+//!   is the advisor's handler in install's own form (any binary named
+//!   `sandbox-advisor`, `--dialect d` or `--dialect=d`, at most `--mode` and
+//!   `--config`; [`handler`] says exactly). The first is replaced where it
+//!   stands; a later one is removed.
+//! - **What it keeps**: everything else, byte for byte (numbers, key order,
+//!   spacing, escapes), including every handler that merely names the
+//!   advisor (a policy gate `… && sandbox-advisor hook …`, another matcher,
+//!   extra words): those are listed in the output, never changed. The text
+//!   inserted follows the file's indentation and line endings.
+//! - **What it refuses**, naming the key or the line and changing nothing: a
+//!   file that is not JSON, or whose root, `hooks` or an event's value is not
+//!   what the client reads; a key that appears twice in one object; a file
+//!   over [`SETTINGS_MAX_BYTES`]; a symbolic link anywhere below the scope's
+//!   root; a file with several names; a file whose owner this user cannot
+//!   keep ([`file`]).
+//! - A second run with the same command line changes nothing (so Codex's
+//!   trust, which is per command line, survives it).
 
-use std::path::{Path, PathBuf};
+pub mod client;
+pub mod edit;
+pub mod handler;
+pub mod json;
+pub mod render;
 
-use serde_json::{Map, Value, json};
+mod claude_code;
+mod codex;
+mod file;
+mod gemini_cli;
 
-use super::Dialect;
+use std::path::PathBuf;
+
+use advisor_core::quote::escaped;
+
+pub use client::{CLIENTS, HookClient, Place, TrustStep};
+pub use edit::{Found, Plan};
+pub use handler::Handler;
 
 /// The longest settings file read, in bytes.
 pub const SETTINGS_MAX_BYTES: u64 = 4 * 1024 * 1024;
-
-/// The client whose settings are edited.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Client {
-    /// Claude Code.
-    ClaudeCode,
-    /// Codex.
-    Codex,
-}
-
-impl Client {
-    /// The hook dialect the client speaks.
-    pub fn dialect(self) -> Dialect {
-        match self {
-            Client::ClaudeCode => Dialect::ClaudeCode,
-            Client::Codex => Dialect::Codex,
-        }
-    }
-
-    /// The events the advisor answers in this client.
-    pub fn events(self) -> &'static [&'static str] {
-        match self {
-            Client::ClaudeCode => &["PreToolUse", "PostToolUse", "PostToolUseFailure"],
-            Client::Codex => &["PreToolUse", "PostToolUse"],
-        }
-    }
-
-    /// The settings file for `scope`.
-    pub fn settings_path(self, scope: &Scope) -> Result<PathBuf, InstallError> {
-        Ok(match (self, scope) {
-            (Client::ClaudeCode, Scope::Project(dir)) => dir.join(".claude").join("settings.json"),
-            (Client::ClaudeCode, Scope::User) => home()?.join(".claude").join("settings.json"),
-            (Client::Codex, Scope::Project(dir)) => dir.join(".codex").join("hooks.json"),
-            (Client::Codex, Scope::User) => match std::env::var_os("CODEX_HOME") {
-                Some(home) if !home.is_empty() => PathBuf::from(home).join("hooks.json"),
-                _ => home()?.join(".codex").join("hooks.json"),
-            },
-        })
-    }
-}
 
 /// Whose settings: one project's, or the user's.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,7 +57,7 @@ pub enum Scope {
 }
 
 /// What `install` changed.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Change {
     /// The file was written: the advisor's handlers were added or replaced.
     Written,
@@ -91,172 +72,130 @@ pub enum InstallError {
     #[error("no home directory is known (HOME is unset); pass --project DIR")]
     NoHome,
     /// The file cannot be read or written.
-    #[error("{path}: {source}")]
+    #[error("{}: {source}", escaped(&path.to_string_lossy()))]
     Io {
         /// The file.
         path: PathBuf,
         /// What failed.
         source: std::io::Error,
     },
-    /// The file is not what a settings file must be.
-    #[error("{path}: {why}; nothing was changed")]
+    /// The file is not one install will edit.
+    #[error("{}: {why}; nothing was changed", escaped(&path.to_string_lossy()))]
     Refused {
-        /// The file.
+        /// The file, or the directory on the way to it.
         path: PathBuf,
         /// What is wrong, naming the key or the line.
         why: String,
     },
 }
 
-/// The command line a client runs for each event: `bin` quoted for a POSIX
-/// shell, then the hook's own arguments.
-pub fn command_line(bin: &Path, dialect: Dialect, extra: &[String]) -> String {
-    let mut words = vec![shell_word(&bin.to_string_lossy())];
-    words.extend(["hook", "--dialect", dialect.as_str()].map(str::to_owned));
-    words.extend(extra.iter().map(|w| shell_word(w)));
-    words.join(" ")
+/// What one install did.
+#[derive(Debug)]
+pub struct Installed {
+    /// The settings file.
+    pub path: PathBuf,
+    /// Whether it was written.
+    pub change: Change,
+    /// What was replaced, and what was left alone.
+    pub plan: Plan,
 }
 
-/// One word for `sh -c`: as it is when it holds only characters no shell
-/// reads specially, else in single quotes.
-fn shell_word(word: &str) -> String {
-    let plain = !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_-./:=@%+,".contains(c));
-    if plain {
-        word.to_owned()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
-    }
-}
-
-/// True for a handler command that runs the advisor's hook (any binary path,
-/// any dialect): the handlers `install` replaces.
-pub fn is_advisor(command: &str) -> bool {
-    command.contains("sandbox-advisor") && command.contains(" hook --dialect ")
-}
-
-/// Mounts `command` for `client` in the file at `path`.
-pub fn install(client: Client, path: &Path, command: &str) -> Result<Change, InstallError> {
-    let io = |source| InstallError::Io {
-        path: path.to_owned(),
-        source,
-    };
-    let existing = match std::fs::symlink_metadata(path) {
-        Ok(meta) if meta.file_type().is_symlink() => {
-            return Err(refused(
-                path,
-                "it is a symbolic link (edit its target, or choose another scope)",
-            ));
-        }
-        Ok(meta) if !meta.is_file() => return Err(refused(path, "it is not a regular file")),
-        Ok(meta) if meta.len() > SETTINGS_MAX_BYTES => {
-            return Err(refused(path, "it is longer than 4 MiB"));
-        }
-        Ok(_) => Some(std::fs::read_to_string(path).map_err(io)?),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => return Err(io(e)),
-    };
-    let merged = merge(existing.as_deref(), client, command).map_err(|why| refused(path, &why))?;
-    if existing.as_deref() == Some(merged.as_str()) {
-        return Ok(Change::Unchanged);
-    }
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(io)?;
-    }
-    let temp = path.with_extension(format!("json.sandbox-advisor-{}", std::process::id()));
-    std::fs::write(&temp, &merged).map_err(io)?;
-    std::fs::rename(&temp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&temp);
-        io(e)
-    })?;
-    Ok(Change::Written)
-}
-
-fn refused(path: &Path, why: &str) -> InstallError {
-    InstallError::Refused {
-        path: path.to_owned(),
-        why: why.to_owned(),
-    }
-}
-
-/// The settings text with the advisor's handlers for `client` set to
-/// `command`, or why the text cannot be edited.
-pub fn merge(existing: Option<&str>, client: Client, command: &str) -> Result<String, String> {
-    let mut root = match existing.map(str::trim) {
-        None | Some("") => Map::new(),
-        Some(text) => match serde_json::from_str::<Value>(text) {
-            Ok(Value::Object(map)) => map,
-            Ok(_) => return Err("it is not a JSON object".into()),
-            Err(e) => {
-                return Err(format!(
-                    "not valid JSON at line {} column {}: {}",
-                    e.line(),
-                    e.column(),
-                    crate::config::json_syntax_message(&e)
-                ));
-            }
-        },
-    };
-    let hooks = root
-        .entry("hooks")
-        .or_insert_with(|| Value::Object(Map::new()));
-    let Value::Object(hooks) = hooks else {
-        return Err("key `hooks` is not an object".into());
-    };
-    for event in client.events() {
-        let groups = hooks
-            .entry(*event)
-            .or_insert_with(|| Value::Array(Vec::new()));
-        let Value::Array(groups) = groups else {
-            return Err(format!("key `hooks.{event}` is not an array"));
-        };
-        let at = remove_advisor(groups, event)?;
-        let ours = json!({
-            "matcher": "Bash",
-            "hooks": [{"type": "command", "command": command}],
+/// Mounts `handler` for `client` in the settings file at `place`.
+pub fn install(
+    client: &dyn HookClient,
+    place: &Place,
+    handler: &Handler,
+) -> Result<Installed, InstallError> {
+    let opened = file::open(place)?;
+    let path = opened.path().to_owned();
+    let (text, plan) = merge(opened.text(), client, &handler.command_line())
+        .map_err(|why| file::refused(&path, why))?;
+    if plan.edits.is_empty() {
+        return Ok(Installed {
+            path,
+            change: Change::Unchanged,
+            plan,
         });
-        groups.insert(at.unwrap_or(groups.len()), ours);
     }
-    let mut text = serde_json::to_string_pretty(&Value::Object(root))
-        .map_err(|e| format!("cannot write it back: {e}"))?;
-    text.push('\n');
-    Ok(text)
+    opened.replace(&text)?;
+    Ok(Installed {
+        path,
+        change: Change::Written,
+        plan,
+    })
 }
 
-/// Removes the advisor's handlers from `groups` (a group left empty goes with
-/// them); the index of the first group that held one, where ours goes back.
-fn remove_advisor(groups: &mut Vec<Value>, event: &str) -> Result<Option<usize>, String> {
-    let mut first = None;
-    let mut i = 0;
-    while i < groups.len() {
-        let Some(handlers) = groups[i].get_mut("hooks") else {
-            i += 1;
-            continue;
-        };
-        let Value::Array(handlers) = handlers else {
-            return Err(format!("key `hooks.{event}[{i}].hooks` is not an array"));
-        };
-        let before = handlers.len();
-        handlers.retain(|h| {
-            !h.get("command")
-                .and_then(Value::as_str)
-                .is_some_and(is_advisor)
+/// The settings text with the advisor's groups for `client` running
+/// `command`, and the edit that made it; or why the text cannot be edited.
+/// The result is read back: it must hold exactly one advisor group per event,
+/// running `command`.
+pub fn merge(
+    old: Option<&str>,
+    client: &dyn HookClient,
+    command: &str,
+) -> Result<(String, Plan), String> {
+    let plan = edit::plan(old, client, command)?;
+    let text = plan.apply(old.unwrap_or_default());
+    let root = json::parse(&text).map_err(|e| format!("the edit came out wrong ({e})"))?;
+    let again = edit::scan(&root, client)?;
+    let exact = again
+        .events
+        .iter()
+        .all(|e| matches!(e.ours.as_slice(), [(_, c)] if c == command));
+    if !exact {
+        return Err("the edit came out wrong (not one advisor group per event)".into());
+    }
+    Ok((text, plan))
+}
+
+/// What the settings file at `place` holds for `client` (`--check`).
+#[derive(Debug)]
+pub struct Mounted {
+    /// The settings file.
+    pub path: PathBuf,
+    /// Whether it exists.
+    pub exists: bool,
+    /// Per event, the commands of the advisor's groups in it.
+    pub events: Vec<(&'static str, Vec<String>)>,
+    /// Handlers that name the advisor but are not its handler.
+    pub kept: Vec<Found>,
+}
+
+/// Reads the settings file at `place` without changing it.
+pub fn mounted(client: &dyn HookClient, place: &Place) -> Result<Mounted, InstallError> {
+    let opened = file::open(place)?;
+    let path = opened.path().to_owned();
+    let Some(text) = opened.text() else {
+        let events = client.events().iter().map(|e| (*e, Vec::new())).collect();
+        return Ok(Mounted {
+            path,
+            exists: false,
+            events,
+            kept: Vec::new(),
         });
-        if handlers.len() != before {
-            first.get_or_insert(i);
-            if handlers.is_empty() {
-                groups.remove(i);
-                continue;
-            }
-        }
-        i += 1;
-    }
-    Ok(first)
+    };
+    let read = || -> Result<Mounted, String> {
+        let root = json::parse(text).map_err(|e| e.to_string())?;
+        let scan = edit::scan(&root, client)?;
+        Ok(Mounted {
+            path: path.clone(),
+            exists: true,
+            events: scan
+                .events
+                .into_iter()
+                .map(|e| (e.event, e.ours.into_iter().map(|(_, c)| c).collect()))
+                .collect(),
+            kept: scan.kept,
+        })
+    };
+    read().map_err(|why| InstallError::Refused {
+        path: path.clone(),
+        why,
+    })
 }
 
-fn home() -> Result<PathBuf, InstallError> {
+/// The user's home directory.
+pub(crate) fn home() -> Result<PathBuf, InstallError> {
     directories::BaseDirs::new()
         .map(|dirs| dirs.home_dir().to_owned())
         .ok_or(InstallError::NoHome)

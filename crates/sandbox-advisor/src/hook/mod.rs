@@ -1,5 +1,7 @@
-//! `sandbox-advisor hook --dialect claude-code|codex`: one hook event in,
-//! the dialect's answer out.
+//! `sandbox-advisor hook --dialect claude-code|codex|gemini-cli`: one hook
+//! event in, the dialect's answer out. Each dialect is a [`dialect::HookDialect`];
+//! Gemini CLI's is [`gemini_cli`], whose payload and answers differ from the
+//! two below.
 //!
 //! Claude Code, Codex and the TypeScript harness's bridges
 //! (`@deepseek-ai/dsh-hooks-claude-code`, `@deepseek-ai/dsh-hooks-codex`,
@@ -77,14 +79,31 @@
 //!   field. `hook` never exits 2: both dialects read exit 2 as "block the
 //!   tool call", and a broken advisor must let the call through.
 //!
+//! # Facts checked outside the sandbox
+//!
+//! The hook runs on the client's host, as its child, outside the sandbox the
+//! client starts for each command. For a failure a family recognized (and
+//! only then), the families that name checks get them from [`probe`]: whether
+//! this host can create a user namespace, where Codex keeps its home, Claude
+//! Code's own sandbox settings, whether `bwrap` lies on the `PATH` the client
+//! handed the hook (Gemini CLI), and how much of the text Claude Code wrote in
+//! a field of its own ([`payload::Payload::client_tail`]). That is how a
+//! family tells the sandbox's words from a command that printed them, and
+//! only a proven failure may feed the fail-fast budget
+//! (`advisor_core::provenance`). `serve`, `replay` and `explain` have no probe:
+//! every fact is unknown there, so no client family's finding is proven.
+//!
 //! "Once per agent per family" and the fail-fast budget hold across
 //! invocations through a shared ledger store handed to [`engine`]: the
 //! on-disk store by default (`--state-dir`), or Redis (`--ledger`), see
 //! `crate::ledger`.
 
+pub mod dialect;
+pub mod gemini_cli;
 pub mod install;
 pub mod output;
 pub mod payload;
+pub mod probe;
 pub mod reference;
 pub mod trust;
 
@@ -107,15 +126,29 @@ pub enum Dialect {
     ClaudeCode,
     /// OpenAI Codex (and `@deepseek-ai/dsh-hooks-codex`).
     Codex,
+    /// Google's Gemini CLI ([`gemini_cli`]).
+    GeminiCli,
 }
 
 impl Dialect {
+    /// Every dialect.
+    pub const ALL: [Dialect; 3] = [Dialect::ClaudeCode, Dialect::Codex, Dialect::GeminiCli];
+
+    /// Its module: how its payload is read and its answer written.
+    pub fn imp(self) -> &'static dyn dialect::HookDialect {
+        static CLAUDE_CODE: dialect::Shared =
+            dialect::Shared(&reference::CLAUDE_CODE, Host::ClaudeCode);
+        static CODEX: dialect::Shared = dialect::Shared(&reference::CODEX, Host::Codex);
+        match self {
+            Dialect::ClaudeCode => &CLAUDE_CODE,
+            Dialect::Codex => &CODEX,
+            Dialect::GeminiCli => &gemini_cli::GeminiCli,
+        }
+    }
+
     /// Its facts: events, input and output fields.
     pub fn reference(self) -> &'static Reference {
-        match self {
-            Dialect::ClaudeCode => &reference::CLAUDE_CODE,
-            Dialect::Codex => &reference::CODEX,
-        }
+        self.imp().reference()
     }
 
     /// Its name on the command line.
@@ -127,10 +160,7 @@ impl Dialect {
     /// otherwise: the client whose dialect it is. The harness's hook
     /// bridges speak both dialects and are `--host dsh`.
     pub fn default_host(self) -> Host {
-        match self {
-            Dialect::ClaudeCode => Host::ClaudeCode,
-            Dialect::Codex => Host::Codex,
-        }
+        self.imp().default_host()
     }
 }
 
@@ -166,7 +196,8 @@ pub fn engine(
     Engine::for_hook(config, registry, stores)
 }
 
-/// Runs `payload` through `engine` and renders the answer; withheld
+/// Runs `payload` through `engine` and renders the answer in the
+/// `hookSpecificOutput` form Claude Code and Codex share; withheld
 /// advisories are told on the host log.
 pub fn answer(
     engine: &mut Engine,
@@ -174,7 +205,29 @@ pub fn answer(
     settings: Settings,
     payload: Payload,
 ) -> Result<Answer, String> {
+    let parsed = dialect::Parsed {
+        payload,
+        call: dialect::CallFacts::default(),
+    };
+    answer_in(Dialect::ClaudeCode.imp(), engine, runtime, settings, parsed)
+}
+
+/// Runs `parsed` through `engine` and renders the answer as `dialect` writes
+/// it; withheld advisories are told on the host log.
+pub fn answer_in(
+    dialect: &dyn dialect::HookDialect,
+    engine: &mut Engine,
+    runtime: &tokio::runtime::Runtime,
+    settings: Settings,
+    parsed: dialect::Parsed,
+) -> Result<Answer, String> {
+    let dialect::Parsed { payload, call } = parsed;
     let event = payload.event;
+    // Facts checked outside the sandbox, asked only for a recognized failure.
+    engine.set_probe(Arc::new(probe::HookProbe::new(
+        payload.cwd.clone(),
+        payload.client_tail,
+    )));
     let decision = runtime.block_on(decide(engine, settings, payload))?;
     for w in &decision.withheld {
         withheld::log(
@@ -185,7 +238,7 @@ pub fn answer(
         );
     }
     Ok(Answer {
-        stdout: output::render(event, &decision),
+        stdout: dialect.render(event, &decision, &call),
         decision,
     })
 }

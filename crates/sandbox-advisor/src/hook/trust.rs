@@ -10,6 +10,18 @@
 //! `{enabled: true, trusted_hash: <currentHash>}` trusts one. The hash is
 //! read from `hooks/list`, never computed here (its recipe is Codex's).
 //!
+//! **What is trusted.** Only the hooks install wrote ([`Ours`]): an entry of
+//! `hooks/list` whose `sourcePath` is the file install wrote (the same file
+//! on disk), whose key lies in that file, whose event is one install wrote,
+//! whose matcher is the client's and whose `command` is exactly the command
+//! line install wrote, which must be the advisor's handler ([`Handler`]; a
+//! `command` handler, not a managed one). An entry
+//! Codex marks `modified` is trusted again only when it is exactly that.
+//! Every other entry (another file, another layer such as a repository's
+//! `.codex/hooks.json` when the install was `--user`, another event, any
+//! other command, even one that names the advisor) is never trusted;
+//! the untrusted ones are reported, so the user sees them.
+//!
 //! Bounds: the whole conversation has [`DEADLINE`]; at most
 //! [`OUTPUT_MAX_BYTES`] of the server's output are read; the server is
 //! killed when the conversation ends, however it ends.
@@ -22,7 +34,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::install::is_advisor;
+use super::Dialect;
+use super::install::Handler;
 
 /// The longest the whole conversation with `codex app-server` may take.
 pub const DEADLINE: Duration = Duration::from_secs(30);
@@ -30,22 +43,134 @@ pub const DEADLINE: Duration = Duration::from_secs(30);
 /// The most of the server's output read, in bytes.
 pub const OUTPUT_MAX_BYTES: u64 = 16 * 1024 * 1024;
 
-/// One of the advisor's hooks as Codex sees it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HookTrust {
+/// The most entries of `hooks/list` read.
+pub const LISTED_MAX: usize = 4096;
+
+/// The longest text of an entry kept (longer is cut, and then matches
+/// nothing install wrote).
+pub const FIELD_MAX_CHARS: usize = 8192;
+
+/// One hook as `hooks/list` shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Listed {
     /// Codex's key for it (`<hooks.json>:<event>:<group>:<handler>`).
     pub key: String,
     /// Its event, as Codex names it (`preToolUse`).
     pub event: String,
+    /// `command` for a command handler.
+    pub handler_type: String,
+    /// The command line.
+    pub command: String,
+    /// The group's matcher, when it has one.
+    pub matcher: Option<String>,
+    /// The file it comes from.
+    pub source_path: String,
+    /// True for a hook an administrator's policy manages.
+    pub managed: bool,
     /// `trusted`, `untrusted`, `modified`, or another status Codex reports.
     pub status: String,
-    hash: String,
+    /// The hash Codex would trust.
+    pub hash: String,
 }
 
-impl HookTrust {
+impl Listed {
+    /// Reads one entry of `hooks/list`.
+    pub fn from_json(h: &Value) -> Self {
+        Self {
+            key: text(&h["key"]),
+            event: text(&h["eventName"]),
+            handler_type: text(&h["handlerType"]),
+            command: text(&h["command"]),
+            matcher: h["matcher"].as_str().map(|_| text(&h["matcher"])),
+            source_path: text(&h["sourcePath"]),
+            managed: h["isManaged"].as_bool() != Some(false),
+            status: text(&h["trustStatus"]),
+            hash: text(&h["currentHash"]),
+        }
+    }
+
     /// True when Codex will run it.
     pub fn is_trusted(&self) -> bool {
         matches!(self.status.as_str(), "trusted" | "managed")
+    }
+}
+
+/// What install wrote: the only hooks it trusts.
+#[derive(Debug, Clone, Copy)]
+pub struct Ours<'a> {
+    /// The file it wrote.
+    pub path: &'a Path,
+    /// The groups' matcher.
+    pub matcher: &'a str,
+    /// Each event it wrote, as the file names it (`PreToolUse`), with the
+    /// command line it wrote there.
+    pub hooks: &'a [(String, String)],
+}
+
+impl Ours<'_> {
+    /// True when `listed` is one of the hooks install wrote (module doc).
+    pub fn is(&self, listed: &Listed) -> bool {
+        let written = self.hooks.iter().any(|(event, command)| {
+            codex_event(event) == listed.event && *command == listed.command
+        });
+        written
+            && Handler::parse(&listed.command, Dialect::Codex).is_some()
+            && listed.handler_type == "command"
+            && !listed.managed
+            && listed.matcher.as_deref() == Some(self.matcher)
+            && listed.key.starts_with(&format!("{}:", listed.source_path))
+            && same_file(Path::new(&listed.source_path), self.path)
+    }
+}
+
+/// Codex's name for a settings file's event: `PreToolUse` → `preToolUse`.
+pub fn codex_event(event: &str) -> String {
+    let mut chars = event.chars();
+    chars
+        .next()
+        .map(|c| c.to_ascii_lowercase().to_string() + chars.as_str())
+        .unwrap_or_default()
+}
+
+/// True when both paths name one file: the same text, or the same file once
+/// each is resolved.
+fn same_file(listed: &Path, ours: &Path) -> bool {
+    if listed == ours {
+        return true;
+    }
+    match (std::fs::canonicalize(listed), std::fs::canonicalize(ours)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// What Codex lists, split by [`Ours`].
+#[derive(Debug, Clone, Default)]
+pub struct Report {
+    /// The hooks install wrote, with their trust.
+    pub ours: Vec<Listed>,
+    /// Every other hook Codex would skip (not trusted): none of them is
+    /// trusted by install.
+    pub others_untrusted: Vec<Listed>,
+}
+
+impl Report {
+    /// The hooks to trust: install's own that Codex does not trust yet
+    /// (untrusted, or `modified` and now exactly install's), never another.
+    pub fn to_trust(&self) -> impl Iterator<Item = &Listed> {
+        self.ours
+            .iter()
+            .filter(|h| !h.is_trusted() && !h.key.is_empty() && !h.hash.is_empty())
+    }
+
+    /// Splits `listed` by `ours`.
+    pub fn of(listed: Vec<Listed>, ours: &Ours<'_>) -> Self {
+        let (ours_listed, others): (Vec<Listed>, Vec<Listed>) =
+            listed.into_iter().partition(|h| ours.is(h));
+        Self {
+            ours: ours_listed,
+            others_untrusted: others.into_iter().filter(|h| !h.is_trusted()).collect(),
+        }
     }
 }
 
@@ -159,20 +284,15 @@ impl Server {
         Ok(server)
     }
 
-    fn advisor_hooks(&mut self, cwd: &Path) -> Result<Vec<HookTrust>, TrustError> {
+    fn list(&mut self, cwd: &Path) -> Result<Vec<Listed>, TrustError> {
         let listed = self.request("hooks/list", json!({"cwds": [cwd]}))?;
         Ok(listed["data"]
             .as_array()
             .into_iter()
             .flatten()
             .flat_map(|entry| entry["hooks"].as_array().into_iter().flatten())
-            .filter(|h| h["command"].as_str().is_some_and(is_advisor))
-            .map(|h| HookTrust {
-                key: text(&h["key"]),
-                event: text(&h["eventName"]),
-                status: text(&h["trustStatus"]),
-                hash: text(&h["currentHash"]),
-            })
+            .take(LISTED_MAX)
+            .map(Listed::from_json)
             .collect())
     }
 }
@@ -182,24 +302,22 @@ fn text(value: &Value) -> String {
         .as_str()
         .unwrap_or_default()
         .chars()
-        .take(1024)
+        .take(FIELD_MAX_CHARS)
         .collect()
 }
 
-/// The advisor's hooks Codex sees for a session started in `cwd`, with
-/// their trust.
-pub fn check(codex: &Path, cwd: &Path) -> Result<Vec<HookTrust>, TrustError> {
-    Server::open(codex, cwd)?.advisor_hooks(cwd)
+/// The hooks Codex sees for a session started in `cwd`, split by `ours`.
+pub fn check(codex: &Path, cwd: &Path, ours: &Ours<'_>) -> Result<Report, TrustError> {
+    let listed = Server::open(codex, cwd)?.list(cwd)?;
+    Ok(Report::of(listed, ours))
 }
 
-/// Trusts every advisor hook Codex sees from `cwd` that is not trusted yet,
-/// then reads the trust back.
-pub fn trust(codex: &Path, cwd: &Path) -> Result<Vec<HookTrust>, TrustError> {
+/// Trusts the hooks install wrote that Codex does not trust yet (and no
+/// other), then reads the trust back.
+pub fn trust(codex: &Path, cwd: &Path, ours: &Ours<'_>) -> Result<Report, TrustError> {
     let mut server = Server::open(codex, cwd)?;
-    for hook in server.advisor_hooks(cwd)? {
-        if hook.is_trusted() || hook.key.is_empty() || hook.hash.is_empty() {
-            continue;
-        }
+    let before = Report::of(server.list(cwd)?, ours);
+    for hook in before.to_trust() {
         let key_path = format!(
             "hooks.state.{}",
             serde_json::to_string(&hook.key).unwrap_or_default()
@@ -213,5 +331,9 @@ pub fn trust(codex: &Path, cwd: &Path) -> Result<Vec<HookTrust>, TrustError> {
             }),
         )?;
     }
-    server.advisor_hooks(cwd)
+    Ok(Report::of(server.list(cwd)?, ours))
 }
+
+#[cfg(test)]
+#[path = "trust_tests.rs"]
+mod tests;

@@ -235,7 +235,7 @@ fn parse_event(kind: &str, fields: &Fields<'_>) -> Result<Event, String> {
                         .unwrap_or_else(|| format!("Error: {}", error.message)),
                     message: error.message,
                     members: error.members.0,
-                    code: None,
+                    code: error.code,
                 }),
                 (None, Some(result)) => advisor_core::Outcome::Success(Success {
                     value: recognized("result.value", result.value, Role::Value)?,

@@ -104,6 +104,10 @@ pub(super) struct ErrorPart {
     pub(super) members: Members,
     #[serde(default)]
     pub(super) content: Option<String>,
+    /// The host's structured code for the failure (the Rust harness's
+    /// `info.code`; Gemini CLI's `sandbox_expansion_required`).
+    #[serde(default)]
+    pub(super) code: Option<String>,
 }
 
 #[derive(Deserialize)]

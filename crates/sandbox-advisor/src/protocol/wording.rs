@@ -13,7 +13,9 @@ fn expected(path: &str) -> Option<&'static str> {
         | "result.content" => "a string",
         "mode" => "one of `read-only`, `workspace-write`, `danger-full-access`",
         "reason" => "`no-service` or `resolver-error`",
-        "error" => "an object with a string `message` (and optional `members` and `content`)",
+        "error" => {
+            "an object with a string `message` (and optional `members`, `content` and `code`)"
+        }
         "error.members" => "an array of strings",
         "result" => "an object with a `value` (and an optional string `content`)",
         _ => return None,

@@ -16,6 +16,7 @@ use advisor_core::{
 };
 use host_adapter::{HostAdapter, PolicyDefaults, PostExecute, SessionPolicy, standard_registry};
 
+use crate::budget::Limits;
 use crate::model::{Millis, Problem, Record, SessionHeader, Sink};
 use crate::report::{Spoke, WithheldAt};
 
@@ -59,14 +60,20 @@ pub struct Scanner {
     policy: Arc<SessionPolicy>,
     runtime: tokio::runtime::Runtime,
     assume: Assume,
+    limits: Limits,
     current: Option<Session>,
     /// The figures so far.
     pub totals: Totals,
 }
 
 impl Scanner {
-    /// A scanner with every shipped family.
+    /// A scanner with every shipped family, within the default [`Limits`].
     pub fn new(assume: Assume) -> Result<Self, ScanError> {
+        Self::with_limits(assume, Limits::default())
+    }
+
+    /// A scanner with every shipped family, within `limits`.
+    pub fn with_limits(assume: Assume, limits: Limits) -> Result<Self, ScanError> {
         let policy = Arc::new(SessionPolicy::new(PolicyDefaults {
             default_mode: None,
             fallback_root: None,
@@ -85,6 +92,7 @@ impl Scanner {
             policy,
             runtime,
             assume,
+            limits,
             current: None,
             totals: Totals::default(),
         })
@@ -111,7 +119,7 @@ impl Scanner {
         self.policy.set_platform(platform);
         self.policy.set_default_mode(match host {
             Host::Dsh => Some(self.assume.mode.unwrap_or(HARNESS_DEFAULT_MODE)),
-            Host::ClaudeCode | Host::Codex => self.assume.mode,
+            Host::ClaudeCode | Host::Codex | Host::GeminiCli => self.assume.mode,
         });
         if let Some(cwd) = &header.cwd {
             self.policy.open_session(&session_id(header), cwd);
@@ -123,7 +131,7 @@ impl Scanner {
             return;
         };
         self.totals.calls_settled(failed);
-        let Some(pending) = session.pending.remove(&call) else {
+        let Some(pending) = session.settle_call(&call) else {
             return;
         };
         let header = &session.header;
@@ -139,7 +147,8 @@ impl Scanner {
             session: Some(session_id(header)),
             call: CallId::from(call.clone()),
             tool: ToolName::from(pending.tool),
-            arguments: pending.arguments,
+            // Compact JSON this scanner wrote; `null` if it ever were not.
+            arguments: serde_json::from_str(&pending.arguments).unwrap_or_default(),
             outcome,
         };
         let owner = self
@@ -154,7 +163,8 @@ impl Scanner {
         };
         session.family(family).failed(pending.identity, at);
         session.last_family = Some(family);
-        self.totals.day(at, family).0 += 1;
+        let day = self.totals.day(at, family);
+        day.0 = day.0.saturating_add(1);
         let decision = self
             .runtime
             .block_on(self.adapter.post_execute(PostExecute {
@@ -205,7 +215,7 @@ impl Sink for Scanner {
     fn begin(&mut self, header: SessionHeader) {
         self.end();
         self.open(&header);
-        self.current = Some(Session::new(header));
+        self.current = Some(Session::new(header, self.limits.pending_bytes));
     }
 
     fn record(&mut self, record: Record) {
@@ -217,9 +227,10 @@ impl Sink for Scanner {
             }
             Record::Usage { step, usage, at } => {
                 if let Some(session) = self.current.as_mut() {
+                    // A recording's counts may be anything: saturate.
                     let step = session.step(step);
-                    step.usage.input += usage.input;
-                    step.usage.output += usage.output;
+                    step.usage.input = step.usage.input.saturating_add(usage.input);
+                    step.usage.output = step.usage.output.saturating_add(usage.output);
                     step.at = step.at.or(at);
                 }
             }
@@ -272,6 +283,6 @@ impl Sink for Scanner {
     }
 
     fn decoded(&mut self, bytes: u64) {
-        self.totals.decoded_bytes += bytes;
+        self.totals.decoded_bytes = self.totals.decoded_bytes.saturating_add(bytes);
     }
 }

@@ -103,8 +103,12 @@ impl Totals {
         self.sessions += 1;
         *self.formats.entry(session.header.format).or_default() += 1;
         for (day, family, tokens) in &session.wasted_by_day {
-            self.day(Some(Millis(day.saturating_mul(86_400_000))), *family)
-                .1 += tokens;
+            add(
+                &mut self
+                    .day(Some(Millis(day.saturating_mul(86_400_000))), *family)
+                    .1,
+                *tokens,
+            );
         }
         let mut families = Vec::new();
         for (family, run) in &session.families {
@@ -119,9 +123,9 @@ impl Totals {
             cost.repeats += run.repeats;
             cost.identical_repeats += run.identical_repeats;
             cost.wasted_steps += run.wasted_steps;
-            cost.wasted_output_tokens += run.wasted_output_tokens;
-            cost.wasted_input_tokens += run.wasted_input_tokens;
-            cost.wall_ms += wall_ms;
+            add(&mut cost.wasted_output_tokens, run.wasted_output_tokens);
+            add(&mut cost.wasted_input_tokens, run.wasted_input_tokens);
+            add(&mut cost.wall_ms, wall_ms);
             cost.would_speak += u64::from(run.would_speak.is_some());
             for reason in &run.withheld_reasons {
                 match cost.withheld.iter_mut().find(|r| &r.reason == reason) {
@@ -176,7 +180,7 @@ impl Totals {
     /// Adds another worker's figures.
     pub fn merge(&mut self, other: Totals) {
         self.files += other.files;
-        self.decoded_bytes += other.decoded_bytes;
+        add(&mut self.decoded_bytes, other.decoded_bytes);
         self.sessions += other.sessions;
         for (format, n) in other.formats {
             *self.formats.entry(format).or_default() += n;
@@ -200,9 +204,9 @@ impl Totals {
             mine.repeats += cost.repeats;
             mine.identical_repeats += cost.identical_repeats;
             mine.wasted_steps += cost.wasted_steps;
-            mine.wasted_output_tokens += cost.wasted_output_tokens;
-            mine.wasted_input_tokens += cost.wasted_input_tokens;
-            mine.wall_ms += cost.wall_ms;
+            add(&mut mine.wasted_output_tokens, cost.wasted_output_tokens);
+            add(&mut mine.wasted_input_tokens, cost.wasted_input_tokens);
+            add(&mut mine.wall_ms, cost.wall_ms);
             mine.would_speak += cost.would_speak;
             for reason in cost.withheld {
                 match mine.withheld.iter_mut().find(|r| r.reason == reason.reason) {
@@ -224,8 +228,8 @@ impl Totals {
         for ((day, family), (calls, tokens)) in other.days {
             let at = (day != i64::MIN).then(|| Millis(day.saturating_mul(86_400_000)));
             let mine = self.day(at, family);
-            mine.0 += calls;
-            mine.1 += tokens;
+            add(&mut mine.0, calls);
+            add(&mut mine.1, tokens);
         }
     }
 
@@ -270,6 +274,13 @@ impl Totals {
                 .collect(),
         }
     }
+}
+
+/// Adds `more` to `total`, saturating: token counts and times come from the
+/// recordings, and a recording may say anything (`u64::MAX` tokens per
+/// response), so a total stops at the largest figure rather than wrapping.
+fn add(total: &mut u64, more: u64) {
+    *total = total.saturating_add(more);
 }
 
 fn add_spoken(total: &mut SpokenCount, more: SpokenCount) {

@@ -93,7 +93,11 @@ fn families(out: &mut String, families: &[FamilyCost]) {
     let rows: Vec<Vec<String>> = families
         .iter()
         .map(|f| {
-            let withheld: u64 = f.withheld.iter().map(|w| w.sessions).sum();
+            let withheld = f
+                .withheld
+                .iter()
+                .map(|w| w.sessions)
+                .fold(0u64, u64::saturating_add);
             vec![
                 visible(&f.family, CAP_FAMILY),
                 thousands(f.sessions),
@@ -151,9 +155,13 @@ pub fn ranked(sessions: &[SessionCost]) -> Vec<&SessionCost> {
     let mut ranked: Vec<&SessionCost> = sessions.iter().collect();
     ranked.sort_by(|a, b| {
         let key = |s: &SessionCost| {
-            let tokens: u64 = s.families.iter().map(|f| f.wasted_output_tokens).sum();
-            let calls: u64 = s.families.iter().map(|f| f.failing_calls).sum();
-            (tokens, calls)
+            let sum = |figure: fn(&SessionFamily) -> u64| {
+                s.families
+                    .iter()
+                    .map(figure)
+                    .fold(0u64, u64::saturating_add)
+            };
+            (sum(|f| f.wasted_output_tokens), sum(|f| f.failing_calls))
         };
         key(b)
             .cmp(&key(a))
@@ -317,33 +325,35 @@ fn grid(out: &mut String, indent: &str, head: &[&str], rows: &[Vec<String>]) {
 /// Untrusted text made safe to print: control characters (C0, DEL, C1) and
 /// invisible or direction-changing format characters become `\u{..}`
 /// escapes, and text longer than `cap` characters is cut, ending in `...`.
+/// Only the first `cap` characters (and one more, to know it is longer)
+/// are looked at, whatever the text's length.
 pub fn visible(text: &str, cap: usize) -> String {
-    let pieces: Vec<String> = text
-        .chars()
-        .map(|c| {
-            if is_unsafe(c) {
-                format!("\\u{{{:x}}}", c as u32)
-            } else {
-                c.to_string()
-            }
-        })
-        .collect();
-    let total: usize = pieces.iter().map(|p| p.chars().count()).sum();
-    if total <= cap {
-        return pieces.concat();
-    }
     let room = cap.saturating_sub(3);
     let mut out = String::new();
+    // The end of `out` when it still fits in `room` (where a cut goes).
+    let mut cut_at = Some(0);
     let mut count = 0;
-    for piece in pieces {
-        let n = piece.chars().count();
-        if count + n > room {
-            break;
+    let mut escaped = String::new();
+    for c in text.chars() {
+        escaped.clear();
+        if is_unsafe(c) {
+            let _ = write!(escaped, "\\u{{{:x}}}", c as u32);
+        } else {
+            escaped.push(c);
+        }
+        let n = escaped.chars().count();
+        if count + n > cap {
+            let end = cut_at.unwrap_or(0);
+            out.truncate(end);
+            out.push_str("...");
+            return out;
         }
         count += n;
-        out.push_str(&piece);
+        out.push_str(&escaped);
+        if count <= room {
+            cut_at = Some(out.len());
+        }
     }
-    out.push_str("...");
     out
 }
 

@@ -1,11 +1,72 @@
 //! ISO 8601 timestamps, as Claude Code and Codex stamp their records
 //! (`2026-12-02T08:48:43.085Z`), to [`Millis`]; no calendar crate needed.
+//! Every time a reader keeps, these and the DeepSeek harness's Unix
+//! milliseconds alike, lies in [`FIRST`]..[`END`]: a time outside it is
+//! refused (a problem names the line and the field) and the record is read
+//! without one, so no recorded time can stretch a wall time or a timeline.
 
 use crate::model::Millis;
+
+/// The first time kept: 2000-01-01T00:00:00Z.
+pub const FIRST: Millis = Millis(946_684_800_000);
+/// The end of the times kept (not included): 2100-01-01T00:00:00Z.
+pub const END: Millis = Millis(4_102_444_800_000);
+
+/// `at` when it lies in [`FIRST`]..[`END`].
+pub(crate) fn in_range(at: Millis) -> Option<Millis> {
+    (FIRST..END).contains(&at).then_some(at)
+}
+
+/// What a reader makes of a recorded time: kept, absent, or refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stamp {
+    /// The record has no time.
+    Absent,
+    /// A time in range.
+    At(Millis),
+    /// A time that cannot be read or lies outside the range.
+    Refused,
+}
+
+impl Stamp {
+    /// The time kept, if any.
+    pub(crate) fn at(self) -> Option<Millis> {
+        match self {
+            Stamp::At(at) => Some(at),
+            Stamp::Absent | Stamp::Refused => None,
+        }
+    }
+
+    /// An ISO 8601 `timestamp` field's text.
+    pub(crate) fn of_text(text: Option<&str>) -> Self {
+        match text {
+            None => Stamp::Absent,
+            Some(text) => parse(text)
+                .and_then(in_range)
+                .map_or(Stamp::Refused, Stamp::At),
+        }
+    }
+
+    /// A Unix-milliseconds field's number.
+    pub(crate) fn of_millis(ms: Option<i64>) -> Self {
+        match ms {
+            None => Stamp::Absent,
+            Some(ms) => in_range(Millis(ms)).map_or(Stamp::Refused, Stamp::At),
+        }
+    }
+}
+
+/// The problem's words for a refused time in `field`.
+pub(crate) fn refused(field: &str) -> String {
+    format!(
+        "`{field}` is not a time from 2000-01-01 to 2099-12-31 (UTC); the record is read without a time"
+    )
+}
 
 /// `YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm|±hhmm)` to Unix milliseconds
 /// (a fraction beyond milliseconds is cut, not rounded). `None` for anything
 /// else, including a time without an offset (its zone is unknown).
+/// Any four-digit year parses; [`in_range`] judges it.
 pub(crate) fn parse(text: &str) -> Option<Millis> {
     let b = text.as_bytes();
     if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || b[13] != b':' || b[16] != b':' {
@@ -96,6 +157,36 @@ fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn times_outside_the_range_are_refused() {
+        assert_eq!(Stamp::of_text(None), Stamp::Absent);
+        assert_eq!(
+            Stamp::of_text(Some("2026-12-02T08:48:43.085Z")),
+            Stamp::At(Millis(1_796_201_323_085))
+        );
+        for text in [
+            "0001-01-01T00:00:00Z",
+            "9999-12-31T23:59:59Z",
+            "1999-12-31T23:59:59.999Z",
+            "2100-01-01T00:00:00Z",
+            "x",
+        ] {
+            assert_eq!(Stamp::of_text(Some(text)), Stamp::Refused, "{text}");
+        }
+        assert_eq!(
+            Stamp::of_text(Some("2000-01-01T00:00:00Z")),
+            Stamp::At(FIRST)
+        );
+        assert_eq!(
+            Stamp::of_millis(Some(END.0 - 1)),
+            Stamp::At(Millis(END.0 - 1))
+        );
+        assert_eq!(Stamp::of_millis(Some(END.0)), Stamp::Refused);
+        assert_eq!(Stamp::of_millis(Some(i64::MIN)), Stamp::Refused);
+        assert_eq!(Stamp::of_millis(Some(3_500)), Stamp::Refused);
+        assert_eq!(Stamp::of_millis(None), Stamp::Absent);
+    }
 
     #[test]
     fn timestamps_parse_to_unix_millis() {

@@ -37,7 +37,7 @@ pub fn bars(id: &str, title: &str, unit: &str, width: u32, bars: &[Bar<'_>]) -> 
     let height = TOP + ROW_H * bars.len().max(1) as u32 + AXIS_H;
     let max = bars.iter().map(total).max().unwrap_or(0);
     let step = tick_step(max);
-    let top_value = max.div_ceil(step).max(1) * step;
+    let top_value = max.div_ceil(step).max(1).saturating_mul(step);
     let scale = |v: u64| v as f64 * f64::from(plot_w) / top_value as f64;
     let mut s = String::new();
     let _ = write!(
@@ -61,7 +61,11 @@ pub fn bars(id: &str, title: &str, unit: &str, width: u32, bars: &[Bar<'_>]) -> 
             bottom + 14,
             short(v)
         );
-        v += step;
+        // The axis of a saturated figure ends at the largest one.
+        let Some(next) = v.checked_add(step) else {
+            break;
+        };
+        v = next;
     }
     let _ = write!(
         s,
@@ -120,7 +124,10 @@ pub fn bars(id: &str, title: &str, unit: &str, width: u32, bars: &[Bar<'_>]) -> 
 }
 
 fn total(bar: &Bar<'_>) -> u64 {
-    bar.segments.iter().map(|seg| seg.value).sum()
+    bar.segments
+        .iter()
+        .map(|seg| seg.value)
+        .fold(0u64, u64::saturating_add)
 }
 
 /// One column: a day and its stacked parts.
@@ -140,11 +147,16 @@ pub fn columns(id: &str, title: &str, unit: &str, width: u32, cols: &[Column<'_>
     let height = top + plot_h + 60;
     let max = cols
         .iter()
-        .map(|c| c.segments.iter().map(|seg| seg.value).sum::<u64>())
+        .map(|c| {
+            c.segments
+                .iter()
+                .map(|seg| seg.value)
+                .fold(0u64, u64::saturating_add)
+        })
         .max()
         .unwrap_or(0);
     let step = tick_step(max);
-    let top_value = max.div_ceil(step).max(1) * step;
+    let top_value = max.div_ceil(step).max(1).saturating_mul(step);
     let scale = |v: u64| v as f64 * f64::from(plot_h) / top_value as f64;
     let bottom = top + plot_h;
     let mut s = String::new();
@@ -164,7 +176,11 @@ pub fn columns(id: &str, title: &str, unit: &str, width: u32, cols: &[Column<'_>
             y + 4.0,
             short(v)
         );
-        v += step;
+        // The axis of a saturated figure ends at the largest one.
+        let Some(next) = v.checked_add(step) else {
+            break;
+        };
+        v = next;
     }
     let _ = write!(
         s,
@@ -200,7 +216,7 @@ pub fn columns(id: &str, title: &str, unit: &str, width: u32, cols: &[Column<'_>
         for seg in col.segments.iter().filter(|seg| seg.value > 0) {
             let h = scale(seg.value);
             y -= h;
-            sum += seg.value;
+            sum = u64::saturating_add(sum, seg.value);
             let _ = write!(
                 s,
                 r#"<rect x="{x:.1}" y="{y:.1}" width="{col_w:.1}" height="{h:.1}" fill="{}" data-family="{}"><title>{} {}: {} {}</title></rect>"#,

@@ -10,17 +10,23 @@
 //! reader.
 
 use std::collections::{HashMap, VecDeque};
-use std::io::BufRead;
+use std::io::Read;
 use std::path::Path;
 
 use advisor_core::{Failure, Outcome, Success};
 use serde::Deserialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 
-use super::time;
+use super::json::{each, or_default, rendered_text};
+use super::time::{self, Stamp};
+use crate::budget::{Budget, Strings};
 use crate::model::{Format, Millis, Problem, Record, SessionHeader, Sink, StepId, Usage};
 
 mod drive;
+mod shapes;
+
+use shapes::{Block, Head, Message, Streams, Tokens};
 
 use super::platform;
 pub(super) use drive::{LineReader, drive, not_json};
@@ -40,40 +46,19 @@ const BASH_NOTE: &str = "description";
 /// a `PostToolUseFailure.error` (`hook::payload::FAILURE_ENVELOPE`).
 const FAILURE_ENVELOPE: &str = "Error: ";
 
-/// Reads one transcript.
-pub fn read(path: &Path, input: &mut dyn BufRead, sink: &mut dyn Sink) {
+/// Reads one transcript from `input`, within `budget`.
+pub fn read(path: &Path, input: &mut dyn Read, sink: &mut dyn Sink, budget: &Budget) {
     let mut reader = Reader {
         path,
         sink,
+        budget,
         session: None,
         begun: false,
         steps: Steps::default(),
         pending: None,
     };
-    drive(path, input, &mut reader);
+    drive(path, input, &mut reader, budget);
     reader.finish();
-}
-
-/// What every line is read for first: its kind, and the session's facts.
-#[derive(Deserialize)]
-struct Head<'a> {
-    #[serde(rename = "type", borrow)]
-    kind: std::borrow::Cow<'a, str>,
-    #[serde(rename = "sessionId", default)]
-    session: Option<String>,
-    #[serde(default)]
-    cwd: Option<String>,
-}
-
-/// A `user` or `assistant` line, read in full.
-#[derive(Deserialize)]
-struct Entry {
-    #[serde(default)]
-    timestamp: Option<String>,
-    #[serde(default)]
-    message: Option<Value>,
-    #[serde(rename = "toolUseResult", default)]
-    tool_use_result: Option<Value>,
 }
 
 /// The usage of the response whose records are being read, counted once
@@ -116,6 +101,7 @@ impl Steps {
 struct Reader<'a> {
     path: &'a Path,
     sink: &'a mut dyn Sink,
+    budget: &'a Budget,
     /// The session's id, once a line named it.
     session: Option<String>,
     begun: bool,
@@ -128,8 +114,8 @@ impl LineReader for Reader<'_> {
         self.sink
     }
 
-    fn line(&mut self, text: &[u8]) -> Result<(), String> {
-        self.read_line(text)
+    fn line(&mut self, number: u64, text: &[u8]) -> Result<(), String> {
+        self.read_line(number, text)
     }
 }
 
@@ -151,16 +137,28 @@ impl Reader<'_> {
         });
     }
 
-    fn read_line(&mut self, text: &[u8]) -> Result<(), String> {
+    /// A problem on line `number` that does not stop the line being read.
+    fn note(&mut self, number: u64, what: String) {
+        self.sink.problem(Problem {
+            path: self.path.to_owned(),
+            line: Some(number),
+            what,
+            stopped: false,
+        });
+    }
+
+    fn read_line(&mut self, number: u64, text: &[u8]) -> Result<(), String> {
         let head: Head<'_> = serde_json::from_slice(text).map_err(|e| not_json(&e))?;
         if self.session.is_none() {
-            self.session = head.session;
+            self.session = head.session.map(|s| self.budget.text(s.into_owned()));
         }
         // The session begins with the first line that names its directory
         // (queue operations before the prompt name none), or before its
-        // first record, or at the end.
-        if head.cwd.is_some() {
-            self.begin(head.cwd);
+        // first record, or at the end. A directory longer than the bound
+        // is unknown.
+        if let Some(cwd) = head.cwd {
+            let cwd = Some(cwd.into_owned()).filter(|c| c.len() <= self.budget.limits().cwd_bytes);
+            self.begin(cwd);
         }
         let assistant = match &*head.kind {
             "assistant" => true,
@@ -174,25 +172,35 @@ impl Reader<'_> {
             ));
         }
         self.begin(None);
-        let entry: Entry = serde_json::from_slice(text).map_err(|e| not_json(&e))?;
-        let at = entry.timestamp.as_deref().and_then(time::parse);
-        let Some(message) = entry.message else {
+        let stamp = match &head.timestamp {
+            None => Stamp::Absent,
+            Some(text) => Stamp::of_text(Some(text.as_deref().unwrap_or(""))),
+        };
+        let at = match stamp {
+            Stamp::Refused => {
+                self.note(number, time::refused("timestamp"));
+                None
+            }
+            stamp => stamp.at(),
+        };
+        let Some(message) = head.message else {
             return Ok(());
         };
         if assistant {
-            self.assistant(message, at);
+            self.assistant(number, message, at);
         } else {
-            self.user(message, entry.tool_use_result, at);
+            self.user(message, head.tool_use_result, at);
         }
         Ok(())
     }
 
-    fn assistant(&mut self, message: Value, at: Option<Millis>) {
-        let Value::Object(mut message) = message else {
+    fn assistant(&mut self, number: u64, message: &RawValue, at: Option<Millis>) {
+        let Ok(message) = serde_json::from_str::<Message<'_>>(message.get()) else {
             return;
         };
-        let usage = message.get("usage").map(usage);
-        let (step, new) = self.steps.of(message.get("id").and_then(Value::as_str));
+        let usage = message.usage.map(|u| usage(Some(u)));
+        let id = message.id.map(|id| self.budget.text(id.into_owned()));
+        let (step, new) = self.steps.of(id.as_deref());
         if new {
             self.flush();
             self.pending = Some(Pending {
@@ -208,24 +216,30 @@ impl Reader<'_> {
                 pending.usage.output = pending.usage.output.max(usage.output);
             }
         }
-        let Some(Value::Array(blocks)) = message.remove("content") else {
+        let Some(content) = message.content else {
             return;
         };
-        for block in blocks {
-            let Value::Object(mut block) = block else {
-                continue;
-            };
-            if block.get("type").and_then(Value::as_str) != Some("tool_use") {
-                continue;
+        each(content, |block| {
+            let block: Block<'_> = or_default(Some(block));
+            if block.kind.as_deref() != Some("tool_use") {
+                return;
             }
-            let (Some(Value::String(call)), Some(Value::String(tool))) =
-                (block.remove("id"), block.remove("name"))
-            else {
-                continue;
+            let (Some(call), Some(tool)) = (block.id, block.name) else {
+                return;
             };
-            let mut arguments = match block.remove("input") {
-                None | Some(Value::Null) => Value::Object(Default::default()),
-                Some(input) => input,
+            let call = self.budget.text(call.into_owned());
+            let tool = self.budget.text(tool.into_owned());
+            // Absent or `null` input is `{}`, as the hook hands it on.
+            let built = block
+                .input
+                .map(|raw| self.budget.arguments(raw, Strings::Kept));
+            let mut arguments = match built {
+                None | Some(Ok(Value::Null)) => Value::Object(Default::default()),
+                Some(Ok(arguments)) => arguments,
+                Some(Err(why)) => {
+                    self.note(number, self.budget.not_built("a `tool_use` input", why));
+                    Value::Null
+                }
             };
             if tool == "Bash" {
                 if let Value::Object(fields) = &mut arguments {
@@ -239,29 +253,42 @@ impl Reader<'_> {
                 arguments,
                 at,
             });
-        }
+        });
     }
 
-    fn user(&mut self, message: Value, tool_use_result: Option<Value>, at: Option<Millis>) {
-        let Some(Value::Array(blocks)) = message.get("content") else {
+    fn user(&mut self, message: &RawValue, tool_use_result: Option<&RawValue>, at: Option<Millis>) {
+        #[derive(Deserialize, Default)]
+        struct Content<'a> {
+            #[serde(borrow)]
+            content: Option<&'a RawValue>,
+        }
+        let Some(content) = or_default::<Content<'_>>(Some(message)).content else {
             return;
         };
-        let results: Vec<_> = blocks
-            .iter()
-            .filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_result"))
-            .collect();
+        let is_result = |block: &RawValue| {
+            or_default::<Block<'_>>(Some(block)).kind.as_deref() == Some("tool_result")
+        };
+        let mut results = 0usize;
+        each(content, |block| results += usize::from(is_result(block)));
         // `toolUseResult` is the record's one result's; with several results
         // in one record it is not known whose, so each one's text is used.
-        let streams = match (&tool_use_result, results.len()) {
-            (Some(Value::Object(result)), 1) => Some(streams(result)),
+        let streams = match tool_use_result {
+            Some(result) if results == 1 && result.get().starts_with('{') => {
+                Some(streams(&or_default(Some(result))))
+            }
             _ => None,
         };
-        for block in results {
-            let Some(call) = block.get("tool_use_id").and_then(Value::as_str) else {
-                continue;
+        let mut streams = streams;
+        each(content, |block| {
+            let block: Block<'_> = or_default(Some(block));
+            if block.kind.as_deref() != Some("tool_result") {
+                return;
+            }
+            let Some(call) = block.tool_use_id else {
+                return;
             };
-            let failed = block.get("is_error").and_then(Value::as_bool) == Some(true);
-            let text = text(block.get("content"));
+            let failed = block.is_error == Some(true);
+            let text = rendered_text(block.content);
             let outcome = if failed {
                 Outcome::Failure(Failure {
                     content: format!("{FAILURE_ENVELOPE}{text}"),
@@ -272,16 +299,17 @@ impl Reader<'_> {
             } else {
                 Outcome::Success(Success {
                     value: Value::Null,
-                    content: streams.clone().unwrap_or(text),
+                    // The one result's streams are its text.
+                    content: streams.take().unwrap_or(text),
                 })
             };
             self.sink.record(Record::Result {
-                call: call.to_owned(),
+                call: self.budget.text(call.into_owned()),
                 failed,
                 outcome,
                 at,
             });
-        }
+        });
     }
 
     /// Counts the usage of the response last read.
@@ -309,36 +337,24 @@ impl Reader<'_> {
 
 /// A response's tokens: every input token (cache reads and writes too) and
 /// the output.
-fn usage(usage: &Value) -> Usage {
-    let n = |name: &str| usage.get(name).and_then(Value::as_u64).unwrap_or(0);
+fn usage(usage: Option<&RawValue>) -> Usage {
+    let t: Tokens = or_default(usage);
+    let n = |v: Option<u64>| v.unwrap_or(0);
     Usage {
-        input: n("input_tokens")
-            .saturating_add(n("cache_creation_input_tokens"))
-            .saturating_add(n("cache_read_input_tokens")),
-        output: n("output_tokens"),
-    }
-}
-
-/// A `tool_result`'s `content`: a string, or the `text` of its text blocks
-/// joined by newlines (anything else is no text).
-fn text(content: Option<&Value>) -> String {
-    match content {
-        Some(Value::String(text)) => text.clone(),
-        Some(Value::Array(blocks)) => blocks
-            .iter()
-            .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
-            .filter_map(|b| b.get("text").and_then(Value::as_str))
-            .collect::<Vec<_>>()
-            .join("\n"),
-        _ => String::new(),
+        input: n(t.input_tokens)
+            .saturating_add(n(t.cache_creation_input_tokens))
+            .saturating_add(n(t.cache_read_input_tokens)),
+        output: n(t.output_tokens),
     }
 }
 
 /// A result object's `stdout` and `stderr`, joined as the hook joins them
 /// (`hook::payload::streams`); a stream that is not a string is no text.
-fn streams(result: &serde_json::Map<String, Value>) -> String {
-    let stream = |name: &str| result.get(name).and_then(Value::as_str).unwrap_or("");
-    let (stdout, stderr) = (stream("stdout"), stream("stderr"));
+fn streams(result: &Streams<'_>) -> String {
+    let (stdout, stderr) = (
+        result.stdout.as_deref().unwrap_or(""),
+        result.stderr.as_deref().unwrap_or(""),
+    );
     match (stdout.is_empty(), stderr.is_empty()) {
         (_, true) => stdout.to_owned(),
         (true, false) => stderr.to_owned(),

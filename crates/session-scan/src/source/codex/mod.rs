@@ -17,26 +17,34 @@
 //! is a repeat (Codex sends one on rate-limit updates too) and is not counted.
 
 use std::borrow::Cow;
-use std::io::BufRead;
+use std::io::Read;
 use std::path::Path;
 
 use advisor_core::{Outcome, SandboxMode, Success};
-use serde::Deserialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::claude::{LineReader, drive, not_json};
+use super::json::{each, or_default};
 use super::platform;
-use super::time;
+use super::time::{self, Stamp};
+use crate::budget::Budget;
 use crate::model::{Format, Millis, Problem, Record, SessionHeader, Sink, StepId, Usage};
 
 mod output;
+mod shapes;
 use output::{Header, call_as_hooked};
+use shapes::{
+    Envelope, EventMsg, Info, Item, Line, Policy, ResponseItem, SessionMeta, Tokens, TurnContext,
+    UsageRecord,
+};
 
-/// Reads one rollout.
-pub fn read(path: &Path, input: &mut dyn BufRead, sink: &mut dyn Sink) {
+/// Reads one rollout from `input`, within `budget`.
+pub fn read(path: &Path, input: &mut dyn Read, sink: &mut dyn Sink, budget: &Budget) {
     let mut reader = Reader {
         path,
         sink,
+        budget,
         begun: false,
         ordinal: None,
         step: 1,
@@ -44,7 +52,7 @@ pub fn read(path: &Path, input: &mut dyn BufRead, sink: &mut dyn Sink) {
         last_total: None,
         exec_pending: std::collections::HashSet::new(),
     };
-    drive(path, input, &mut reader);
+    drive(path, input, &mut reader, budget);
     if reader.begun {
         reader.sink.end();
     } else {
@@ -57,65 +65,10 @@ pub fn read(path: &Path, input: &mut dyn BufRead, sink: &mut dyn Sink) {
     }
 }
 
-#[derive(Deserialize)]
-struct Envelope<'a> {
-    #[serde(default)]
-    timestamp: Option<String>,
-    #[serde(default)]
-    ordinal: Option<u64>,
-    #[serde(rename = "type", borrow)]
-    kind: Cow<'a, str>,
-}
-
-#[derive(Deserialize)]
-struct Line<P> {
-    payload: P,
-}
-
-#[derive(Deserialize)]
-struct SessionMeta {
-    id: String,
-    #[serde(default)]
-    cwd: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct TurnContext {
-    #[serde(default)]
-    sandbox_policy: Option<Value>,
-}
-
-#[derive(Deserialize)]
-struct ResponseItem {
-    #[serde(rename = "type")]
-    kind: String,
-    #[serde(default)]
-    name: Option<String>,
-    #[serde(default)]
-    arguments: Option<Value>,
-    #[serde(default)]
-    call_id: Option<String>,
-    #[serde(default)]
-    output: Option<Value>,
-}
-
-#[derive(Deserialize)]
-struct UsageRecord {
-    #[serde(default)]
-    usage: Option<Value>,
-}
-
-#[derive(Deserialize)]
-struct EventMsg {
-    #[serde(rename = "type")]
-    kind: String,
-    #[serde(default)]
-    info: Option<Value>,
-}
-
 struct Reader<'a> {
     path: &'a Path,
     sink: &'a mut dyn Sink,
+    budget: &'a Budget,
     begun: bool,
     /// The ordinal the next line should carry, once a line carried one.
     ordinal: Option<u64>,
@@ -123,7 +76,8 @@ struct Reader<'a> {
     step: u64,
     /// True once a `token_usage_record` was read: `token_count`s are repeats.
     records_usage: bool,
-    /// The `total_token_usage` of the last `token_count` counted.
+    /// The `total_token_usage` of the last `token_count` counted (built only
+    /// within the budget's value bound).
     last_total: Option<Value>,
     /// `exec_command` calls awaiting their output (at most
     /// [`EXEC_PENDING_MAX`]): only theirs carries the exit header, so only a
@@ -145,7 +99,7 @@ impl LineReader for Reader<'_> {
         self.ordinal = self.ordinal.map(|o| o.saturating_add(1));
     }
 
-    fn line(&mut self, text: &[u8]) -> Result<(), String> {
+    fn line(&mut self, number: u64, text: &[u8]) -> Result<(), String> {
         let envelope: Envelope<'_> = serde_json::from_slice(text).map_err(|e| not_json(&e))?;
         let gap = match (envelope.ordinal, self.ordinal) {
             (Some(got), Some(want)) => got != want,
@@ -154,8 +108,19 @@ impl LineReader for Reader<'_> {
         if let Some(got) = envelope.ordinal {
             self.ordinal = Some(got.saturating_add(1));
         }
-        let at = envelope.timestamp.as_deref().and_then(time::parse);
-        let read = self.read(&envelope.kind, text, at);
+        let at = match Stamp::of_text(envelope.timestamp.as_deref()) {
+            Stamp::Refused => {
+                self.sink.problem(Problem {
+                    path: self.path.to_owned(),
+                    line: Some(number),
+                    what: time::refused("timestamp"),
+                    stopped: false,
+                });
+                None
+            }
+            stamp => stamp.at(),
+        };
+        let read = self.read(number, &envelope.kind, text, at);
         if gap {
             // The line itself is read; the problem is the one before it.
             let what = "a line is missing before this one (`ordinal` skips)".to_owned();
@@ -169,7 +134,13 @@ impl LineReader for Reader<'_> {
 }
 
 impl Reader<'_> {
-    fn read(&mut self, kind: &str, text: &[u8], at: Option<Millis>) -> Result<(), String> {
+    fn read(
+        &mut self,
+        number: u64,
+        kind: &str,
+        text: &[u8],
+        at: Option<Millis>,
+    ) -> Result<(), String> {
         let parse_error = |e: serde_json::Error| not_json(&e);
         match kind {
             "session_meta" => {
@@ -179,11 +150,15 @@ impl Reader<'_> {
                     return Ok(());
                 }
                 self.begun = true;
-                let cwd = meta.payload.cwd;
+                let cwd = meta
+                    .payload
+                    .cwd
+                    .map(Cow::into_owned)
+                    .filter(|c| c.len() <= self.budget.limits().cwd_bytes);
                 self.sink.begin(SessionHeader {
                     path: self.path.to_owned(),
                     format: Format::Codex,
-                    id: meta.payload.id,
+                    id: self.budget.text(meta.payload.id.into_owned()),
                     parent: None,
                     subagent: false,
                     platform: cwd.as_deref().and_then(platform),
@@ -199,27 +174,23 @@ impl Reader<'_> {
             "turn_context" => {
                 let context: Line<TurnContext> =
                     serde_json::from_slice(text).map_err(parse_error)?;
-                let mode = context
-                    .payload
-                    .sandbox_policy
-                    .as_ref()
-                    .and_then(|p| p.get("type"))
-                    .and_then(Value::as_str)
-                    .and_then(|t| t.parse::<SandboxMode>().ok());
+                let policy: Policy<'_> = or_default(context.payload.sandbox_policy);
+                let mode = policy.kind.and_then(|t| t.parse::<SandboxMode>().ok());
                 if let Some(mode) = mode {
                     self.sink.record(Record::Mode(mode));
                 }
                 Ok(())
             }
             "response_item" => {
-                let item: Line<ResponseItem> = serde_json::from_slice(text).map_err(parse_error)?;
-                self.response_item(item.payload, at)
+                let item: Line<ResponseItem<'_>> =
+                    serde_json::from_slice(text).map_err(parse_error)?;
+                self.response_item(number, item.payload, at)
             }
             "token_usage_record" => {
                 let record: Line<UsageRecord> =
                     serde_json::from_slice(text).map_err(parse_error)?;
                 self.records_usage = true;
-                self.count(record.payload.usage.as_ref(), at);
+                self.count(record.payload.usage, at);
                 Ok(())
             }
             "event_msg" => {
@@ -227,15 +198,19 @@ impl Reader<'_> {
                 if event.payload.kind != "token_count" || self.records_usage {
                     return Ok(());
                 }
-                let Some(info) = event.payload.info.filter(|i| i.is_object()) else {
+                let Some(info) = event.payload.info.filter(|i| i.get().starts_with('{')) else {
                     return Ok(());
                 };
-                let total = info.get("total_token_usage").filter(|t| !t.is_null());
-                if total.is_some() && total == self.last_total.as_ref() {
+                let info: Info<'_> = or_default(Some(info));
+                // A total too large to build is never a repeat.
+                let total = info
+                    .total_token_usage
+                    .and_then(|t| self.budget.value(t.get()).ok());
+                if total.is_some() && total == self.last_total {
                     return Ok(());
                 }
-                self.last_total = total.cloned();
-                self.count(info.get("last_token_usage"), at);
+                self.last_total = total;
+                self.count(info.last_token_usage, at);
                 Ok(())
             }
             _ => Ok(()),
@@ -243,37 +218,48 @@ impl Reader<'_> {
     }
 
     /// Counts one response's usage; the next step begins.
-    fn count(&mut self, usage: Option<&Value>, at: Option<Millis>) {
-        let n = |name: &str| {
-            usage
-                .and_then(|u| u.get(name))
-                .and_then(Value::as_u64)
-                .unwrap_or(0)
-        };
+    fn count(&mut self, usage: Option<&RawValue>, at: Option<Millis>) {
+        let tokens: Tokens = or_default(usage);
         self.sink.record(Record::Usage {
             step: StepId(self.step),
             usage: Usage {
-                input: n("input_tokens"),
-                output: n("output_tokens"),
+                input: tokens.input_tokens.unwrap_or(0),
+                output: tokens.output_tokens.unwrap_or(0),
             },
             at,
         });
         self.step = self.step.saturating_add(1);
     }
 
-    fn response_item(&mut self, item: ResponseItem, at: Option<Millis>) -> Result<(), String> {
+    fn response_item(
+        &mut self,
+        number: u64,
+        item: ResponseItem<'_>,
+        at: Option<Millis>,
+    ) -> Result<(), String> {
         match &*item.kind {
             "function_call" => {
                 let (Some(call), Some(name)) = (item.call_id, item.name) else {
                     return Err("a `function_call` without `call_id` or `name`; skipped".into());
                 };
+                let call = self.budget.text(call.into_owned());
+                let name = self.budget.text(name.into_owned());
                 if name == "exec_command" {
                     if self.exec_pending.len() >= EXEC_PENDING_MAX {
                         self.exec_pending.clear();
                     }
                     self.exec_pending.insert(call.clone());
                 }
-                let (tool, arguments) = call_as_hooked(name, item.arguments);
+                let (tool, arguments) = call_as_hooked(name, item.arguments, self.budget);
+                let arguments = arguments.unwrap_or_else(|what| {
+                    self.sink.problem(Problem {
+                        path: self.path.to_owned(),
+                        line: Some(number),
+                        what,
+                        stopped: false,
+                    });
+                    Value::Null
+                });
                 self.sink.record(Record::Call {
                     call,
                     step: StepId(self.step),
@@ -287,14 +273,26 @@ impl Reader<'_> {
                 let Some(call) = item.call_id else {
                     return Err("a `function_call_output` without `call_id`; skipped".into());
                 };
+                let call = self.budget.text(call.into_owned());
                 let output = match item.output {
-                    Some(Value::String(output)) => output,
-                    // Content items: their text, as one output.
-                    Some(Value::Array(items)) => items
-                        .iter()
-                        .filter_map(|i| i.get("text").and_then(Value::as_str))
-                        .collect::<Vec<_>>()
-                        .join("\n"),
+                    Some(raw) if raw.get().starts_with('"') => {
+                        serde_json::from_str::<String>(raw.get()).unwrap_or_default()
+                    }
+                    // Content items: their text, as one output, read one item at a time.
+                    Some(raw) if raw.get().starts_with('[') => {
+                        let mut joined = String::new();
+                        let mut any = false;
+                        each(raw, |item| {
+                            if let Some(text) = or_default::<Item<'_>>(Some(item)).text {
+                                if any {
+                                    joined.push('\n');
+                                }
+                                joined.push_str(&text);
+                                any = true;
+                            }
+                        });
+                        joined
+                    }
                     _ => {
                         return Err(
                             "a `function_call_output` whose `output` is not text; skipped".into(),

@@ -2,20 +2,42 @@
 //! of a `function_call`, and the header of a `function_call_output`.
 
 use serde_json::Value;
+use serde_json::value::RawValue;
+
+use crate::budget::{Budget, Strings};
 
 /// A call's tool and arguments as Codex's hooks name them: `exec_command`
 /// is `Bash` with `{"command": <cmd>}` and nothing else (the recorded
 /// `PreToolUse` payloads in `docs/hooks/codex/` send no other key); any other
 /// function keeps its name and its arguments, parsed (text that is not JSON
-/// stays text).
-pub(super) fn call_as_hooked(name: String, arguments: Option<Value>) -> (String, Value) {
-    let arguments = match arguments {
-        Some(Value::String(text)) => serde_json::from_str(&text).unwrap_or(Value::String(text)),
-        Some(value) => value,
-        None => Value::Object(Default::default()),
+/// stays text). Arguments longer than
+/// [`crate::budget::Limits::arguments_bytes`] or holding more than
+/// [`crate::budget::Limits::value_nodes`] values are not built: the
+/// problem's words come back instead.
+pub(super) fn call_as_hooked(
+    name: String,
+    arguments: Option<&RawValue>,
+    budget: &Budget,
+) -> (String, Result<Value, String>) {
+    let built = match arguments {
+        None => Ok(Value::Object(Default::default())),
+        Some(raw) => budget
+            .arguments(raw, Strings::Parsed)
+            .map_err(|why| budget.not_built("a `function_call`'s arguments", why)),
+    };
+    let arguments = match built {
+        Ok(arguments) => arguments,
+        Err(what) => {
+            let tool = if name == "exec_command" {
+                "Bash".into()
+            } else {
+                name
+            };
+            return (tool, Err(what));
+        }
     };
     if name != "exec_command" {
-        return (name, arguments);
+        return (name, Ok(arguments));
     }
     let arguments = match arguments {
         Value::Object(mut fields) => match fields.remove("cmd") {
@@ -28,7 +50,7 @@ pub(super) fn call_as_hooked(name: String, arguments: Option<Value>) -> (String,
         },
         other => other,
     };
-    ("Bash".into(), arguments)
+    ("Bash".into(), Ok(arguments))
 }
 
 /// The fixed header Codex writes before a command's output.
@@ -124,7 +146,18 @@ mod tests {
 
     #[test]
     fn exec_command_is_hooked_as_bash() {
-        let hooked = |name: &str, args: Value| call_as_hooked(name.into(), Some(args));
+        let budget = Budget::new(crate::budget::Limits {
+            value_nodes: 8,
+            ..crate::budget::Limits::default()
+        });
+        let hooked = |name: &str, args: Value| {
+            let raw = RawValue::from_string(args.to_string()).unwrap();
+            let (tool, arguments) = call_as_hooked(name.into(), Some(&raw), &budget);
+            (
+                tool,
+                arguments.unwrap_or_else(|e| Value::String(format!("refused: {e}"))),
+            )
+        };
         assert_eq!(
             hooked(
                 "exec_command",
@@ -140,9 +173,22 @@ mod tests {
             hooked("exec_command", Value::String("not json".into())),
             ("Bash".into(), Value::String("not json".into()))
         );
+        let (tool, arguments) = call_as_hooked("apply_patch".into(), None, &budget);
         assert_eq!(
-            call_as_hooked("apply_patch".into(), None),
-            ("apply_patch".into(), serde_json::json!({}))
+            (tool, arguments),
+            ("apply_patch".into(), Ok(serde_json::json!({})))
+        );
+        // Arguments holding more values than the bound are not built.
+        let (tool, refused) = hooked(
+            "exec_command",
+            Value::String(format!("[{}]", vec!["0"; 100].join(","))),
+        );
+        assert_eq!(tool, "Bash");
+        assert!(
+            refused
+                .as_str()
+                .is_some_and(|r| r.contains("holding more than 8 JSON values")),
+            "{refused}"
         );
     }
 }

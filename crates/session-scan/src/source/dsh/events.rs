@@ -11,15 +11,20 @@ use serde_json::value::RawValue;
 use super::header::Seed;
 use super::rebuild;
 use super::shapes::{
-    self, CallData, Event, MessageData, PLUGIN_NEEDLE, ResultFacts, USAGE_NEEDLE, contains,
-    step_of, width,
+    self, CallData, Data, Event, MessageSource, PLUGIN_NEEDLE, ResultFacts, USAGE_NEEDLE, contains,
+    width,
 };
 use super::usage::{self, Chunk, Pending};
+use crate::budget::{Budget, Strings};
 use crate::model::{Format, Millis, Problem, Record, Sink, StepId, Usage};
+use crate::source::json::or_default;
+use crate::source::time::{self, Stamp};
 
 /// The most calls remembered (by id, for their tool name) while they await
 /// their result; a call past it gets its result without a rebuilt value.
-const OPEN_CALLS_MAX: usize = 1 << 16;
+/// Ids and names are cut to [`crate::budget::Limits::text_bytes`], so the
+/// map holds at most 4,096 × 512 bytes of them.
+const OPEN_CALLS_MAX: usize = 4_096;
 
 /// The plugin whose notices are advisories already spoken.
 const ADVISOR_PLUGIN: &str = "sandbox-grant-advisor";
@@ -36,6 +41,7 @@ pub(crate) struct Events<'s> {
     next_seq: u64,
     tools: HashMap<String, String>,
     pending: Pending,
+    budget: &'s Budget,
 }
 
 impl<'s> Events<'s> {
@@ -45,6 +51,7 @@ impl<'s> Events<'s> {
         format: Format,
         seed: Seed,
         cut: Option<u64>,
+        budget: &'s Budget,
     ) -> Self {
         Self {
             sink,
@@ -55,6 +62,7 @@ impl<'s> Events<'s> {
             next_seq: 0,
             tools: HashMap::new(),
             pending: Pending::default(),
+            budget,
         }
     }
 
@@ -76,6 +84,11 @@ impl<'s> Events<'s> {
             what,
             stopped: true,
         });
+    }
+
+    /// True once the budget stopped the read.
+    pub(crate) fn spent(&self) -> bool {
+        self.budget.exhausted()
     }
 
     /// Bytes decoded since the last report.
@@ -161,40 +174,19 @@ impl<'s> Events<'s> {
             return;
         }
         let inherited = self.inherited(seq);
-        let at = event.time.map(Millis);
-        // v0/v1: a step's or turn's end settles the usage chunks still waiting.
-        match &*event.kind {
-            "step/end" => {
-                let Ok(data) = serde_json::from_str::<MessageData>(raw) else {
-                    return self.problem(
-                        Some(number),
-                        "a step/end whose data is not an object; skipped",
-                    );
-                };
-                let step = data.step();
-                let done = self.pending.take(|c| c.step == step);
-                return self.settle(done);
+        let at = match Stamp::of_millis(event.time) {
+            Stamp::Refused => {
+                self.problem(Some(number), time::refused("time"));
+                None
             }
-            "turn/end" => {
-                let done = self.pending.take(|_| true);
-                return self.settle(done);
-            }
-            _ => {}
-        }
+            stamp => stamp.at(),
+        };
         if event.kind == "tool/result" {
-            // Typed first; a shape it does not take is read as a value, as before.
-            let facts = ResultFacts::typed(raw).or_else(|| {
-                serde_json::from_str::<Value>(raw)
-                    .ok()
-                    .map(|data| ResultFacts::of_value(&data))
-            });
-            let Some(facts) = facts else {
-                return self.problem(Some(number), "an event whose data is not JSON; skipped");
-            };
+            let facts = ResultFacts::read(raw);
             return self.result(number, facts, inherited, at);
         }
         if event.kind == "tool/call" {
-            let Ok(data) = serde_json::from_str::<CallData>(raw) else {
+            let Ok(data) = serde_json::from_str::<CallData<'_>>(raw) else {
                 return self.problem(
                     Some(number),
                     "a tool/call without a string callId and name; skipped",
@@ -202,37 +194,38 @@ impl<'s> Events<'s> {
             };
             return self.call(number, data, inherited, at);
         }
-        if event.kind == "assistant/message" {
-            let Ok(data) = serde_json::from_str::<MessageData>(raw) else {
-                return self.problem(
-                    Some(number),
-                    "an assistant/message whose data is not an object; skipped",
-                );
-            };
-            let cites = event
-                .cites
-                .and_then(|c| serde_json::from_str::<Value>(c.get()).ok());
-            return self.message(&data, cites.as_ref(), seq, inherited, at);
+        if event.kind == "turn/end" {
+            // v0/v1: a turn's end settles every usage chunk still waiting.
+            let done = self.pending.take(|_| true);
+            return self.settle(done);
         }
-        let Ok(data) = serde_json::from_str::<Value>(raw) else {
-            return self.problem(Some(number), "an event whose data is not JSON; skipped");
+        let Ok(data) = serde_json::from_str::<Data<'_>>(raw) else {
+            let what = match &*event.kind {
+                "step/end" => "a step/end whose data is not an object; skipped",
+                "assistant/message" => "an assistant/message whose data is not an object; skipped",
+                "sandbox/mode" => "a sandbox/mode without a known mode; skipped",
+                // The other kinds read nothing from data that is not an object.
+                _ => return,
+            };
+            return self.problem(Some(number), what);
         };
-        let data = &data;
         match &*event.kind {
-            "sandbox/mode" => match data
-                .get("mode")
-                .and_then(Value::as_str)
-                .map(str::parse::<SandboxMode>)
-            {
+            // v0/v1: a step's or turn's end settles the usage chunks still waiting.
+            "step/end" => {
+                let step = data.step();
+                let done = self.pending.take(|c| c.step == step);
+                self.settle(done);
+            }
+            "assistant/message" => self.message(&data, event.cites, seq, inherited, at),
+            "sandbox/mode" => match data.mode.as_deref().map(str::parse::<SandboxMode>) {
                 Some(Ok(mode)) => self.sink.record(Record::Mode(mode)),
                 _ => self.problem(Some(number), "a sandbox/mode without a known mode; skipped"),
             },
             "assistant/chunk" if self.chunked && !inherited => {
-                let step = step_of(data);
-                if let Some(usage) = data.get("chunk").and_then(usage::of_chunk) {
+                if let Some(usage) = usage::of_chunk(data.chunk) {
                     let chunk = Chunk {
                         seq,
-                        step,
+                        step: data.step(),
                         usage,
                         at,
                     };
@@ -242,15 +235,16 @@ impl<'s> Events<'s> {
                 }
             }
             "assistant/attempt" if !inherited => {
-                if let Some(usage) = data.get("stream").and_then(usage::of_stream) {
-                    self.usage(step_of(data), usage, at);
+                if let Some(usage) = usage::of_stream(data.stream) {
+                    self.usage(data.step(), usage, at);
                 }
             }
             "user/message" if !inherited => {
-                let source = data.get("source").unwrap_or(&Value::Null);
-                let text = |k: &str| source.get(k).and_then(Value::as_str);
-                if text("kind") == Some("plugin") && text("plugin") == Some(ADVISOR_PLUGIN) {
-                    let summary = text("summary").map(str::to_owned);
+                let source: MessageSource<'_> = or_default(data.source);
+                if source.kind.as_deref() == Some("plugin")
+                    && source.plugin.as_deref() == Some(ADVISOR_PLUGIN)
+                {
+                    let summary = source.summary.map(|s| self.budget.text(s.into_owned()));
                     self.sink.record(Record::Spoken { summary, at });
                 }
             }
@@ -258,12 +252,11 @@ impl<'s> Events<'s> {
         }
     }
 
-    fn call(&mut self, number: u64, data: CallData, inherited: bool, at: Option<Millis>) {
+    fn call(&mut self, number: u64, data: CallData<'_>, inherited: bool, at: Option<Millis>) {
         let step = StepId(
             (data.turn.unwrap_or(0) & 0xffff_ffff) << 32 | (data.step.unwrap_or(0) & 0xffff_ffff),
         );
-        let (Some(Value::String(call)), Some(Value::String(tool))) = (data.call_id, data.name)
-        else {
+        let (Some(call), Some(tool)) = (data.call_id, data.name) else {
             return self.problem(
                 Some(number),
                 "a tool/call without a string callId and name; skipped",
@@ -272,10 +265,22 @@ impl<'s> Events<'s> {
         if inherited {
             return;
         }
-        let arguments = match data.arguments {
-            Some(Value::String(raw)) => serde_json::from_str(&raw).unwrap_or(Value::String(raw)),
-            Some(other) => other,
+        let (call, tool) = (
+            self.budget.text(call.into_owned()),
+            self.budget.text(tool.into_owned()),
+        );
+        // Absent arguments are `null`, as the harness hands them on.
+        let arguments = match data
+            .arguments
+            .map(|raw| self.budget.arguments(raw, Strings::Parsed))
+        {
             None => Value::Null,
+            Some(Ok(arguments)) => arguments,
+            Some(Err(why)) => {
+                let what = self.budget.not_built("a tool/call's arguments", why);
+                self.problem(Some(number), what);
+                Value::Null
+            }
         };
         if self.tools.len() < OPEN_CALLS_MAX {
             self.tools.insert(call.clone(), tool.clone());
@@ -293,6 +298,7 @@ impl<'s> Events<'s> {
         let Some(call) = facts.call else {
             return self.problem(Some(number), "a tool/result without a call id; skipped");
         };
+        let call = self.budget.text(call);
         let tool = self.tools.remove(&call);
         if inherited {
             return;
@@ -329,21 +335,21 @@ impl<'s> Events<'s> {
 
     fn message(
         &mut self,
-        data: &MessageData,
-        cites: Option<&Value>,
+        data: &Data<'_>,
+        cites: Option<&RawValue>,
         seq: u64,
         inherited: bool,
         at: Option<Millis>,
     ) {
         let step = data.step();
-        let own = data.usage.as_ref().and_then(usage::tokens);
+        let own = usage::tokens(data.usage);
         if !self.chunked {
             if let (Some(usage), false) = (own, inherited) {
                 self.usage(step, usage, at);
             }
             return;
         }
-        let cites = usage::cites(cites);
+        let cites = usage::cites(cites, self.budget);
         let cited = self.pending.take_cited(&cites);
         // The step's earlier chunks that this message does not cite belong
         // to attempts that ended without one.
@@ -377,23 +383,5 @@ impl<'s> Events<'s> {
                 "a seeded session without an inherited session/end-seed marker; every event was counted",
             );
         }
-    }
-}
-
-/// The seq of the last `session/end-seed` whose data is `{"inherited": true}`
-/// on this line, if it is one (a cheap byte test first: most lines are not).
-pub(crate) fn inherited_marker(line: &[u8]) -> Option<u64> {
-    const NEEDLE: &[u8] = b"session/end-seed";
-    if !line.windows(NEEDLE.len()).any(|w| w == NEEDLE) {
-        return None;
-    }
-    let event: Value = serde_json::from_slice(line).ok()?;
-    if event.get("type")?.as_str()? != "session/end-seed" {
-        return None;
-    }
-    if event.get("data")?.get("inherited")?.as_bool()? {
-        event.get("seq")?.as_u64()
-    } else {
-        None
     }
 }

@@ -17,13 +17,19 @@
 
 use std::io::{self, Read};
 
-use zstd::stream::raw::{Decoder, InBuffer, Operation, OutBuffer};
+use zstd::stream::raw::{DParameter, Decoder, InBuffer, Operation, OutBuffer};
 
 /// Zstandard frame magic, little-endian (RFC 8878 §3.1.1).
 const MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
 
 /// Compressed bytes buffered at a time.
 const IN_CAPACITY: usize = 1 << 16;
+
+/// The largest window a frame may ask the decoder to keep: 2^24 bytes
+/// (16 MiB). The writer's frames ask for 2 MiB; a frame asking for more
+/// (libzstd would grant up to 128 MiB) does not decode, and the file stops
+/// there with a problem.
+pub(crate) const WINDOW_LOG_MAX: u32 = 24;
 
 /// Why a stream stopped before its end, or ended badly.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -78,7 +84,11 @@ pub(crate) struct Frames<R> {
 impl<R: Read> Frames<R> {
     /// Frames of `inner`.
     pub(crate) fn new(inner: R) -> Self {
-        let (decoder, stop) = match Decoder::new() {
+        let decoder = Decoder::new().and_then(|mut d| {
+            d.set_parameter(DParameter::WindowLogMax(WINDOW_LOG_MAX))?;
+            Ok(d)
+        });
+        let (decoder, stop) = match decoder {
             Ok(d) => (Some(d), None),
             Err(e) => (None, Some(Stop::Io(e.to_string()))),
         };
@@ -269,6 +279,20 @@ mod tests {
         assert!(text.starts_with("one\n"), "{text:?}");
         assert!(
             matches!(frames.stop(), Some(Stop::Corrupt { frame: 1, at, .. }) if *at == a.len() as u64),
+            "{:?}",
+            frames.stop()
+        );
+        // A frame asking for a window past the bound does not decode.
+        let mut encoder = zstd::stream::Encoder::new(Vec::new(), 3).unwrap();
+        encoder.window_log(WINDOW_LOG_MAX + 1).unwrap();
+        encoder.include_contentsize(false).unwrap();
+        io::Write::write_all(&mut encoder, &vec![b'x'; 1 << 20]).unwrap();
+        let wide = encoder.finish().unwrap();
+        let mut frames = Frames::new(&wide[..]);
+        let mut text = Vec::new();
+        frames.read_to_end(&mut text).unwrap();
+        assert!(
+            matches!(frames.stop(), Some(Stop::Corrupt { frame: 0, .. })),
             "{:?}",
             frames.stop()
         );

@@ -17,11 +17,12 @@
 //! - A file whose first line cannot be read as a session header is a
 //!   problem and takes no part in the choice.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::frames::Stop;
 use super::header::{self, VERSION_MAX};
-use super::{FileSource, open, stopped};
+use super::{FileSource, Located, open, stopped};
+use crate::budget::{Budget, Pass};
 use crate::lines::Line;
 use crate::model::{Problem, Sink};
 
@@ -35,24 +36,32 @@ fn name_version(path: &Path) -> Option<u64> {
         .ok()
 }
 
-/// The header version of the file, or a problem.
-fn version(path: &Path, sink: &mut dyn Sink) -> Option<u64> {
-    let mut source = FileSource::new(path.to_owned());
+/// The header version of the file (its first line, read within the
+/// header bound), or a problem.
+fn version(file: &Located, sink: &mut dyn Sink, budget: &Budget) -> Option<u64> {
+    let path = file.path();
+    let mut source = FileSource::new(file.clone());
     let stop = std::rc::Rc::new(std::cell::RefCell::new(None::<Stop>));
-    let mut lines = match open(&mut source, &stop) {
+    let mut lines = match open(&mut source, &stop, budget, Pass::Look) {
         Ok(lines) => lines,
         Err(e) => {
             stopped(sink, path, None, format!("cannot open: {e}"));
             return None;
         }
     };
-    let found = match lines.next_line() {
+    let mut long = false;
+    let found = match lines.next_line_within(budget.limits().header_bytes) {
         Ok(Some(Line::Text(text))) => header::version_of(text),
+        Ok(Some(Line::TooLong)) => {
+            long = true;
+            None
+        }
         _ => None,
     };
     if found.is_none() {
         let what = match stop.borrow().as_ref() {
             Some(stop) => stop.what(),
+            None if long => format!("{}; skipped", header::too_long(budget)),
             None => "the first line is not a session header with a version; skipped".to_owned(),
         };
         stopped(sink, path, Some(1), what);
@@ -61,16 +70,17 @@ fn version(path: &Path, sink: &mut dyn Sink) -> Option<u64> {
 }
 
 /// The file to read among `files`, after naming the problems met.
-pub(crate) fn choose(files: &[PathBuf], sink: &mut dyn Sink) -> Option<PathBuf> {
-    let mut known: Vec<(u64, &PathBuf)> = Vec::new();
-    let mut unknown: Vec<(u64, &PathBuf)> = Vec::new();
-    for path in files {
-        let Some(v) = version(path, sink) else {
+pub(crate) fn choose(files: &[Located], sink: &mut dyn Sink, budget: &Budget) -> Option<Located> {
+    let mut known: Vec<(u64, &Located)> = Vec::new();
+    let mut unknown: Vec<(u64, &Located)> = Vec::new();
+    for file in files {
+        let Some(v) = version(file, sink, budget) else {
             continue;
         };
+        let path = file.path();
         if let Some(n) = name_version(path).filter(|&n| n != v) {
             sink.problem(Problem {
-                path: path.clone(),
+                path: path.to_owned(),
                 line: Some(1),
                 what: format!(
                     "named for version {n} but its header says version {v}; the header is followed"
@@ -79,20 +89,20 @@ pub(crate) fn choose(files: &[PathBuf], sink: &mut dyn Sink) -> Option<PathBuf> 
             });
         }
         if v <= VERSION_MAX {
-            known.push((v, path));
+            known.push((v, file));
         } else {
-            unknown.push((v, path));
+            unknown.push((v, file));
         }
     }
     let highest = known.iter().map(|(v, _)| *v).max();
-    for (v, path) in &unknown {
+    for (v, file) in &unknown {
         let instead = match highest {
             Some(h) => format!("; generation v{h} is read instead"),
             None => String::new(),
         };
         stopped(
             sink,
-            path,
+            file.path(),
             Some(1),
             format!(
                 "format version {v} is not read (this scanner reads versions 0 to {VERSION_MAX}){instead}"
@@ -100,21 +110,22 @@ pub(crate) fn choose(files: &[PathBuf], sink: &mut dyn Sink) -> Option<PathBuf> 
         );
     }
     let highest = highest?;
-    let mut tied: Vec<&PathBuf> = known
+    let mut tied: Vec<&Located> = known
         .iter()
         .filter(|(v, _)| *v == highest)
-        .map(|(_, p)| *p)
+        .map(|(_, f)| *f)
         .collect();
     // Agreeing name first, then unversioned, then by path; the last wins.
-    tied.sort_by_key(|p| {
-        let n = name_version(p);
-        (n == Some(highest), n.is_none(), (*p).clone())
+    tied.sort_by_key(|f| {
+        let n = name_version(f.path());
+        (n == Some(highest), n.is_none(), f.path().to_owned())
     });
     let chosen = (*tied.last()?).clone();
     if tied.len() > 1 {
         let others: Vec<String> = tied[..tied.len() - 1]
             .iter()
-            .map(|p| {
+            .map(|f| {
+                let p = f.path();
                 p.file_name()
                     .unwrap_or(p.as_os_str())
                     .to_string_lossy()
@@ -122,7 +133,7 @@ pub(crate) fn choose(files: &[PathBuf], sink: &mut dyn Sink) -> Option<PathBuf> 
             })
             .collect();
         sink.problem(Problem {
-            path: chosen.clone(),
+            path: chosen.path().to_owned(),
             line: Some(1),
             what: format!(
                 "{} other file(s) of this session also claim version {highest} ({}); only this one is read",

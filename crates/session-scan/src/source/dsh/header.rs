@@ -4,6 +4,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use crate::budget::{Budget, bytes_text};
 use crate::model::{Format, SessionHeader};
 
 /// The highest format version this reader reads.
@@ -35,7 +36,15 @@ pub(crate) enum Parsed {
     /// A session header of a version it does not read (v4, or a future one).
     Unknown(u64),
     /// Not a session header.
-    NotAHeader(&'static str),
+    NotAHeader(String),
+}
+
+/// The words for a first line longer than the header bound.
+pub(crate) fn too_long(budget: &Budget) -> String {
+    format!(
+        "the first line is longer than {}, so it is no session header",
+        bytes_text(budget.limits().header_bytes as u64)
+    )
 }
 
 /// The header's `version`, if the line is a session header with one.
@@ -48,15 +57,19 @@ pub(crate) fn version_of(line: &[u8]) -> Option<u64> {
 }
 
 /// Reads the header line of the file at `path`.
-pub(crate) fn parse(path: &Path, line: &[u8]) -> Parsed {
+/// The line is at most [`crate::budget::Limits::header_bytes`] long, so its
+/// value is small; ids are cut to the budget's bound, and a working
+/// directory longer than [`crate::budget::Limits::cwd_bytes`] is unknown.
+pub(crate) fn parse(path: &Path, line: &[u8], budget: &Budget) -> Parsed {
+    let not_a_header = |what: &str| Parsed::NotAHeader(what.to_owned());
     let Ok(value) = serde_json::from_slice::<Value>(line) else {
-        return Parsed::NotAHeader("the first line is not JSON");
+        return not_a_header("the first line is not JSON");
     };
     if value.get("type").and_then(Value::as_str) != Some("session") {
-        return Parsed::NotAHeader("the first line is not a session header");
+        return not_a_header("the first line is not a session header");
     }
     let Some(version) = value.get("version").and_then(Value::as_u64) else {
-        return Parsed::NotAHeader("the session header has no numeric \"version\"");
+        return not_a_header("the session header has no numeric \"version\"");
     };
     let format = match version {
         0 => Format::DshV0,
@@ -66,10 +79,10 @@ pub(crate) fn parse(path: &Path, line: &[u8]) -> Parsed {
         other => return Parsed::Unknown(other),
     };
     let Some(id) = value.get("id").and_then(Value::as_str) else {
-        return Parsed::NotAHeader("the session header has no string \"id\"");
+        return not_a_header("the session header has no string \"id\"");
     };
     let text = |key: &str| value.get(key).and_then(Value::as_str).map(str::to_owned);
-    let cwd = text("cwd");
+    let cwd = text("cwd").filter(|c| c.len() <= budget.limits().cwd_bytes);
     let seed_length = value.get("seedLength").and_then(Value::as_u64);
     let seeded = value.get("isSeeded").and_then(Value::as_bool) == Some(true);
     let seed = match (seed_length, format) {
@@ -81,8 +94,8 @@ pub(crate) fn parse(path: &Path, line: &[u8]) -> Parsed {
         header: SessionHeader {
             path: path.to_owned(),
             format,
-            id: id.to_owned(),
-            parent: text("parentSession"),
+            id: budget.text(id.to_owned()),
+            parent: text("parentSession").map(|p| budget.text(p)),
             subagent: value.get("origin").and_then(Value::as_str) == Some("subagent"),
             platform: cwd.as_deref().and_then(super::super::platform),
             cwd,

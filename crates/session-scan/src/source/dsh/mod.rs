@@ -28,9 +28,11 @@
 
 use std::cell::RefCell;
 use std::io::{self, BufReader, Read};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::rc::Rc;
 
+use super::Located;
+use crate::budget::{Budget, Metered, Pass};
 use crate::lines::{Line, Lines};
 use crate::model::{Problem, Sink};
 
@@ -42,38 +44,40 @@ mod header;
 mod rebuild;
 mod shapes;
 mod usage;
+mod zip;
 
 use frames::{Frames, Stop};
 use header::{Parsed, Seed};
 
 /// True for a name the harness's JSONL writer gives a session file:
 /// `session.jsonl`, `session.jsonl.zstd`, `session.vN.jsonl[.zstd]`.
-pub fn is_session_file_name(name: &str) -> bool {
-    let Some(rest) = name.strip_prefix("session.") else {
+/// The name is bytes: one that is not UTF-8 elsewhere is still read.
+pub fn is_session_file_name(name: &[u8]) -> bool {
+    let Some(rest) = name.strip_prefix(b"session.") else {
         return false;
     };
-    let rest = rest.strip_suffix(".zstd").unwrap_or(rest);
-    let Some(rest) = rest.strip_suffix("jsonl") else {
+    let rest = rest.strip_suffix(b".zstd").unwrap_or(rest);
+    let Some(rest) = rest.strip_suffix(b"jsonl") else {
         return false;
     };
     rest.is_empty()
         || rest
-            .strip_prefix('v')
-            .and_then(|v| v.strip_suffix('.'))
-            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            .strip_prefix(b"v")
+            .and_then(|v| v.strip_suffix(b"."))
+            .is_some_and(|n| !n.is_empty() && n.iter().all(u8::is_ascii_digit))
 }
 
 /// Reads the highest generation among one session directory's files (see
-/// `generations` for the choice).
-pub fn read_session_dir(files: &[PathBuf], sink: &mut dyn Sink) {
-    if let Some(path) = generations::choose(files, sink) {
-        read_one(&mut FileSource::new(path), sink);
+/// `generations` for the choice), within `budget`.
+pub fn read_session_dir(files: &[Located], sink: &mut dyn Sink, budget: &Budget) {
+    if let Some(file) = generations::choose(files, sink, budget) {
+        read_one(&mut FileSource::new(file), sink, budget);
     }
 }
 
-/// Reads a web export ZIP (see `export`).
-pub fn read_export(path: &Path, sink: &mut dyn Sink) {
-    export::read(path, sink);
+/// Reads a web export ZIP (see `export`), its members together within `budget`.
+pub fn read_export(file: &Located, sink: &mut dyn Sink, budget: &Budget) {
+    export::read(file, sink, budget);
 }
 
 /// How often [`Sink::decoded`] hears of progress, in decoded bytes. It is
@@ -87,6 +91,9 @@ const DECODED_EVERY: u64 = 1 << 20;
 pub(crate) trait Source {
     /// The name problems and headers carry.
     fn label(&self) -> &Path;
+    /// What the budget is spent on, for the problem when it is: `file` or
+    /// `archive`.
+    fn unit(&self) -> &'static str;
     /// True when the bytes are zstd frames.
     fn zstd(&self) -> bool;
     /// The bytes from the start.
@@ -95,26 +102,29 @@ pub(crate) trait Source {
 
 /// A session file on disk.
 pub(crate) struct FileSource {
-    path: PathBuf,
+    file: Located,
     zstd: bool,
 }
 
 impl FileSource {
-    pub(crate) fn new(path: PathBuf) -> Self {
-        let zstd = path.extension().is_some_and(|e| e == "zstd");
-        Self { path, zstd }
+    pub(crate) fn new(file: Located) -> Self {
+        let zstd = file.path().extension().is_some_and(|e| e == "zstd");
+        Self { file, zstd }
     }
 }
 
 impl Source for FileSource {
     fn label(&self) -> &Path {
-        &self.path
+        self.file.path()
+    }
+    fn unit(&self) -> &'static str {
+        "file"
     }
     fn zstd(&self) -> bool {
         self.zstd
     }
     fn open(&mut self) -> io::Result<Box<dyn Read + '_>> {
-        Ok(Box::new(crate::source::open(&self.path)?))
+        Ok(Box::new(self.file.open()?))
     }
 }
 
@@ -142,11 +152,15 @@ impl Read for Body<'_> {
     }
 }
 
-type Stream<'a> = Lines<BufReader<Body<'a>>>;
+type Stream<'a> = Lines<BufReader<Metered<'a, Body<'a>>>>;
 
+/// The decoded lines of `source`, metered by `budget` (`pass`: whether
+/// this read is charged).
 fn open<'a>(
     source: &'a mut dyn Source,
     stop: &Rc<RefCell<Option<Stop>>>,
+    budget: &'a Budget,
+    pass: Pass,
 ) -> io::Result<Stream<'a>> {
     let zstd = source.zstd();
     let raw = source.open()?;
@@ -155,7 +169,11 @@ fn open<'a>(
         inner,
         stop: Rc::clone(stop),
     };
-    Ok(Lines::new(BufReader::with_capacity(1 << 16, body)))
+    let metered = budget.meter(body, pass);
+    Ok(Lines::new(
+        BufReader::with_capacity(1 << 16, metered),
+        budget.limits().line_bytes,
+    ))
 }
 
 fn stopped(sink: &mut dyn Sink, path: &Path, line: Option<u64>, what: String) {
@@ -167,14 +185,21 @@ fn stopped(sink: &mut dyn Sink, path: &Path, line: Option<u64>, what: String) {
     });
 }
 
-/// The first line of `source`, read as a header; `None` after a problem.
-fn read_header(lines: &mut Stream<'_>, path: &Path, sink: &mut dyn Sink) -> Option<header::Header> {
-    let parsed = match lines.next_line() {
-        Ok(Some(Line::Text(text))) => header::parse(path, text),
-        Ok(Some(Line::TooLong)) => Parsed::NotAHeader("the first line is too long to be a header"),
-        Ok(None) => Parsed::NotAHeader("empty: no session header"),
+/// The first line of `source` (at most [`crate::budget::Limits::header_bytes`]),
+/// read as a header; `None` after a problem.
+fn read_header(
+    lines: &mut Stream<'_>,
+    path: &Path,
+    sink: &mut dyn Sink,
+    budget: &Budget,
+) -> Option<header::Header> {
+    let parsed = match lines.next_line_within(budget.limits().header_bytes) {
+        Ok(Some(Line::Text(text))) => header::parse(path, text, budget),
+        Ok(Some(Line::TooLong)) => Parsed::NotAHeader(header::too_long(budget)),
+        Ok(None) => Parsed::NotAHeader("empty: no session header".into()),
         Err(e) => {
-            stopped(sink, path, None, format!("read failed: {e}"));
+            let what = format!("read failed: {e}; the rest of the file was not read");
+            stopped(sink, path, None, what);
             return None;
         }
     };
@@ -196,15 +221,20 @@ fn read_header(lines: &mut Stream<'_>, path: &Path, sink: &mut dyn Sink) -> Opti
 }
 
 /// Reads one session log into `sink`: `begin`, its records, `end`.
-pub(crate) fn read_one(source: &mut dyn Source, sink: &mut dyn Sink) {
+pub(crate) fn read_one(source: &mut dyn Source, sink: &mut dyn Sink, budget: &Budget) {
     let path = source.label().to_owned();
+    let unit = source.unit();
+    if budget.left() == 0 {
+        return stopped(sink, &path, None, budget.exhausted_what(unit));
+    }
     let stop = Rc::new(RefCell::new(None));
     let (header, cut) = {
-        let mut lines = match open(source, &stop) {
+        // A look: the charged pass below reads these bytes again.
+        let mut lines = match open(source, &stop, budget, Pass::Look) {
             Ok(lines) => lines,
             Err(e) => return stopped(sink, &path, None, format!("cannot open: {e}")),
         };
-        let Some(header) = read_header(&mut lines, &path, sink) else {
+        let Some(header) = read_header(&mut lines, &path, sink, budget) else {
             if let Some(stop) = stop.borrow().as_ref() {
                 stopped(sink, &path, None, stop.what());
             }
@@ -215,27 +245,30 @@ pub(crate) fn read_one(source: &mut dyn Source, sink: &mut dyn Sink) {
         if header.seed == Seed::Marker {
             while let Ok(Some(line)) = lines.next_line() {
                 if let Line::Text(text) = line {
-                    cut = events::inherited_marker(text).or(cut);
+                    cut = shapes::inherited_marker(text).or(cut);
                 }
             }
         }
         (header, cut)
     };
     *stop.borrow_mut() = None;
-    let mut lines = match open(source, &stop) {
+    let mut lines = match open(source, &stop, budget, Pass::Charged) {
         Ok(lines) => lines,
         Err(e) => return stopped(sink, &path, None, format!("cannot open: {e}")),
     };
     // The header again (its line was read above).
-    let _ = lines.next_line();
+    let _ = lines.next_line_within(budget.limits().header_bytes);
     let format = header.header.format;
     sink.begin(header.header);
-    let mut events = events::Events::new(sink, path.clone(), format, header.seed, cut);
+    let mut events = events::Events::new(sink, path.clone(), format, header.seed, cut, budget);
     let reported = read_events(&mut lines, &mut events, &stop);
     events.finish();
     let what = stop.borrow().as_ref().map(Stop::what);
     if let Some(what) = what {
         events.stop(what);
+    }
+    if budget.exhausted() {
+        events.stop(budget.exhausted_what(unit));
     }
     events.decoded(lines.bytes() - reported);
     events.end();
@@ -267,8 +300,8 @@ fn read_events(
             }
             // The stream stops only when the line reader runs into its end,
             // so a line returned after a stop had no newline: a line cut
-            // short by a torn or corrupt frame, not read.
-            Line::Text(_) if stop.borrow().is_some() => {}
+            // short by a torn or corrupt frame, or by the budget, not read.
+            Line::Text(_) if stop.borrow().is_some() || events.spent() => {}
             Line::Text(text) => events.line(number, text),
         }
         if lines.bytes() - reported >= DECODED_EVERY {

@@ -29,23 +29,6 @@ const KILLED: (&str, &str) = ("[killed by signal: ", "]");
 const EXIT: (&str, &str) = ("[exit code: ", "]");
 const MODES: [&str; 3] = ["read-only", "workspace-write", "danger-full-access"];
 
-/// The text the model saw: the text blocks of the result part's `content`,
-/// joined with `\n` (a `content` that is a string is taken whole).
-pub(crate) fn rendered_text(part: &Value) -> String {
-    match part.get("content") {
-        Some(Value::String(text)) => text.clone(),
-        Some(Value::Array(blocks)) => {
-            let texts: Vec<&str> = blocks
-                .iter()
-                .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
-                .filter_map(|b| b.get("text").and_then(Value::as_str))
-                .collect();
-            texts.join("\n")
-        }
-        _ => String::new(),
-    }
-}
-
 /// The text before the last line (without its `\n`), and the last line.
 fn last_line(text: &str) -> (&str, &str) {
     text.rsplit_once('\n').unwrap_or(("", text))
@@ -356,13 +339,5 @@ mod tests {
         ] {
             check(text, want);
         }
-    }
-
-    #[test]
-    fn rendered_text_joins_text_blocks() {
-        let part = json!({"content": [{"type":"text","text":"a"},{"type":"image"},{"type":"text","text":"b"}]});
-        assert_eq!(rendered_text(&part), "a\nb");
-        assert_eq!(rendered_text(&json!({"content": "s"})), "s");
-        assert_eq!(rendered_text(&json!({})), "");
     }
 }

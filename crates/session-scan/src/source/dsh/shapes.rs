@@ -1,14 +1,16 @@
 //! The shapes an event line is read into: parsed once, in place, with
-//! `data` left raw until a record needs it (see `events`).
+//! `data` left raw until a record needs it (see `events`), every field read
+//! leniently, and arrays walked one element at a time (`source::json`), so
+//! nothing a line holds is built beyond the few fields a record keeps.
 
 use std::borrow::Cow;
 
 use serde::Deserialize;
 use serde::de::IgnoredAny;
-use serde_json::Value;
 use serde_json::value::RawValue;
 
 use crate::model::StepId;
+use crate::source::json::{first, flag, number, or_default, rendered_text, string, text};
 
 /// An event, parsed once and in place: its `data` and cited seqs stay raw
 /// text until a record needs them, so the lines no record comes from (most
@@ -30,65 +32,9 @@ pub(super) struct Event<'a> {
     pub(super) cites: Option<&'a RawValue>,
 }
 
-/// A number field read leniently: anything that is not one of its type is
-/// absent, as the value-based reading always took it. Nothing is built: a
-/// string, array or object in its place is skipped.
-pub(super) fn number<'de, D, N>(d: D) -> Result<Option<N>, D::Error>
-where
-    D: serde::Deserializer<'de>,
-    N: TryFrom<i128>,
-{
-    struct Lenient;
-    impl<'de> serde::de::Visitor<'de> for Lenient {
-        type Value = Option<i128>;
-        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.write_str("any JSON value")
-        }
-        fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
-            Ok(Some(i128::from(v)))
-        }
-        fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
-            Ok(Some(i128::from(v)))
-        }
-        fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_unit<E>(self) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_none<E>(self) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-            d.deserialize_any(self)
-        }
-        fn visit_seq<A: serde::de::SeqAccess<'de>>(
-            self,
-            mut seq: A,
-        ) -> Result<Self::Value, A::Error> {
-            while seq.next_element::<IgnoredAny>()?.is_some() {}
-            Ok(None)
-        }
-        fn visit_map<A: serde::de::MapAccess<'de>>(
-            self,
-            mut map: A,
-        ) -> Result<Self::Value, A::Error> {
-            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-            Ok(None)
-        }
-    }
-    Ok(d.deserialize_any(Lenient)?
-        .and_then(|n| N::try_from(n).ok()))
-}
-
 /// What a `tool/result` is read for: its call, whether it failed, its
-/// rendered text and the harness's error code.
+/// rendered text and the harness's error code. Each level of another shape
+/// than the harness writes reads as empty, as a value lookup would.
 pub(super) struct ResultFacts {
     pub(super) call: Option<String>,
     pub(super) failed: bool,
@@ -96,110 +42,65 @@ pub(super) struct ResultFacts {
     pub(super) code: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
 struct ResultData<'a> {
     #[serde(borrow)]
-    message: Option<ResultMessage<'a>>,
-    error: Option<ResultError>,
+    message: Option<&'a RawValue>,
+    #[serde(borrow)]
+    error: Option<&'a RawValue>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
 struct ResultMessage<'a> {
     #[serde(borrow)]
-    content: Option<Vec<ResultPart<'a>>>,
-    source: Option<ResultSource>,
+    content: Option<&'a RawValue>,
+    #[serde(borrow)]
+    source: Option<&'a RawValue>,
 }
 
-#[derive(Deserialize)]
-struct ResultSource {
-    #[serde(rename = "callId")]
-    call_id: Option<String>,
+#[derive(Deserialize, Default)]
+struct CallIdOf<'a> {
+    #[serde(rename = "callId", default, borrow, deserialize_with = "string")]
+    call_id: Option<Cow<'a, str>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
 struct ResultPart<'a> {
-    #[serde(rename = "toolCallId")]
-    tool_call_id: Option<String>,
-    #[serde(rename = "isError")]
+    /// Present (of any type) or not: a present one that is not a string
+    /// names no call, and the message's `source` is not asked.
+    #[serde(rename = "toolCallId", default, borrow, deserialize_with = "text")]
+    tool_call_id: Option<Option<Cow<'a, str>>>,
+    #[serde(rename = "isError", default, deserialize_with = "flag")]
     is_error: Option<bool>,
     #[serde(borrow)]
     content: Option<&'a RawValue>,
 }
 
-#[derive(Deserialize)]
-struct ResultError {
-    code: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct Block {
-    #[serde(rename = "type")]
-    kind: Option<String>,
-    text: Option<String>,
+#[derive(Deserialize, Default)]
+struct CodeOf<'a> {
+    #[serde(default, borrow, deserialize_with = "string")]
+    code: Option<Cow<'a, str>>,
 }
 
 impl ResultFacts {
-    /// Read typed, building only what is kept; `None` for any shape the
-    /// types do not take (a field of another type), which
-    /// [`ResultFacts::of_value`] then reads.
-    pub(super) fn typed(raw: &str) -> Option<Self> {
-        let data: ResultData<'_> = serde_json::from_str(raw).ok()?;
-        let message = data.message;
-        let (part, source) = match message {
-            Some(m) => (m.content.and_then(|c| c.into_iter().next()), m.source),
-            None => (None, None),
+    /// Reads a `tool/result`'s `data`.
+    pub(super) fn read(raw: &str) -> Self {
+        let data: ResultData<'_> = serde_json::from_str(raw).unwrap_or_default();
+        let message: ResultMessage<'_> = or_default(data.message);
+        let part: ResultPart<'_> = or_default(message.content.and_then(first));
+        let call = match part.tool_call_id {
+            Some(id) => id.map(Cow::into_owned),
+            None => or_default::<CallIdOf<'_>>(message.source)
+                .call_id
+                .map(Cow::into_owned),
         };
-        let text = match part.as_ref().and_then(|p| p.content) {
-            Some(content) if content.get().starts_with('"') => {
-                serde_json::from_str::<String>(content.get()).ok()?
-            }
-            Some(content) if content.get().starts_with('[') => {
-                let blocks: Vec<Block> = serde_json::from_str(content.get()).ok()?;
-                let texts: Vec<String> = blocks
-                    .into_iter()
-                    .filter(|b| b.kind.as_deref() == Some("text"))
-                    .filter_map(|b| b.text)
-                    .collect();
-                texts.join("\n")
-            }
-            _ => String::new(),
-        };
-        let failed = part.as_ref().and_then(|p| p.is_error) == Some(true);
-        let call = match part.as_ref().map(|p| &p.tool_call_id) {
-            Some(Some(id)) => Some(id.clone()),
-            _ => source.and_then(|s| s.call_id),
-        };
-        Some(Self {
-            call,
-            failed,
-            text,
-            code: data.error.and_then(|e| e.code),
-        })
-    }
-
-    /// Read from the parsed value, whatever its shape.
-    pub(super) fn of_value(data: &Value) -> Self {
-        let message = data.get("message").unwrap_or(&Value::Null);
-        let part = message
-            .get("content")
-            .and_then(Value::as_array)
-            .and_then(|parts| parts.first())
-            .unwrap_or(&Value::Null);
-        let call = part
-            .get("toolCallId")
-            .or_else(|| message.get("source").and_then(|s| s.get("callId")))
-            .and_then(Value::as_str)
-            .map(str::to_owned);
-        let code = data
-            .get("error")
-            .and_then(|e| e.get("code"))
-            .and_then(Value::as_str)
-            .map(str::to_owned);
         Self {
             call,
-            failed: part.get("isError").and_then(Value::as_bool) == Some(true),
-            text: super::rebuild::rendered_text(part),
-            code,
+            failed: part.is_error == Some(true),
+            text: rendered_text(part.content),
+            code: or_default::<CodeOf<'_>>(data.error)
+                .code
+                .map(Cow::into_owned),
         }
     }
 }
@@ -212,35 +113,78 @@ pub(super) struct Packed {
     pub(super) dt: Option<Vec<IgnoredAny>>,
 }
 
-/// What an `assistant/message` (or a `step/end`) is read for: its step and
-/// usage (its content is skipped unbuilt).
-#[derive(Deserialize)]
-pub(super) struct MessageData {
+/// An event's step (`turn`, `step`) and the raw parts the record kinds
+/// read: a message's `usage`, a v0/v1 `chunk`, an attempt's `stream`, a
+/// user message's `source`, a mode switch's `mode`.
+#[derive(Deserialize, Default)]
+pub(super) struct Data<'a> {
     #[serde(default, deserialize_with = "number")]
     pub(super) turn: Option<u64>,
     #[serde(default, deserialize_with = "number")]
     pub(super) step: Option<u64>,
-    pub(super) usage: Option<Value>,
+    #[serde(borrow)]
+    pub(super) usage: Option<&'a RawValue>,
+    #[serde(borrow)]
+    pub(super) chunk: Option<&'a RawValue>,
+    #[serde(borrow)]
+    pub(super) stream: Option<&'a RawValue>,
+    #[serde(borrow)]
+    pub(super) source: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "string")]
+    pub(super) mode: Option<Cow<'a, str>>,
 }
 
-impl MessageData {
+impl Data<'_> {
+    /// `(turn << 32) | step`, each cut to 32 bits.
     pub(super) fn step(&self) -> StepId {
         let n = |v: Option<u64>| v.unwrap_or(0) & 0xffff_ffff;
         StepId((n(self.turn) << 32) | n(self.step))
     }
 }
 
-/// What a `tool/call` is read for.
+/// A user message's `source`.
+#[derive(Deserialize, Default)]
+pub(super) struct MessageSource<'a> {
+    #[serde(default, borrow, deserialize_with = "string")]
+    pub(super) kind: Option<Cow<'a, str>>,
+    #[serde(default, borrow, deserialize_with = "string")]
+    pub(super) plugin: Option<Cow<'a, str>>,
+    #[serde(default, borrow, deserialize_with = "string")]
+    pub(super) summary: Option<Cow<'a, str>>,
+}
+
+/// What a `tool/call` is read for: its step, and its id, tool and
+/// arguments raw until the reader checks them.
 #[derive(Deserialize)]
-pub(super) struct CallData {
+pub(super) struct CallData<'a> {
     #[serde(default, deserialize_with = "number")]
     pub(super) turn: Option<u64>,
     #[serde(default, deserialize_with = "number")]
     pub(super) step: Option<u64>,
-    #[serde(rename = "callId")]
-    pub(super) call_id: Option<Value>,
-    pub(super) name: Option<Value>,
-    pub(super) arguments: Option<Value>,
+    #[serde(rename = "callId", default, borrow, deserialize_with = "string")]
+    pub(super) call_id: Option<Cow<'a, str>>,
+    #[serde(default, borrow, deserialize_with = "string")]
+    pub(super) name: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    pub(super) arguments: Option<&'a RawValue>,
+}
+
+/// A `session/end-seed` line, as the fork's first pass reads it.
+#[derive(Deserialize)]
+pub(super) struct Marker<'a> {
+    #[serde(rename = "type", default, borrow, deserialize_with = "string")]
+    pub(super) kind: Option<Cow<'a, str>>,
+    #[serde(default, deserialize_with = "number")]
+    pub(super) seq: Option<u64>,
+    #[serde(borrow)]
+    pub(super) data: Option<&'a RawValue>,
+}
+
+/// A marker's `data`.
+#[derive(Deserialize, Default)]
+pub(super) struct Inherited {
+    #[serde(default, deserialize_with = "flag")]
+    pub(super) inherited: Option<bool>,
 }
 
 pub(super) fn contains(line: &[u8], needle: &[u8]) -> bool {
@@ -257,17 +201,29 @@ pub(super) fn contains(line: &[u8], needle: &[u8]) -> bool {
     }
 }
 
+/// The seq of the last `session/end-seed` whose data is `{"inherited": true}`
+/// on this line, if it is one (a cheap byte test first: most lines are not).
+pub(crate) fn inherited_marker(line: &[u8]) -> Option<u64> {
+    const NEEDLE: &[u8] = b"session/end-seed";
+    if !contains(line, NEEDLE) {
+        return None;
+    }
+    let event: Marker<'_> = serde_json::from_slice(line).ok()?;
+    if event.kind.as_deref() != Some("session/end-seed") {
+        return None;
+    }
+    if or_default::<Inherited>(event.data).inherited == Some(true) {
+        event.seq
+    } else {
+        None
+    }
+}
+
 /// A usage chunk's key, as a needle.
 pub(super) const USAGE_NEEDLE: &[u8] = b"\"usage\"";
 
 /// The advisor's plugin name, as a needle.
 pub(super) const PLUGIN_NEEDLE: &[u8] = b"sandbox-grant-advisor";
-
-/// The step of an event's `data`: `(turn << 32) | step`.
-pub(super) fn step_of(data: &Value) -> StepId {
-    let n = |k: &str| data.get(k).and_then(Value::as_u64).unwrap_or(0) & 0xffff_ffff;
-    StepId((n("turn") << 32) | n("step"))
-}
 
 /// How many seqs a line stands for: a packed chunk row (`seq0`) is one per
 /// member (`texts` or `args`, else `dt` plus one).

@@ -17,19 +17,35 @@
 
 use std::collections::VecDeque;
 
+use serde::Deserialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 
+use crate::budget::Budget;
 use crate::model::{Millis, StepId, Usage};
+use crate::source::json::{each, number, or_default, string};
 
 /// The most v0/v1 usage chunks kept while they wait for a message or the end
 /// of their step. Past it the oldest is counted as an attempt without a
 /// message (and the file gets one problem saying so).
 pub(crate) const PENDING_MAX: usize = 4096;
 
+/// The most seqs or ranges read from one message's `sourceEventSeqs`; the
+/// rest are not read (a chunk cited only past them counts as an attempt
+/// without a message).
+pub(crate) const CITES_MAX: usize = 4096;
+
+#[derive(Deserialize, Default)]
+struct Tokens {
+    #[serde(rename = "inputTokens", default, deserialize_with = "number")]
+    input: Option<u64>,
+    #[serde(rename = "outputTokens", default, deserialize_with = "number")]
+    output: Option<u64>,
+}
+
 /// A usage object's tokens, or `None` when it has neither count.
-pub(crate) fn tokens(usage: &Value) -> Option<Usage> {
-    let count = |key: &str| usage.get(key).and_then(Value::as_u64);
-    let (input, output) = (count("inputTokens"), count("outputTokens"));
+pub(crate) fn tokens(usage: Option<&RawValue>) -> Option<Usage> {
+    let Tokens { input, output } = or_default(usage);
     if input.is_none() && output.is_none() {
         return None;
     }
@@ -39,44 +55,69 @@ pub(crate) fn tokens(usage: &Value) -> Option<Usage> {
     })
 }
 
+/// A usage chunk, or a stream record around one.
+#[derive(Deserialize, Default)]
+struct ChunkShape<'a> {
+    #[serde(rename = "type", default, borrow, deserialize_with = "string")]
+    kind: Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow)]
+    usage: Option<&'a RawValue>,
+    #[serde(borrow)]
+    chunk: Option<&'a RawValue>,
+}
+
 /// The usage of a `usage` chunk (`{"type":"usage","usage":{…}}`).
-pub(crate) fn of_chunk(chunk: &Value) -> Option<Usage> {
-    if chunk.get("type").and_then(Value::as_str) != Some("usage") {
+pub(crate) fn of_chunk(chunk: Option<&RawValue>) -> Option<Usage> {
+    let chunk: ChunkShape<'_> = or_default(chunk);
+    if chunk.kind.as_deref() != Some("usage") {
         return None;
     }
-    tokens(chunk.get("usage")?)
+    tokens(chunk.usage)
 }
 
 /// The last usage in a v2/v3 `stream`: a record `{"type":"chunk","chunk":…}`
-/// holding a usage chunk, or a bare usage chunk.
-pub(crate) fn of_stream(stream: &Value) -> Option<Usage> {
-    let records = stream.as_array()?;
-    records
-        .iter()
-        .rev()
-        .find_map(|record| match record.get("type").and_then(Value::as_str) {
-            Some("chunk") => of_chunk(record.get("chunk")?),
-            _ => of_chunk(record),
-        })
+/// holding a usage chunk, or a bare usage chunk. The stream is walked one
+/// record at a time.
+pub(crate) fn of_stream(stream: Option<&RawValue>) -> Option<Usage> {
+    let mut last = None;
+    if let Some(stream) = stream {
+        each(stream, |record| {
+            let outer: ChunkShape<'_> = or_default(Some(record));
+            let found = match outer.kind.as_deref() {
+                Some("chunk") => of_chunk(outer.chunk),
+                _ => of_chunk(Some(record)),
+            };
+            if found.is_some() {
+                last = found;
+            }
+        });
+    }
+    last
 }
 
 /// The seqs a `sourceEventSeqs` cites: numbers, and `[start, end]` pairs
-/// (inclusive), kept as ranges and never expanded.
-pub(crate) fn cites(list: Option<&Value>) -> Vec<(u64, u64)> {
-    let Some(items) = list.and_then(Value::as_array) else {
-        return Vec::new();
+/// (inclusive), kept as ranges and never expanded; at most [`CITES_MAX`],
+/// each element built only within the budget's value bound.
+pub(crate) fn cites(list: Option<&RawValue>, budget: &Budget) -> Vec<(u64, u64)> {
+    let mut out = Vec::new();
+    let Some(list) = list else {
+        return out;
     };
-    items
-        .iter()
-        .filter_map(|item| match item {
-            Value::Number(n) => n.as_u64().map(|s| (s, s)),
-            Value::Array(pair) => match pair.as_slice() {
-                [a, b] => Some((a.as_u64()?, b.as_u64()?)),
+    each(list, |item| {
+        if out.len() >= CITES_MAX {
+            return;
+        }
+        let cited = match budget.value(item.get()) {
+            Ok(Value::Number(n)) => n.as_u64().map(|s| (s, s)),
+            Ok(Value::Array(pair)) => match pair.as_slice() {
+                [a, b] => a.as_u64().zip(b.as_u64()),
                 _ => None,
             },
             _ => None,
-        })
-        .collect()
+        };
+        out.extend(cited);
+    });
+    out
 }
 
 /// A v0/v1 usage chunk not yet settled.
@@ -128,13 +169,19 @@ impl Pending {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+
+    fn raw(text: &str) -> Box<RawValue> {
+        RawValue::from_string(text.to_owned()).unwrap_or_else(|e| panic!("{e}"))
+    }
 
     #[test]
     fn cites_take_numbers_and_ranges() {
-        let list = json!([1, [3, 5], 9, "x", [1], [2, "y"]]);
-        assert_eq!(cites(Some(&list)), vec![(1, 1), (3, 5), (9, 9)]);
-        assert_eq!(cites(None), Vec::<(u64, u64)>::new());
+        let budget = Budget::new(crate::budget::Limits::default());
+        let list = raw(r#"[1, [3, 5], 9, "x", [1], [2, "y"]]"#);
+        assert_eq!(cites(Some(&list), &budget), vec![(1, 1), (3, 5), (9, 9)]);
+        assert_eq!(cites(None, &budget), Vec::<(u64, u64)>::new());
+        let many = raw(&format!("[{}]", vec!["7"; CITES_MAX + 10].join(",")));
+        assert_eq!(cites(Some(&many), &budget).len(), CITES_MAX);
     }
 
     #[test]
@@ -163,20 +210,20 @@ mod tests {
 
     #[test]
     fn stream_usage_is_the_last_usage_chunk() {
-        let stream = json!([
+        let stream = raw(r#"[
             {"type":"text-chunks","time0":1,"index":0,"dt":[1],"texts":["a","b"]},
             {"type":"chunk","time":2,"chunk":{"type":"usage","usage":{"inputTokens":5,"outputTokens":1}}},
             {"type":"chunk","time":3,"chunk":{"type":"usage","usage":{"inputTokens":7,"outputTokens":2}}},
             {"type":"chunk","time":4,"chunk":{"type":"finish","reason":{"kind":"error"}}}
-        ]);
+        ]"#);
         assert_eq!(
-            of_stream(&stream),
+            of_stream(Some(&stream)),
             Some(Usage {
                 input: 7,
                 output: 2
             })
         );
-        assert_eq!(of_stream(&json!([])), None);
-        assert_eq!(tokens(&json!({"cacheReadTokens": 3})), None);
+        assert_eq!(of_stream(Some(&raw("[]"))), None);
+        assert_eq!(tokens(Some(&raw(r#"{"cacheReadTokens": 3}"#))), None);
     }
 }
