@@ -1,5 +1,6 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+#[cfg(unix)]
 use std::os::unix::fs::PermissionsExt;
 
 use super::claude::claude_sandbox;
@@ -42,6 +43,8 @@ fn a_failed_probe_is_a_refusal_only_in_namespace_words() {
     }
 }
 
+// Linux's namespaces: elsewhere the probe trusts no program and never runs.
+#[cfg(unix)]
 #[test]
 fn the_probe_agrees_with_the_advisorys_own_check_run_by_hand() {
     if !Path::new("/usr/bin/unshare").exists() {
@@ -106,6 +109,8 @@ fn claude_codes_layers_the_last_setting_wins_and_lists_add_up() {
     assert_eq!(claude_sandbox(&env).enabled, Some(false));
 }
 
+// File modes and symbolic links: Unix's.
+#[cfg(unix)]
 #[test]
 fn a_layer_that_cannot_be_read_leaves_the_sandbox_unknown() {
     let dir = tempfile::tempdir().unwrap();
