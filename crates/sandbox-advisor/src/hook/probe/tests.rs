@@ -79,6 +79,8 @@ fn codex_home_is_placed_against_the_temp_dir_lexically() {
     assert_eq!(codex_home(&env), None);
 }
 
+// Off Unix no settings file is read (`files::read_no_follow`): see the twin below.
+#[cfg(unix)]
 #[test]
 fn claude_codes_layers_the_last_setting_wins_and_lists_add_up() {
     let dir = tempfile::tempdir().unwrap();
@@ -136,6 +138,7 @@ fn a_layer_that_cannot_be_read_leaves_the_sandbox_unknown() {
     assert_eq!(claude_sandbox(&env).enabled, None);
 }
 
+#[cfg(unix)]
 #[test]
 fn reads_are_bounded_and_refuse_what_is_not_a_regular_file() {
     let dir = tempfile::tempdir().unwrap();
@@ -161,6 +164,20 @@ fn reads_are_bounded_and_refuse_what_is_not_a_regular_file() {
         read_no_follow(&dir.path().join("a/../fits.json"), 64, Owner::ThisUser).is_err(),
         "no `..`"
     );
+}
+
+/// Off Unix the no-follow walk and the owner check do not exist, so no
+/// settings file is read, even a plain one of this user's: Claude Code's
+/// sandbox stays unknown rather than read unsafely.
+#[cfg(not(unix))]
+#[test]
+fn off_unix_no_settings_file_is_read_and_the_sandbox_stays_unknown() {
+    let dir = tempfile::tempdir().unwrap();
+    let env = inputs(dir.path());
+    let home = dir.path().join("home/.claude/settings.json");
+    write(&home, r#"{"sandbox": {"enabled": true}}"#);
+    assert_eq!(claude_sandbox(&env).enabled, None);
+    assert!(read_no_follow(&home, SETTINGS_MAX_BYTES, Owner::ThisUser).is_err());
 }
 
 #[test]
