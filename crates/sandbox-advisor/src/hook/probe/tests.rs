@@ -6,6 +6,7 @@ use std::os::unix::fs::PermissionsExt;
 use super::claude::claude_sandbox;
 use super::files::{Owner, read_no_follow};
 use super::*;
+#[cfg(unix)]
 use advisor_core::Untrusted;
 
 fn inputs(dir: &Path) -> Inputs {
@@ -24,6 +25,7 @@ fn write(path: &Path, text: &str) {
     std::fs::write(path, text).unwrap();
 }
 
+#[cfg(unix)]
 fn hosts(list: &[Untrusted]) -> Vec<&str> {
     list.iter().map(Untrusted::inspect).collect()
 }
