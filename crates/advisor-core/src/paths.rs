@@ -110,16 +110,35 @@ impl HostPath {
     }
 }
 
-/// True for a spelling that starts with two separators, either `\\` or `/`
-/// in either place as Windows reads them: a UNC path (`\\server\share`,
-/// `//server/share`), a verbatim path (`\\?\…`) or a device path (`\\.\…`).
-/// The filesystem would resolve it by contacting another machine or opening a
-/// device, so such a spelling is never canonicalized, and never put on a command line.
+/// True for a spelling Windows resolves by contacting another machine or
+/// opening a device: one that starts with two separators (`\\` or `/`, in
+/// either place, as Windows reads them): a UNC path (`\\server\share`,
+/// `//server/share`), a verbatim UNC path (`\\?\UNC\server\share`), a
+/// device path (`\\.\…`, `\\?\Volume{…}\`, `\\?\C:` without a
+/// separator, which is the volume itself). Such a spelling is never
+/// canonicalized, and never put on a command line.
+///
+/// A verbatim drive path (`\\?\C:\…`, what `std::fs::canonicalize` returns
+/// on Windows) is a local drive path, not a device: it is false here.
 pub fn is_unc_or_device(raw: &str) -> bool {
     let separator = |b: &u8| matches!(b, b'\\' | b'/');
-    raw.as_bytes()
+    let two = raw
+        .as_bytes()
         .get(..2)
-        .is_some_and(|two| two.iter().all(separator))
+        .is_some_and(|two| two.iter().all(separator));
+    two && verbatim_drive(raw).is_none()
+}
+
+/// The drive path inside a verbatim drive path: `C:\…` for `\\?\C:\…`.
+/// Only the exact prefix counts (`\\?\`, a letter, `:` and `\`): Windows
+/// reads a verbatim path as written, so `\\?\C:` (the volume), `//?/C:/…`
+/// (not verbatim) and `\\?\UNC\…` (another machine) are not drive paths.
+fn verbatim_drive(raw: &str) -> Option<&str> {
+    let rest = raw.strip_prefix(r"\\?\")?;
+    match rest.as_bytes() {
+        [drive, b':', b'\\', ..] if drive.is_ascii_alphabetic() => Some(rest),
+        _ => None,
+    }
 }
 
 /// `resolved` without Windows' verbatim drive prefix (`\\?\C:\…` becomes
@@ -127,10 +146,7 @@ pub fn is_unc_or_device(raw: &str) -> bool {
 /// does not. Any other spelling, a verbatim UNC (`\\?\UNC\…`) or volume
 /// path included, is kept as it is.
 pub fn strip_verbatim_drive(resolved: &str) -> &str {
-    match resolved.strip_prefix(r"\\?\") {
-        Some(rest) if rest.as_bytes().get(1) == Some(&b':') => rest,
-        _ => resolved,
-    }
+    verbatim_drive(resolved).unwrap_or(resolved)
 }
 
 impl fmt::Debug for HostPath {
@@ -185,11 +201,19 @@ mod tests {
     }
 
     #[test]
-    fn two_leading_separators_of_either_kind_are_unc_or_device() {
+    fn two_leading_separators_are_unc_or_device_unless_a_verbatim_drive() {
         for raw in [
             r"\\server\share",
             "//server/share",
-            r"\\?\C:\ws",
+            r"\\?\UNC\server\share\ws",
+            r"\\?\unc\server\share",
+            r"\\?\Volume{0b1c}\ws",
+            r"\\?\GLOBALROOT\Device\HarddiskVolume1",
+            r"\\?\C:",
+            r"\\?\C:/ws",
+            r"\\?\1:\ws",
+            "//?/C:/ws",
+            r"\\.\C:\ws",
             r"\\.\PhysicalDrive0",
             r"\/server/share",
             r"/\server\share",
@@ -197,7 +221,18 @@ mod tests {
         ] {
             assert!(is_unc_or_device(raw), "{raw}");
         }
-        for raw in [r"C:\ws", "/tmp/ws", r"\ws", "/", "", r"a\\b", r"C:\\ws"] {
+        for raw in [
+            r"\\?\C:\",
+            r"\\?\C:\ws",
+            r"\\?\z:\Users\u",
+            r"C:\ws",
+            "/tmp/ws",
+            r"\ws",
+            "/",
+            "",
+            r"a\\b",
+            r"C:\\ws",
+        ] {
             assert!(!is_unc_or_device(raw), "{raw}");
         }
     }
@@ -206,9 +241,12 @@ mod tests {
     fn only_a_verbatim_drive_prefix_is_dropped() {
         for (resolved, spelled) in [
             (r"\\?\C:\Users\u", r"C:\Users\u"),
+            (r"\\?\C:\", r"C:\"),
             (r"\\?\UNC\host\share\ws", r"\\?\UNC\host\share\ws"),
             (r"\\?\Volume{0b1c}\ws", r"\\?\Volume{0b1c}\ws"),
             (r"\\?\C", r"\\?\C"),
+            // The volume, not its root directory: `C:` alone would be drive-relative.
+            (r"\\?\C:", r"\\?\C:"),
             (r"C:\Users\u", r"C:\Users\u"),
             ("/tmp/ws", "/tmp/ws"),
         ] {

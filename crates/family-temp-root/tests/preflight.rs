@@ -6,7 +6,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::{Path, PathBuf};
+#[cfg(unix)]
+use std::path::Path;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use advisor_core::quote::is_visible;
@@ -36,6 +38,7 @@ impl Scratch {
         path.to_str().expect("utf-8 scratch path").to_owned()
     }
 
+    #[cfg(unix)]
     fn base(&self) -> &str {
         self.0.to_str().expect("utf-8 scratch path")
     }

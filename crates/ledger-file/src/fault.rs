@@ -39,8 +39,9 @@ pub(crate) enum Fault {
     Vanishing { path: PathBuf },
     #[error(
         "{} is not a safe state directory: {problem}; remove it or choose another --state-dir \
-         (it must be a directory owned by you, mode 0700, in a parent no other user can write to)",
-        path.display()
+         (it must be {})",
+        path.display(),
+        crate::guard::TRUSTED_DIR
     )]
     UntrustedDir { path: PathBuf, problem: DirProblem },
     #[error(
@@ -92,13 +93,23 @@ impl<T> At<T> for io::Result<T> {
     }
 }
 
-/// The pauses between attempts at an operation Windows refused for a moment.
-pub(crate) const PAUSES: [Duration; 5] = [
+/// The pauses between attempts at an operation Windows refused for a
+/// moment: doubling from 1 ms, 511 ms in all. A virus scanner or an indexer
+/// opens a file that was just written or renamed, often without sharing its
+/// deletion, for as long as its scan takes: milliseconds for a record, more on
+/// a loaded machine. Half a second outlasts that, and keeps an edit that
+/// retries under the agent's budget lock well inside another waiter's
+/// `lock_wait` (2 s).
+pub(crate) const PAUSES: [Duration; 9] = [
     Duration::from_millis(1),
     Duration::from_millis(2),
     Duration::from_millis(4),
     Duration::from_millis(8),
     Duration::from_millis(16),
+    Duration::from_millis(32),
+    Duration::from_millis(64),
+    Duration::from_millis(128),
+    Duration::from_millis(256),
 ];
 
 /// True for the errors Windows gives while another process (or a virus
@@ -113,7 +124,7 @@ pub(crate) fn is_transient(error: &io::Error) -> bool {
 }
 
 /// Runs `op`, again after each of [`PAUSES`] while it fails transiently
-/// (at most 31 ms in all).
+/// (at most 511 ms in all).
 pub(crate) fn retrying<T>(mut op: impl FnMut() -> io::Result<T>) -> io::Result<T> {
     for pause in PAUSES {
         match op() {
@@ -131,7 +142,13 @@ pub(crate) const DIR_ATTEMPTS: usize = 3;
 /// Whether [`persist`] may replace an existing file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Replace {
-    /// Atomically replace it (`rename`; `MoveFileExW` with `MOVEFILE_REPLACE_EXISTING`).
+    /// Atomically replace it: `rename`; on Windows `std::fs::rename`, which
+    /// is `MoveFileExW` with `MOVEFILE_REPLACE_EXISTING` and, when that is
+    /// refused because another process has the target open (the lock-free
+    /// look at `budget` that every edit takes), the POSIX rename of Windows
+    /// 10 1809 and later on NTFS, which replaces a file other handles hold
+    /// open when they share its deletion (every handle the standard library
+    /// opens does).
     Yes,
     /// Fail with `AlreadyExists` (`renameat2(RENAME_NOREPLACE)` or `link`;
     /// `MoveFileExW` without the flag).
@@ -140,18 +157,22 @@ pub(crate) enum Replace {
 
 /// Moves a temporary file to `target` in one atomic step, again after each of
 /// [`PAUSES`] while Windows refuses for a moment (another process has the
-/// target open).
+/// target open without sharing its deletion, or holds the temporary file).
 pub(crate) fn persist(
     mut file: tempfile::NamedTempFile,
     target: &Path,
     replace: Replace,
 ) -> io::Result<()> {
+    if replace == Replace::Yes {
+        // Closed first: a handle of ours would be one more reason to refuse.
+        let mut temp = file.into_temp_path();
+        retrying(|| std::fs::rename(&temp, target))?;
+        temp.disable_cleanup(true);
+        return Ok(());
+    }
     let mut pauses = PAUSES.iter();
     loop {
-        let result = match replace {
-            Replace::Yes => file.persist(target),
-            Replace::No => file.persist_noclobber(target),
-        };
+        let result = file.persist_noclobber(target);
         match result {
             Ok(_) => return Ok(()),
             Err(failed) => match pauses.next() {

@@ -12,8 +12,15 @@
 //!   refused, naming what it is. `O_NONBLOCK` makes opening a FIFO return at
 //!   once instead of waiting for a writer.
 //!
-//! On Windows only the type checks apply (see the README for the owner-SID
-//! and reparse-point equivalent, which is not implemented).
+//! On Windows the same rules hold in Windows' terms: a directory is opened
+//! as itself (`FILE_FLAG_OPEN_REPARSE_POINT`: a symbolic link, a junction or
+//! any other reparse point is refused), its owner must be this process's
+//! token user (or its default owner) and its DACL may give no one else but
+//! `SYSTEM` and Administrators a right to add, remove or rename entries or to
+//! change its access (`GetSecurityInfo`, judged in [`crate::acl`]); the state
+//! directory's parent may be owned by an administrator but must not let
+//! anyone else remove or rename entries. Every file is opened as itself too,
+//! and refused unless it is a regular file on disk (`GetFileType`).
 
 use std::fmt;
 use std::fs::{self, File, FileType, OpenOptions};
@@ -26,10 +33,17 @@ use crate::fault::{At, Fault};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Kind {
     Link,
+    /// A FIFO; on Windows, a named pipe.
     Fifo,
+    #[cfg(unix)]
     Socket,
     CharDevice,
+    #[cfg(unix)]
     BlockDevice,
+    /// A reparse point that is not a link (Windows: a mount point of
+    /// another kind, a cloud or deduplicated file).
+    #[cfg(windows)]
+    ReparsePoint,
     Directory,
     Regular,
     Other,
@@ -65,11 +79,21 @@ impl Kind {
 impl fmt::Display for Kind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
+            #[cfg(not(windows))]
             Kind::Link => "symbolic link",
+            #[cfg(windows)]
+            Kind::Link => "symbolic link or junction",
+            #[cfg(not(windows))]
             Kind::Fifo => "FIFO",
+            #[cfg(windows)]
+            Kind::Fifo => "named pipe",
+            #[cfg(unix)]
             Kind::Socket => "socket",
             Kind::CharDevice => "character device",
+            #[cfg(unix)]
             Kind::BlockDevice => "block device",
+            #[cfg(windows)]
+            Kind::ReparsePoint => "reparse point",
             Kind::Directory => "directory",
             Kind::Regular => "regular file",
             Kind::Other => "special file",
@@ -78,28 +102,57 @@ impl fmt::Display for Kind {
 }
 
 /// Why a directory is not trusted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum DirProblem {
     /// It is not a real directory (a link, a file, ...).
     NotDir(Kind),
     /// Another user owns it.
+    #[cfg(unix)]
     Owner { owner: u32, us: u32 },
     /// Others may write to it (the mode's permission bits).
+    #[cfg(unix)]
     Writable { mode: u32 },
     /// Its parent lets another user rename it away.
+    #[cfg(unix)]
     Parent { owner: u32, mode: u32 },
+    /// Its owner or DACL lets another account write to it (Windows).
+    #[cfg(windows)]
+    Acl(crate::acl::AclProblem),
+    /// Its parent's owner or DACL lets another account remove or rename it (Windows).
+    #[cfg(windows)]
+    ParentAcl(crate::acl::AclProblem),
 }
+
+/// What a trusted directory is, for the refusal's fix.
+#[cfg(not(windows))]
+pub(crate) const TRUSTED_DIR: &str =
+    "a directory owned by you, mode 0700, in a parent no other user can write to";
+/// What a trusted directory is, for the refusal's fix.
+#[cfg(windows)]
+pub(crate) const TRUSTED_DIR: &str = "a directory owned by you that no one but you, SYSTEM and \
+     Administrators may write to, in a parent no one else may remove entries from, \
+     as the default under %LOCALAPPDATA% is";
 
 impl fmt::Display for DirProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             DirProblem::NotDir(kind) => write!(f, "it is a {kind}, not a directory"),
+            #[cfg(windows)]
+            DirProblem::Acl(problem) => problem.fmt(f),
+            #[cfg(windows)]
+            DirProblem::ParentAcl(problem) => write!(
+                f,
+                "its parent lets another account replace it: the parent: {problem}"
+            ),
+            #[cfg(unix)]
             DirProblem::Owner { owner, us } => {
                 write!(f, "it is owned by uid {owner}, not by this user (uid {us})")
             }
+            #[cfg(unix)]
             DirProblem::Writable { mode } => {
                 write!(f, "its mode {mode:04o} lets other users write to it")
             }
+            #[cfg(unix)]
             DirProblem::Parent { owner, mode } => write!(
                 f,
                 "its parent (uid {owner}, mode {mode:04o}) lets another user replace it"
@@ -121,7 +174,11 @@ pub(crate) fn euid() -> u32 {
     rustix::process::geteuid().as_raw()
 }
 
+#[cfg(windows)]
+pub(crate) use crate::win_guard::{check_dir, check_parent};
+
 /// Checks that `path` is a real directory, ours, writable by nobody else.
+#[cfg(not(windows))]
 pub(crate) fn check_dir(path: &Path) -> Result<(), Fault> {
     let meta = fs::symlink_metadata(path).at("inspect", path)?;
     let untrusted = |problem| Fault::UntrustedDir {
@@ -155,6 +212,7 @@ pub(crate) fn check_dir(path: &Path) -> Result<(), Fault> {
 /// and put something else in its place: the parent is owned by us or root,
 /// and is sticky when others may write to it. The parent's own path may pass
 /// through links (`/tmp` is one on macOS); only its final state counts.
+#[cfg(not(windows))]
 pub(crate) fn check_parent(dir: &Path) -> Result<(), Fault> {
     #[cfg(unix)]
     {
@@ -183,13 +241,23 @@ pub(crate) fn check_parent(dir: &Path) -> Result<(), Fault> {
     Ok(())
 }
 
+/// A builder of owner-only directories (0700 on Unix; on Windows a new
+/// directory inherits its parent's access).
+pub(crate) fn dir_builder() -> fs::DirBuilder {
+    let builder = fs::DirBuilder::new();
+    #[cfg(unix)]
+    let builder = {
+        let mut builder = builder;
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        builder
+    };
+    builder
+}
+
 /// Creates `dir` (its parent must exist) owner-only (0700 on Unix) when it is
 /// missing, then checks it with [`check_dir`].
 pub(crate) fn ensure_dir(dir: &Path) -> Result<(), Fault> {
-    let mut builder = fs::DirBuilder::new();
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    match builder.create(dir) {
+    match dir_builder().create(dir) {
         Err(e) if e.kind() != io::ErrorKind::AlreadyExists => return Err(e).at("create", dir),
         _ => {}
     }
@@ -240,6 +308,8 @@ pub(crate) fn open(path: &Path, how: How) -> io::Result<File> {
             options.mode(0o600);
         }
     }
+    #[cfg(windows)]
+    crate::win_guard::as_itself(&mut options);
     let file = match options.open(path) {
         Ok(file) => file,
         // A missing path stays `NotFound` (the `lstat` below fails too).
@@ -252,7 +322,10 @@ pub(crate) fn open(path: &Path, how: How) -> io::Result<File> {
             );
         }
     };
+    #[cfg(not(windows))]
     let kind = Kind::of(file.metadata()?.file_type());
+    #[cfg(windows)]
+    let kind = crate::win_guard::kind_of_open(&file)?;
     if kind != Kind::Regular {
         return Err(io::Error::other(NotRegular(kind)));
     }

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use advisor_core::{AgentId, AgentKey, Slot};
 
 use crate::fault::{At, Fault};
-use crate::guard::{check_dir, check_parent, ensure_dir};
+use crate::guard::{check_dir, check_parent, dir_builder, ensure_dir};
 
 /// The layout version, a directory under the state directory.
 pub(crate) const VERSION_DIR: &str = "v1";
@@ -121,10 +121,7 @@ pub(crate) fn marker(agent_dir: &Path, slot: &Slot) -> PathBuf {
 /// Creates an agent's directory (`agents/` must exist) owner-only on Unix
 /// (0700); one that exists is fine.
 pub(crate) fn create_agent_dir(dir: &Path) -> io::Result<()> {
-    let mut builder = fs::DirBuilder::new();
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    match builder.create(dir) {
+    match dir_builder().create(dir) {
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(()),
         done => done,
     }
@@ -142,9 +139,5 @@ pub(crate) fn check_agent_dir(dir: &Path) -> Result<(), Fault> {
 
 /// Creates `dir` and its missing parents, owner-only on Unix (0700).
 fn create_dir_all(dir: &Path) -> io::Result<()> {
-    let mut builder = fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    builder.create(dir)
+    dir_builder().recursive(true).create(dir)
 }

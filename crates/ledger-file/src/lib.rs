@@ -1,5 +1,7 @@
 #![doc = include_str!("../README.md")]
 
+#[cfg(any(windows, test))]
+mod acl;
 mod budget;
 mod claim;
 mod fault;
@@ -9,6 +11,10 @@ mod key;
 mod layout;
 mod limits;
 mod lock;
+#[cfg(windows)]
+mod win32;
+#[cfg(windows)]
+mod win_guard;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};

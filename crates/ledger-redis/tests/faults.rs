@@ -15,6 +15,7 @@ use support::*;
 
 const TIMEOUT: Duration = Duration::from_millis(200);
 /// Scheduling noise allowed on top of the timeout.
+#[cfg(unix)]
 const SLACK: Duration = Duration::from_millis(150);
 /// How long a frozen server stays frozen if the store under test never gives up.
 #[cfg(unix)]

@@ -8,7 +8,10 @@
 
 mod common;
 
+// The peak-memory measurements read /proc: Linux only.
+#[cfg(target_os = "linux")]
 use std::io::{BufRead, BufReader, Write};
+#[cfg(target_os = "linux")]
 use std::process::{Command, Stdio};
 
 use common::*;
@@ -18,6 +21,7 @@ fn array(item: &str, n: usize) -> String {
     format!("[{}]", vec![item; n].join(","))
 }
 
+#[cfg(target_os = "linux")]
 fn post_with_args(args: &str) -> String {
     format!(
         r#"{{"type":"post","agent":"a1","session":"s1","call":"c1","tool":"pwsh","args":{args},"error":{{"message":"PTY shell exited during startup"}}}}"#
@@ -25,11 +29,13 @@ fn post_with_args(args: &str) -> String {
 }
 
 /// The peak resident set (KiB) of a fresh `serve` once it answered `line`.
+#[cfg(target_os = "linux")]
 fn peak_kib(line: &str) -> u64 {
     peak_kib_with(&[], line, r#"{"seq":1,"type":"post""#)
 }
 
 /// The same, with more arguments to `serve`, checking how the answer starts.
+#[cfg(target_os = "linux")]
 fn peak_kib_with(args: &[&str], line: &str, answer_starts: &str) -> u64 {
     let mut child = Command::new(BIN)
         .arg("serve")

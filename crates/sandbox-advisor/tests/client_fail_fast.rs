@@ -14,7 +14,8 @@
 //! `control-cat-bwrap-line`) is neither advised nor ever refused.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-#![cfg(feature = "all-families")]
+// Linux only: the hosts are made with `unshare` and `/proc/sys/user`.
+#![cfg(all(feature = "all-families", target_os = "linux"))]
 
 mod common;
 

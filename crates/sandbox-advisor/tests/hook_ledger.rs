@@ -65,8 +65,30 @@ fn on_platform(platform: &str, extra: &[&str], payloads: Vec<Value>) -> Vec<Out>
     in_home(home.path(), platform, extra, payloads)
 }
 
-/// [`on_platform`] with `home` as the per-user state directory (`XDG_STATE_HOME`).
+/// [`on_platform`] with `home/sandbox-advisor` as the default state directory
+/// (`SANDBOX_ADVISOR_STATE_DIR`, which every system honours). `XDG_STATE_HOME`
+/// points elsewhere in `home`, so a hook that ignored the variable would
+/// neither use that directory nor write into the tester's own home.
 fn in_home(home: &Path, platform: &str, extra: &[&str], payloads: Vec<Value>) -> Vec<Out> {
+    in_env(
+        &[
+            ("SANDBOX_ADVISOR_STATE_DIR", home.join("sandbox-advisor")),
+            ("XDG_STATE_HOME", home.join("xdg")),
+        ],
+        platform,
+        extra,
+        payloads,
+    )
+}
+
+/// The processes of [`on_platform`], each with `vars` set (and no
+/// `SANDBOX_ADVISOR_STATE_DIR` unless `vars` sets it).
+fn in_env(
+    vars: &[(&str, std::path::PathBuf)],
+    platform: &str,
+    extra: &[&str],
+    payloads: Vec<Value>,
+) -> Vec<Out> {
     let mut args = vec![
         "hook",
         "--dialect",
@@ -85,7 +107,8 @@ fn in_home(home: &Path, platform: &str, extra: &[&str], payloads: Vec<Value>) ->
         .map(|payload| {
             let mut child = Command::new(BIN)
                 .args(&args)
-                .env("XDG_STATE_HOME", home)
+                .env_remove("SANDBOX_ADVISOR_STATE_DIR")
+                .envs(vars.iter().map(|(k, v)| (k, v)))
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
@@ -353,15 +376,26 @@ fn the_flags_else_the_config_choose_where_a_hook_keeps_its_ledger() {
     for case in cases {
         let tmp = tempfile::tempdir().unwrap();
         let dirs = ["home", "config", "flag"].map(|name| (name, tmp.path().join(name)));
-        let fill = |text: &str| {
+        // Each `{name}` becomes that directory: inside the config's JSON as a
+        // JSON string's content (a Windows path's `\` escaped), on the command
+        // line as it is.
+        let fill = |text: &str, json: bool| {
             dirs.iter().fold(text.to_owned(), |text, (name, dir)| {
-                text.replace(&format!("{{{name}}}"), dir.to_str().unwrap())
+                let path = dir.to_str().unwrap();
+                let path = match json {
+                    true => serde_json::to_string(path)
+                        .unwrap()
+                        .trim_matches('"')
+                        .to_owned(),
+                    false => path.to_owned(),
+                };
+                text.replace(&format!("{{{name}}}"), &path)
             })
         };
         let config = tmp.path().join("advisor.json");
-        std::fs::write(&config, fill(&case.config.to_string())).unwrap();
+        std::fs::write(&config, fill(&case.config.to_string(), true)).unwrap();
         let mut args = vec!["--config".to_owned(), config.to_str().unwrap().to_owned()];
-        args.extend(case.flags.iter().map(|flag| fill(flag)));
+        args.extend(case.flags.iter().map(|flag| fill(flag, false)));
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let home = &dirs[0].1;
         let mut heard = Vec::new();
@@ -385,6 +419,28 @@ fn the_flags_else_the_config_choose_where_a_hook_keeps_its_ledger() {
             );
         }
     }
+}
+
+/// Without a flag, a key or `SANDBOX_ADVISOR_STATE_DIR`, a hook keeps its
+/// store in the platform's per-user state directory: `$XDG_STATE_HOME` on
+/// Linux. (Windows' `%LOCALAPPDATA%` is a known folder no test can move, so
+/// every other test here moves the default with the variable.)
+#[cfg(target_os = "linux")]
+#[test]
+fn without_the_variable_the_default_is_the_platforms_per_user_directory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let xdg = tmp.path().join("xdg");
+    for call in ["t1", "t2"] {
+        let outs = in_env(
+            &[("XDG_STATE_HOME", xdg.clone())],
+            "win32",
+            &[],
+            vec![failure("s1", call)],
+        );
+        all_ok(&outs);
+        assert_eq!(advised(&outs), usize::from(call == "t1"), "{call}");
+    }
+    assert!(xdg.join("sandbox-advisor").join("v1").exists());
 }
 
 /// A hook never collects the on-disk store in its own time: after answering

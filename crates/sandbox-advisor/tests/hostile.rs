@@ -18,6 +18,21 @@ const FORGED_LINE: &str = "2026-12-01T00:00:00Z  WARN sandbox_advisor::advisory:
 const HOSTILE: &str = "\n2026-12-01T00:00:00Z  WARN sandbox_advisor::advisory: forged\u{1b}[2J\r";
 /// The same, as `escaped` shows it.
 const SHOWN: &str = "\\n2026-12-01T00:00:00Z  WARN sandbox_advisor::advisory: forged\\u{1B}[2J\\r";
+/// What a hostile file name carries: [`HOSTILE`] itself where the system
+/// allows it in a name.
+#[cfg(not(windows))]
+const HOSTILE_NAME: &str = HOSTILE;
+#[cfg(not(windows))]
+const SHOWN_NAME: &str = SHOWN;
+/// Windows refuses control characters below U+0020 and `:` in a name, so a
+/// hostile name there forges its line with the breaks and controls Windows
+/// allows: NEL, LINE SEPARATOR and a right-to-left override.
+#[cfg(windows)]
+const HOSTILE_NAME: &str =
+    "\u{85}2026-12-01T00.00.00Z  WARN sandbox_advisor.advisory forged\u{2028}\u{202E}";
+#[cfg(windows)]
+const SHOWN_NAME: &str =
+    "\\u{85}2026-12-01T00.00.00Z  WARN sandbox_advisor.advisory forged\\u{2028}\\u{202E}";
 /// The agent id carrying it, as one logfmt field on the host log.
 const LOGGED_AGENT: &str =
     "agent=\"a1\\n2026-12-01T00:00:00Z  WARN sandbox_advisor::advisory: forged\\u001b[2J\\r\"";
@@ -31,6 +46,9 @@ fn in_log(escaped: &str) -> String {
 fn assert_inert(what: &str, output: &str) {
     assert!(!output.contains('\u{1b}'), "{what}: a raw ESC\n{output}");
     assert!(!output.contains('\r'), "{what}: a raw CR\n{output}");
+    for c in ['\u{85}', '\u{2028}', '\u{202E}'] {
+        assert!(!output.contains(c), "{what}: a raw {c:?}\n{output}");
+    }
     for line in output.lines() {
         assert!(
             !line.starts_with(FORGED_LINE),
@@ -124,14 +142,14 @@ fn hostile_values_in_the_stream_are_escaped_in_text_and_on_the_host_log() {
 #[test]
 fn hostile_file_names_and_fallback_roots_are_escaped() {
     let dir = tempfile::tempdir().unwrap();
-    let stem = format!("s{HOSTILE}");
+    let stem = format!("s{HOSTILE_NAME}");
     let session = dir.path().join(format!("{stem}.jsonl"));
     std::fs::write(&session, lines(&[HOST, SESSION, MODE, PTY_A2])).unwrap();
     let beside = dir.path().join(format!("{stem}.config.json"));
     let root = json_str(&format!("D:\\ws{HOSTILE}"));
     std::fs::write(&beside, format!(r#"{{"fallbackRoot": {root}}}"#)).unwrap();
-    let missing = dir.path().join(format!("missing{HOSTILE}.jsonl"));
-    let shown = |p: &std::path::Path| p.to_str().unwrap().replace(HOSTILE, SHOWN);
+    let missing = dir.path().join(format!("missing{HOSTILE_NAME}.jsonl"));
+    let shown = |p: &std::path::Path| p.to_str().unwrap().replace(HOSTILE_NAME, SHOWN_NAME);
 
     let text = run(
         &["replay", session.to_str().unwrap(), "--format", "text"],

@@ -100,10 +100,13 @@ fn hook_on(host: &Recorded, dir: &Path, args: &[&str], stdin: String) -> Run {
         let bin = dir.join("path-bin");
         std::fs::create_dir_all(&bin).unwrap();
         if present {
-            use std::os::unix::fs::PermissionsExt;
             let bwrap = bin.join("bwrap");
             std::fs::write(&bwrap, "#!/bin/sh\n").unwrap();
-            std::fs::set_permissions(&bwrap, std::fs::Permissions::from_mode(0o755)).unwrap();
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                std::fs::set_permissions(&bwrap, std::fs::Permissions::from_mode(0o755)).unwrap();
+            }
         }
         command.env("PATH", &bin);
     }

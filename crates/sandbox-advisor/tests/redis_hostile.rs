@@ -68,7 +68,7 @@ fn hook(home: &Path, extra: &[&str], payload: &Value) -> Out {
         ])
         .args(["--platform", "win32", "--mode", "workspace-write"])
         .args(extra)
-        .env("XDG_STATE_HOME", home)
+        .env("SANDBOX_ADVISOR_STATE_DIR", home)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -140,6 +140,7 @@ fn a_garbage_digest_key_is_a_warning_nothing_is_written_and_the_disk_answers() {
 }
 
 /// The pid's connections, as the server counts them (after it thaws).
+#[cfg(unix)]
 fn connections_received(server: &RedisServer) -> i64 {
     let info: String = redis::cmd("INFO")
         .arg("stats")

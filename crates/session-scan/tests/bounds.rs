@@ -60,19 +60,21 @@ fn check(case: Case<'_>) -> Report {
         },
     )
     .unwrap();
-    let base = format!("{}/", dir.path().display());
     let problems: Vec<String> = report
         .input
         .problems
         .iter()
         .map(|p| {
             let line = p.line.map_or("-".to_owned(), |l| l.to_string());
-            let path = p.path.display().to_string();
-            format!(
-                "{}:{line} {}",
-                path.strip_prefix(&base).unwrap_or(&path),
-                p.what
-            )
+            // Relative to the scanned directory, in `/`s on every system.
+            let path = p.path.strip_prefix(dir.path()).map_or_else(
+                |_| p.path.display().to_string(),
+                |rel| {
+                    let parts: Vec<_> = rel.iter().map(|c| c.to_string_lossy()).collect();
+                    parts.join("/")
+                },
+            );
+            format!("{path}:{line} {}", p.what)
         })
         .collect();
     assert_eq!(problems, case.problems);

@@ -183,6 +183,11 @@ impl CommandPath {
         if crate::paths::is_unc_or_device(raw) {
             return Err(Refusal::NetworkOrDevice);
         }
+        // A verbatim drive path (`\\?\C:\…`) is local, but Windows skips its
+        // normalization: a command line takes only the plain spelling.
+        if raw.starts_with(r"\\?\") {
+            return Err(Refusal::NetworkOrDevice);
+        }
         let (Some(drive), Some(':'), Some(s)) = (chars.next(), chars.next(), chars.next()) else {
             return Err(Refusal::NotDriveAbsolute);
         };

@@ -75,7 +75,8 @@ pub(super) enum Command {
     /// Collect the on-disk ledger (agents past 7 days or beyond 10 000) if a
     /// collection is due; `hook` starts this detached after answering.
     Collect {
-        /// The on-disk store's directory (default: the per-user state directory).
+        /// The on-disk store's directory (default: $SANDBOX_ADVISOR_STATE_DIR, else
+        /// the per-user state directory).
         #[arg(long)]
         state_dir: Option<PathBuf>,
     },
@@ -164,8 +165,8 @@ pub(super) struct LedgerArgs {
     /// default: `memory` for serve, `file` for hook).
     #[arg(long, value_parser = crate::ledger::LedgerParser)]
     pub ledger: Option<LedgerSpec>,
-    /// The on-disk store's directory (overrides `stateDir`; default: the
-    /// per-user state directory).
+    /// The on-disk store's directory (overrides `stateDir`; default:
+    /// $SANDBOX_ADVISOR_STATE_DIR, else the per-user state directory).
     #[arg(long)]
     pub state_dir: Option<PathBuf>,
 }

@@ -279,16 +279,26 @@ fn replay(
     }
 }
 
-/// Opens a session file, refusing a directory by name (reading one fails
-/// only later, with an error that names no path).
+/// Opens a session file, refusing a directory by name (on Unix reading one
+/// fails only later, with an error that names no path; Windows refuses to
+/// open one as a file, with "access denied", which is not why).
 fn open(path: &Path) -> Result<File, String> {
     let not_readable = |e: io::Error| format!("cannot read {}: {e}", shown(path));
-    let file = File::open(path).map_err(not_readable)?;
-    match file.metadata() {
-        Ok(meta) if meta.is_dir() => Err(format!(
+    let directory = || {
+        format!(
             "cannot read {}: it is a directory; give a session file (JSON lines) or `-` for stdin",
             shown(path)
-        )),
+        )
+    };
+    let file = match File::open(path) {
+        Ok(file) => file,
+        Err(_) if std::fs::metadata(path).is_ok_and(|meta| meta.is_dir()) => {
+            return Err(directory());
+        }
+        Err(e) => return Err(not_readable(e)),
+    };
+    match file.metadata() {
+        Ok(meta) if meta.is_dir() => Err(directory()),
         Ok(_) => Ok(file),
         Err(e) => Err(not_readable(e)),
     }

@@ -3,7 +3,6 @@
 use super::claude_code::ClaudeCode;
 use super::codex::Codex;
 use super::*;
-use crate::hook::Dialect;
 
 const BIN: &str = "/opt/bin/sandbox-advisor";
 
@@ -257,6 +256,7 @@ mod on_disk {
     use std::os::unix::fs::{MetadataExt, PermissionsExt, symlink};
 
     use super::*;
+    use crate::hook::Dialect;
 
     fn place(dir: &std::path::Path) -> Place {
         ClaudeCode.place(&Scope::Project(dir.to_owned())).unwrap()

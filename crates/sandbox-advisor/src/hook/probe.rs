@@ -264,10 +264,18 @@ fn classify(stderr: &str) -> NamespaceProbe {
 
 /// A program the probe may run: a regular file (not a link) of root's that
 /// no one else can write.
+#[cfg(unix)]
 fn trusted_program(path: &str) -> bool {
     use std::os::unix::fs::MetadataExt;
     std::fs::symlink_metadata(path)
         .is_ok_and(|m| m.file_type().is_file() && m.uid() == 0 && m.mode() & 0o022 == 0)
+}
+
+/// Elsewhere no program is trusted: bwrap and unshare are Linux programs, and
+/// a path such as `/usr/bin/unshare` names a file on the current drive.
+#[cfg(not(unix))]
+fn trusted_program(_path: &str) -> bool {
+    false
 }
 
 // ---- Codex's home ------------------------------------------------------------

@@ -6,8 +6,12 @@
 //! | `file` | an on-disk store shared with other processes on the machine | the default |
 //! | `redis://host:port/db` | Redis, shared by a fleet; this process's ledger behind it | Redis, then the on-disk store behind it, which mirrors Redis's claims ([`mirror`]) |
 //!
-//! `--state-dir` (or `stateDir`) places the on-disk store; the default is the
-//! platform's per-user state directory (`ledger_file::FileStore::default_dir`).
+//! `--state-dir` (or `stateDir`) places the on-disk store; the default is
+//! `$SANDBOX_ADVISOR_STATE_DIR` when set, else the platform's per-user state
+//! directory (`ledger_file::FileStore::default_dir`). The variable is the one
+//! way to move the default that works on every system: Windows has no
+//! `XDG_STATE_HOME`, and its `%LOCALAPPDATA%` is the shell's known folder,
+//! not an environment variable a child process could be given.
 //!
 //! A ledger value is only ever shown through `ledger_redis::redact_url` (the
 //! described line, a clap error, a config error, a fault): its user
@@ -244,11 +248,17 @@ pub fn open(
     })
 }
 
+/// The environment variable that replaces the per-user default directory.
+pub const STATE_DIR_VAR: &str = "SANDBOX_ADVISOR_STATE_DIR";
+
 fn state_dir_or_default(state_dir: Option<&Path>) -> Result<PathBuf, String> {
-    match state_dir {
-        Some(dir) => Ok(dir.to_owned()),
-        None => FileStore::default_dir().ok_or_else(|| {
-            "no per-user state directory is known on this system; pass --state-dir".to_owned()
+    if let Some(dir) = state_dir {
+        return Ok(dir.to_owned());
+    }
+    match std::env::var_os(STATE_DIR_VAR) {
+        Some(dir) if !dir.is_empty() => Ok(PathBuf::from(dir)),
+        _ => FileStore::default_dir().ok_or_else(|| {
+            format!("no per-user state directory is known on this system; pass --state-dir or set {STATE_DIR_VAR}")
         }),
     }
 }

@@ -128,13 +128,14 @@ pub fn run_command(command: &mut Command, stdin: impl Into<Vec<u8>>) -> Run {
 }
 
 fn spawn(command: &mut Command, stdin: impl Into<Vec<u8>>) -> Run {
-    // Each run gets a per-user state directory of its own, so a `hook` (whose
+    // Each run gets a default state directory of its own, so a `hook` (whose
     // on-disk ledger lives there by default) neither sees another run's claims
-    // nor writes into the home of whoever runs the tests. A test that shares a
+    // nor writes into the home of whoever runs the tests. The variable works
+    // on every system (Windows has no XDG_STATE_HOME). A test that shares a
     // ledger between runs passes `--state-dir`.
     let state = tempfile::tempdir().unwrap();
     let mut child = command
-        .env("XDG_STATE_HOME", state.path())
+        .env("SANDBOX_ADVISOR_STATE_DIR", state.path())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -9,6 +9,11 @@
 //! or take minutes (a benchmark, a fuzz run, `npm ci`), has every name it
 //! uses checked: the package, target, feature, script or pinned version.
 //! `cargo xtask …` lines are parsed by xtask's own test, `docs_commands_parse`.
+//!
+//! Unix only: the documented commands are POSIX shell lines (`$HOME`, `/`
+//! paths, `sh` blocks), and the sandbox links the repository's directories
+//! in with symbolic links, which an unprivileged Windows user cannot make.
+#![cfg(unix)]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod answers;

@@ -1,10 +1,12 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+#[cfg(unix)]
 use std::os::unix::fs::PermissionsExt;
 
 use super::claude::claude_sandbox;
 use super::files::{Owner, read_no_follow};
 use super::*;
+#[cfg(unix)]
 use advisor_core::Untrusted;
 
 fn inputs(dir: &Path) -> Inputs {
@@ -23,6 +25,7 @@ fn write(path: &Path, text: &str) {
     std::fs::write(path, text).unwrap();
 }
 
+#[cfg(unix)]
 fn hosts(list: &[Untrusted]) -> Vec<&str> {
     list.iter().map(Untrusted::inspect).collect()
 }
@@ -42,6 +45,8 @@ fn a_failed_probe_is_a_refusal_only_in_namespace_words() {
     }
 }
 
+// Linux's namespaces: elsewhere the probe trusts no program and never runs.
+#[cfg(unix)]
 #[test]
 fn the_probe_agrees_with_the_advisorys_own_check_run_by_hand() {
     if !Path::new("/usr/bin/unshare").exists() {
@@ -76,6 +81,8 @@ fn codex_home_is_placed_against_the_temp_dir_lexically() {
     assert_eq!(codex_home(&env), None);
 }
 
+// Off Unix no settings file is read (`files::read_no_follow`): see the twin below.
+#[cfg(unix)]
 #[test]
 fn claude_codes_layers_the_last_setting_wins_and_lists_add_up() {
     let dir = tempfile::tempdir().unwrap();
@@ -106,6 +113,8 @@ fn claude_codes_layers_the_last_setting_wins_and_lists_add_up() {
     assert_eq!(claude_sandbox(&env).enabled, Some(false));
 }
 
+// File modes and symbolic links: Unix's.
+#[cfg(unix)]
 #[test]
 fn a_layer_that_cannot_be_read_leaves_the_sandbox_unknown() {
     let dir = tempfile::tempdir().unwrap();
@@ -131,6 +140,7 @@ fn a_layer_that_cannot_be_read_leaves_the_sandbox_unknown() {
     assert_eq!(claude_sandbox(&env).enabled, None);
 }
 
+#[cfg(unix)]
 #[test]
 fn reads_are_bounded_and_refuse_what_is_not_a_regular_file() {
     let dir = tempfile::tempdir().unwrap();
@@ -156,6 +166,20 @@ fn reads_are_bounded_and_refuse_what_is_not_a_regular_file() {
         read_no_follow(&dir.path().join("a/../fits.json"), 64, Owner::ThisUser).is_err(),
         "no `..`"
     );
+}
+
+/// Off Unix the no-follow walk and the owner check do not exist, so no
+/// settings file is read, even a plain one of this user's: Claude Code's
+/// sandbox stays unknown rather than read unsafely.
+#[cfg(not(unix))]
+#[test]
+fn off_unix_no_settings_file_is_read_and_the_sandbox_stays_unknown() {
+    let dir = tempfile::tempdir().unwrap();
+    let env = inputs(dir.path());
+    let home = dir.path().join("home/.claude/settings.json");
+    write(&home, r#"{"sandbox": {"enabled": true}}"#);
+    assert_eq!(claude_sandbox(&env).enabled, None);
+    assert!(read_no_follow(&home, SETTINGS_MAX_BYTES, Owner::ThisUser).is_err());
 }
 
 #[test]
