@@ -11,6 +11,12 @@
 //   tool call, as the next request carried them.
 // <scenario-dir>/trust.jsonl               -> <out-dir>/<name>.app-server.jsonl
 //   the JSON-RPC exchange of clients/codex-trust.mjs, when the scenario had one.
+// <scenario-dir>/proj/.claude/settings.json -> <out-dir>/<name>.settings.json
+//   Claude Code's `sandbox` object, when the scenario's settings had one
+//   (what the advisor's hook reads of them; the hooks are left out).
+// <scenario-dir>/codex-home/config.toml    -> <out-dir>/<name>.config.toml
+//   Codex's `sandbox_mode` line and `[sandbox_workspace_write]` table, when
+//   the scenario's config had either (the rest is the scripted provider).
 // <scenario-dir>/client.err                -> <out-dir>/<name>.stderr.txt
 //   the client's own stderr, when it said anything but Codex's
 //   "Reading additional input from stdin..." (which every `codex exec` prints).
@@ -94,6 +100,29 @@ const trustFile = path.join(abs, 'trust.jsonl');
 if (fs.existsSync(trustFile)) {
   fs.writeFileSync(path.join(outDir, `${name}.app-server.jsonl`), scrub(fs.readFileSync(trustFile, 'utf8')));
   written.push(`${name}.app-server.jsonl`);
+}
+
+const settingsFile = path.join(abs, 'proj', '.claude', 'settings.json');
+if (fs.existsSync(settingsFile)) {
+  const settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8'));
+  if (settings.sandbox !== undefined) {
+    fs.writeFileSync(path.join(outDir, `${name}.settings.json`), pretty({ sandbox: settings.sandbox }));
+    written.push(`${name}.settings.json`);
+  }
+}
+const configFile = path.join(abs, 'codex-home', 'config.toml');
+if (fs.existsSync(configFile)) {
+  const kept = [];
+  let table = null; // null: the top level, before any table header
+  for (const line of fs.readFileSync(configFile, 'utf8').split('\n')) {
+    if (/^\s*\[/.test(line)) table = line.trim();
+    const top = table === null && /^\s*sandbox_mode\s*=/.test(line);
+    if (top || table === '[sandbox_workspace_write]') kept.push(line);
+  }
+  if (kept.length) {
+    fs.writeFileSync(path.join(outDir, `${name}.config.toml`), scrub(kept.join('\n').trim() + '\n'));
+    written.push(`${name}.config.toml`);
+  }
 }
 
 const errFile = path.join(abs, 'client.err');

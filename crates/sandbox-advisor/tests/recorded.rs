@@ -22,11 +22,15 @@ fn recorded_dir() -> PathBuf {
 }
 
 /// The mode each client ran a scenario under, as the recording script set
-/// it: Codex under `workspace-write` but for the one control run with the
-/// sandbox off; Claude Code's sandbox has no mode of this vocabulary.
+/// it (its names say it, `.ci/clients.sh`): Codex under `workspace-write`,
+/// but `readonly-*` under `read-only`, and the controls run with the sandbox
+/// off (`control-readonly-mount`, `*full-access*`) under
+/// `danger-full-access`; Claude Code's sandbox has no mode of this vocabulary.
 fn mode(client: &str, scenario: &str) -> Option<&'static str> {
     match (client, scenario) {
         ("codex", "control-readonly-mount") => Some("danger-full-access"),
+        ("codex", s) if s.contains("full-access") => Some("danger-full-access"),
+        ("codex", s) if s.starts_with("readonly-") => Some("read-only"),
         ("codex", _) => Some("workspace-write"),
         _ => None,
     }
