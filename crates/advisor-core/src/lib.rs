@@ -31,6 +31,7 @@ mod digest;
 pub mod disclosure;
 pub mod envelope;
 mod environment;
+pub mod erofs;
 mod family;
 mod host;
 mod host_version;
