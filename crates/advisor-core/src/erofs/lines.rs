@@ -42,7 +42,8 @@ const COREUTILS: &[(&str, &[&str])] = &[
 /// A path a producer could have printed: not empty, no control character,
 /// at most [`PATH_MAX_BYTES`].
 fn plain(path: &str) -> Option<&str> {
-    let ok = !path.is_empty() && path.len() <= PATH_MAX_BYTES && !path.chars().any(char::is_control);
+    let ok =
+        !path.is_empty() && path.len() <= PATH_MAX_BYTES && !path.chars().any(char::is_control);
     ok.then_some(path)
 }
 
@@ -161,10 +162,7 @@ fn git(line: &str) -> Option<(Producer, &str)> {
 fn python(line: &str) -> Option<(Producer, &str)> {
     const ERRNO: &str = "OSError: [Errno 30] Read-only file system: ";
     const PIP: &str = "ERROR: Could not install packages due to an ";
-    let quoted = line
-        .strip_prefix(PIP)
-        .unwrap_or(line)
-        .strip_prefix(ERRNO)?;
+    let quoted = line.strip_prefix(PIP).unwrap_or(line).strip_prefix(ERRNO)?;
     Some((Producer::Python, unquote(quoted)?))
 }
 

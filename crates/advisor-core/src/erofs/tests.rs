@@ -203,13 +203,19 @@ Caused by:
 #[test]
 fn the_producer_line_counts_only_where_the_producer_leaves_it() {
     let touch = "touch: cannot touch '/x': Read-only file system";
-    assert_eq!(find(&format!("Exit code 1\n{touch}\n\n")).map(|r| r.path), Some("/x"));
+    assert_eq!(
+        find(&format!("Exit code 1\n{touch}\n\n")).map(|r| r.path),
+        Some("/x")
+    );
     assert_eq!(find(&format!("{touch}\r\n")).map(|r| r.line), Some(touch));
     assert_eq!(find(&format!("{touch}\nmore output")), None);
     assert_eq!(find(" \n\n"), None);
 
     let node = find(NODE).expect("node's uncaught error");
-    assert_eq!((node.producer, node.path), (Producer::Node, "/srv/run/outside"));
+    assert_eq!(
+        (node.producer, node.path),
+        (Producer::Node, "/srv/run/outside")
+    );
     // Without the version trailer (console.error), and without the block.
     let printed = NODE.split("\nNode.js").next().unwrap_or_default();
     assert_eq!(find(printed).map(|r| r.path), Some("/srv/run/outside"));
@@ -222,7 +228,10 @@ fn the_producer_line_counts_only_where_the_producer_leaves_it() {
     assert_eq!(find(no_stack), None);
 
     let cargo = find(CARGO).expect("cargo's chain");
-    assert_eq!((cargo.producer, cargo.path), (Producer::Rust, "/srv/run/outside"));
+    assert_eq!(
+        (cargo.producer, cargo.path),
+        (Producer::Rust, "/srv/run/outside")
+    );
     assert_eq!(cargo.line, "  Read-only file system (os error 30)");
     let uncaused = CARGO.replace("Caused by:\n  Read", "Also:\n  Read");
     assert_eq!(find(&uncaused), None);

@@ -83,6 +83,8 @@
 //! `crate::ledger`.
 
 pub mod install;
+#[cfg(unix)]
+pub mod mount;
 pub mod output;
 pub mod payload;
 pub mod reference;
