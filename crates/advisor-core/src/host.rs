@@ -145,11 +145,19 @@ pub enum HostRemedy {
     /// Keep the client's home outside the system temp directory, where its
     /// sandbox helper may be created.
     HomeOutsideTemp,
+    /// Let commands write the workspace at all (a mode that refuses every
+    /// write, workspace included, is in force).
+    WorkspaceWriteMode,
+    /// Where temporary files may be written from inside the sandbox.
+    WritableTempDir,
+    /// How a sandboxed command reaches the network (through the sandbox's
+    /// own proxy, not directly).
+    ThroughSandboxProxy,
 }
 
 impl HostRemedy {
     /// Every remedy, for the tables' tests and the docs.
-    pub const ALL: [HostRemedy; 9] = [
+    pub const ALL: [HostRemedy; 12] = [
         HostRemedy::ShellWithoutPseudoConsole,
         HostRemedy::ReplacePersistentShell,
         HostRemedy::SandboxedBusyboxShell,
@@ -159,6 +167,9 @@ impl HostRemedy {
         HostRemedy::ExtraWritableRoot,
         HostRemedy::EscalateOneCommand,
         HostRemedy::HomeOutsideTemp,
+        HostRemedy::WorkspaceWriteMode,
+        HostRemedy::WritableTempDir,
+        HostRemedy::ThroughSandboxProxy,
     ];
 }
 

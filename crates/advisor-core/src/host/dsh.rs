@@ -44,6 +44,9 @@ pub(super) fn row(remedy: HostRemedy) -> Option<&'static Row> {
         | HostRemedy::WeakerNestedSandbox
         | HostRemedy::ExtraWritableRoot
         | HostRemedy::EscalateOneCommand
-        | HostRemedy::HomeOutsideTemp => return None,
+        | HostRemedy::HomeOutsideTemp
+        | HostRemedy::WorkspaceWriteMode
+        | HostRemedy::WritableTempDir
+        | HostRemedy::ThroughSandboxProxy => return None,
     })
 }
