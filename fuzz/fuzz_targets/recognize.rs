@@ -82,6 +82,7 @@ fn environments() -> &'static [Environment] {
                 href: None,
                 locale: advisor_core::Locale::En,
                 host_version: Some(advisor_core::HostVersion::new(2, 0, 10)),
+                checks: Default::default(),
             },
             Environment {
                 host: host(Platform::Win32, HostBinary::NotElectron),
@@ -89,6 +90,7 @@ fn environments() -> &'static [Environment] {
                 href: Some("https://example.invalid/advice".into()),
                 locale: advisor_core::Locale::ZhCn,
                 host_version: None,
+                checks: Default::default(),
             },
             Environment {
                 host: host(Platform::Linux, HostBinary::NotElectron),
@@ -102,6 +104,7 @@ fn environments() -> &'static [Environment] {
                 href: None,
                 locale: advisor_core::Locale::En,
                 host_version: None,
+                checks: Default::default(),
             },
             Environment {
                 host: host(Platform::Win32, HostBinary::NotElectron),
@@ -109,6 +112,7 @@ fn environments() -> &'static [Environment] {
                 href: None,
                 locale: advisor_core::Locale::ZhCn,
                 host_version: None,
+                checks: Default::default(),
             },
             Environment {
                 host: host(Platform::Win32, HostBinary::NotElectron),
@@ -116,6 +120,7 @@ fn environments() -> &'static [Environment] {
                 href: None,
                 locale: advisor_core::Locale::En,
                 host_version: None,
+                checks: Default::default(),
             },
             // The clients' own families advise under their hosts, on Linux.
             Environment {
@@ -133,6 +138,7 @@ fn environments() -> &'static [Environment] {
                 href: None,
                 locale: advisor_core::Locale::ZhCn,
                 host_version: None,
+                checks: Default::default(),
             },
             Environment {
                 host: HostFacts {
@@ -143,6 +149,7 @@ fn environments() -> &'static [Environment] {
                 href: None,
                 locale: advisor_core::Locale::En,
                 host_version: None,
+                checks: Default::default(),
             },
         ]
     })

@@ -8,6 +8,7 @@ use serde_json::Value;
 use crate::advisory::Advisory;
 use crate::bounded::BoundedMap;
 use crate::budget::{BudgetCall, BudgetLimits, BudgetVerdict};
+use crate::checks::{HostChecks, HostProbe, NoProbe};
 use crate::config::Config;
 use crate::disclosure;
 use crate::environment::{
@@ -18,9 +19,11 @@ use crate::family::{Gate, PreflightVerdict, Seat, WithholdReason};
 use crate::ids::{AgentId, CallId, FamilyId, SessionId, ToolName};
 use crate::ledger::{Books, Claim, Ledger, LedgerStore, Slot};
 use crate::observation::{Observation, Outcome};
+use crate::provenance::Provenance;
 use crate::registry::Registry;
 use crate::tool::ToolClass;
 
+mod checks;
 mod explain;
 mod preflight;
 
@@ -114,6 +117,8 @@ pub struct Advisor {
     config: Config,
     /// The pre-flight memo: each session's verdicts, bounded by `sessionCapacity`.
     sessions: BoundedMap<SessionId, Remembered>,
+    /// Checks facts outside the sandbox for a recognized failure ([`NoProbe`] by default).
+    probe: Arc<dyn HostProbe>,
 }
 
 fn guarded<T>(family: FamilyId, stage: &'static str, f: impl FnOnce() -> T) -> Option<T> {
@@ -147,6 +152,7 @@ impl Advisor {
             books,
             config,
             sessions,
+            probe: Arc::new(NoProbe),
         }
     }
 
@@ -178,6 +184,7 @@ impl Advisor {
             href: self.config.href.clone(),
             locale: self.config.locale,
             host_version: self.config.host_version,
+            checks: HostChecks::default(),
         }
     }
 
@@ -236,15 +243,26 @@ impl Advisor {
             return decision;
         };
         let (family, agent) = (owner.family, &observation.agent);
-        if owner.finding.feeds_budget()
+        let counts = owner.finding.feeds_budget()
             && self.config.enforce_after > 0
-            && ToolClass::of(&observation.tool).can_carry_sandbox_failure()
-        {
+            && ToolClass::of(&observation.tool).can_carry_sandbox_failure();
+        let seat = Slot::advisory(family, Seat::Failure);
+        let claimed = self.books.has_claimed(agent, &seat);
+        if claimed && !counts {
+            return decision;
+        }
+        let (mut env, provenance) = self.proven(&owner, ctx.host);
+        // Fail-fast denial requires provenance: a failure a program's own
+        // output could have printed never counts toward `enforceAfter`.
+        if counts && provenance.is_proven() {
             self.books
                 .count_failure(agent, &BudgetCall::of(observation));
         }
-        let seat = Slot::advisory(family, Seat::Failure);
-        if self.books.has_claimed(agent, &seat) {
+        if claimed {
+            return decision;
+        }
+        if let Provenance::Refuted(code) = provenance {
+            tracing::debug!(target: "sandbox_advisor::declined", agent = %crate::quote::log_field(agent.as_str()), family = %family, code, "refuted by a check outside the sandbox");
             return decision;
         }
         let Some(need) = guarded(family, "policy_need", || {
@@ -252,14 +270,11 @@ impl Advisor {
         }) else {
             return decision;
         };
-        let policy = match need {
-            PolicyNeed::NotNeeded => PolicyState::NotConsulted,
-            PolicyNeed::Required => {
-                self.resolve(observation.session.as_ref(), approved_mode, ctx)
-                    .await
-            }
-        };
-        let env = self.environment(ctx.host, policy);
+        if need == PolicyNeed::Required {
+            env.policy = self
+                .resolve(observation.session.as_ref(), approved_mode, ctx)
+                .await;
+        }
         match guarded(family, "gate", || owner.finding.gate(&env)) {
             Some(Gate::Speak) => {
                 let Some(advisory) = guarded(family, "advise", || owner.finding.advise(&env))

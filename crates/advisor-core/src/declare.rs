@@ -8,7 +8,8 @@
 /// The family's `doc` is read from its README (`readme:`, usually
 /// `include_str!("../README.md")`), which is also the crate doc, so what a
 /// family recognizes and refuses is written once. The optional keys are the
-/// trait's optional methods (`policy_need:`, `diagnose:`, `preflight:`); `sample:` is compiled only with the crate's own
+/// trait's optional methods (`policy_need:`, `checks:`, `provenance:`, `diagnose:`,
+/// `preflight:`); `sample:` is compiled only with the crate's own
 /// `testing` feature.
 ///
 /// ```
@@ -56,6 +57,8 @@ macro_rules! family {
             advise: $advise:expr
             $(, tools: $tools:expr)?
             $(, policy_need: $policy_need:expr)?
+            $(, checks: $checks:expr)?
+            $(, provenance: $provenance:expr)?
             $(, diagnose: $diagnose:expr)?
             $(, preflight: ($wants:expr, $preflight:expr))?
             $(, sample: $sample:expr)?
@@ -106,6 +109,18 @@ macro_rules! family {
             $(
                 fn policy_need(&self, finding: &$finding, host: &$crate::HostFacts) -> $crate::PolicyNeed {
                     ($policy_need)(finding, host)
+                }
+            )?
+
+            $(
+                fn checks(&self, finding: &$finding, host: &$crate::HostFacts) -> $crate::Checks {
+                    ($checks)(finding, host)
+                }
+            )?
+
+            $(
+                fn provenance(&self, finding: &$finding, env: &$crate::Environment) -> $crate::Provenance {
+                    ($provenance)(finding, env)
                 }
             )?
 

@@ -283,6 +283,9 @@ pub struct Environment {
     /// The desktop app's version, only when the deployment configured it
     /// (`hostVersion`); nothing in the process tells it.
     pub host_version: Option<crate::HostVersion>,
+    /// What the host probe checked outside the sandbox for this finding
+    /// (only what the family asked for; all unknown without a probe).
+    pub checks: crate::HostChecks,
 }
 
 impl Environment {

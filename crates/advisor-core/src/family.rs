@@ -47,6 +47,22 @@ pub trait Family: Send + Sync + 'static {
         PolicyNeed::Required
     }
 
+    /// The facts the hook should check outside the sandbox for this finding
+    /// (default: none). Asked only after a match; see [`crate::HostChecks`].
+    fn checks(&self, _finding: &Self::Finding, _host: &HostFacts) -> crate::Checks {
+        crate::Checks::NONE
+    }
+
+    /// Whether this finding is provably the sandbox's, from the finding and
+    /// the host facts and checks in `env` (never its policy, which is not
+    /// resolved yet when the fail-fast budget asks). Default:
+    /// [`Provenance::Undeclared`](crate::Provenance), which never feeds the
+    /// fail-fast budget. A refuted finding is declined before [`Family::gate`]
+    /// runs; see [`crate::provenance`].
+    fn provenance(&self, _finding: &Self::Finding, _env: &Environment) -> crate::Provenance {
+        crate::Provenance::Undeclared
+    }
+
     /// Speak, withhold (disclosed once on the host log), or decline (not this family's story).
     fn gate(&self, finding: &Self::Finding, env: &Environment) -> Gate;
 
@@ -80,6 +96,8 @@ pub trait Family: Send + Sync + 'static {
 ///
 /// Only a family whose remedy the user can apply while the session continues
 /// may implement this; the fail-fast budget accepts nothing else, by type.
+/// And only its [proven](crate::Provenance::Proven) failures count: a failure
+/// a program's own output could have printed never makes a call be refused.
 pub trait FailFast: Family {}
 
 /// The decision to speak.

@@ -14,6 +14,8 @@
 //! - [`Config`]: `enforceAfter`, `maxDenials`, `include`, `exclude`, `href`,
 //!   `ledgerCapacity`, `sessionCapacity`.
 //! - [`ToolClass`]: which tools can carry a sandbox provisioning failure.
+//! - [`Provenance`]: whether a recognized text is provably the sandbox's;
+//!   [`HostChecks`]: the facts a [`HostProbe`] checked outside the sandbox.
 //! - [`BoundedMap`]: the one bounded map every per-agent and per-session map uses.
 //! - [`LedgerStore`]: where once-per-agent facts and the budget are shared
 //!   beyond one process ([`Advisor::with_stores`]); the crate README says when
@@ -24,6 +26,7 @@ mod advisory;
 mod bounded;
 pub mod brief;
 mod budget;
+mod checks;
 pub mod config;
 mod declare;
 pub mod diagnosis;
@@ -41,6 +44,7 @@ mod locale;
 mod observation;
 pub mod paths;
 mod prefilter;
+pub mod provenance;
 pub mod quote;
 mod registry;
 pub mod shell;
@@ -56,7 +60,11 @@ pub use advisory::{
 };
 pub use bounded::BoundedMap;
 pub use budget::CallKey;
-pub use budget::{BudgetRecord, RECORD_MAX_BYTES, RecordError};
+pub use budget::{BudgetRecord, RECORD_MAX_BYTES, RecordError, RecordOwner};
+pub use checks::{
+    Check, Checks, ClaudeSandbox, DOMAINS_MAX, HomePlace, HostChecks, HostProbe, NamespaceProbe,
+    NoProbe, UserNamespaces,
+};
 pub use config::{
     Config, ConfigError, DEFAULT_LEDGER_CAPACITY, DEFAULT_SESSION_CAPACITY, ToolPattern,
 };
@@ -78,6 +86,7 @@ pub use ledger::{
 pub use locale::{AdvisoryText, Locale};
 pub use observation::{Failure, Observation, Outcome, Success};
 pub use paths::{Containment, HostPath, PathStyle};
+pub use provenance::{Proof, Provenance};
 pub use quote::Untrusted;
 pub use registry::{ErasedFamily, Recognized, Registry, RegistryBuilder, RegistryError};
 pub use tool::{ToolClass, ToolScope};

@@ -38,6 +38,10 @@ impl BudgetRole for FeedsBudget {
 pub trait Recognized: Send {
     /// See [`Family::policy_need`].
     fn policy_need(&self, host: &HostFacts) -> PolicyNeed;
+    /// See [`Family::checks`].
+    fn checks(&self, host: &HostFacts) -> crate::Checks;
+    /// See [`Family::provenance`].
+    fn provenance(&self, env: &Environment) -> crate::Provenance;
     /// See [`Family::gate`].
     fn gate(&self, env: &Environment) -> Gate;
     /// See [`Family::advise`]; the advisory carries the family's diagnosis.
@@ -60,14 +64,25 @@ impl<F: Family, B: BudgetRole> Recognized for Bound<'_, F, B> {
     fn policy_need(&self, host: &HostFacts) -> PolicyNeed {
         self.family.policy_need(&self.finding, host)
     }
+    fn checks(&self, host: &HostFacts) -> crate::Checks {
+        self.family.checks(&self.finding, host)
+    }
+    fn provenance(&self, env: &Environment) -> crate::Provenance {
+        self.family.provenance(&self.finding, env)
+    }
     fn gate(&self, env: &Environment) -> Gate {
         self.family.gate(&self.finding, env)
     }
     fn advise(&self, env: &Environment) -> Advisory {
+        let mut diagnosis = self.family.diagnose(&self.finding, env);
+        // A text a program could have printed is never a confirmed cause.
+        if self.family.provenance(&self.finding, env) == crate::Provenance::Forgeable {
+            diagnosis = diagnosis.at_most_suspected();
+        }
         self.family
             .advise(&self.finding, env)
             .name_sources(env)
-            .with_diagnosis(self.family.diagnose(&self.finding, env))
+            .with_diagnosis(diagnosis)
     }
     fn diagnose(&self, env: &Environment) -> crate::Diagnosis {
         self.family.diagnose(&self.finding, env)
@@ -280,12 +295,30 @@ impl Registry {
         self.families.iter().map(|f| &**f)
     }
 
-    /// The families that declare `host`, in precedence order.
+    /// The families that declare `host`, in precedence order: the one host
+    /// filter of both seats. The failure seat shows an observation only to
+    /// these ([`owner`](Self::owner), through the same bits), and the
+    /// pre-flight seat asks only these ([`preflight_families`](Self::preflight_families)).
     pub fn families_on(&self, host: crate::Host) -> impl Iterator<Item = &dyn ErasedFamily> {
+        let bits = self.host_bits(host);
         self.families
             .iter()
-            .filter(move |f| f.hosts().contains(&host))
-            .map(|f| &**f)
+            .enumerate()
+            .filter(move |(i, _)| bits & (1u64 << i) != 0)
+            .map(|(_, f)| &**f)
+    }
+
+    /// The families that check a session on `host` before anything fails:
+    /// those of the host's own kind ([`families_on`](Self::families_on))
+    /// whose [`wants_preflight`](ErasedFamily::wants_preflight) says so. A
+    /// DeepSeek-harness family never speaks for a Claude Code or Codex
+    /// session: its remedy names the harness.
+    pub fn preflight_families<'r>(
+        &'r self,
+        host: &'r HostFacts,
+    ) -> impl Iterator<Item = &'r dyn ErasedFamily> {
+        self.families_on(host.kind)
+            .filter(move |f| f.wants_preflight(host))
     }
 
     fn host_bits(&self, host: crate::Host) -> u64 {
@@ -354,9 +387,7 @@ impl Registry {
         observation: &Observation,
         host: crate::Host,
     ) -> Vec<(FamilyId, Option<Box<dyn Recognized + 'r>>)> {
-        self.families
-            .iter()
-            .filter(|f| f.hosts().contains(&host))
+        self.families_on(host)
             .map(|f| {
                 (
                     f.id(),

@@ -168,3 +168,39 @@ fn the_preflight_memo_is_bounded_and_keeps_an_active_session() {
         "the active session was forgotten"
     );
 }
+
+/// Issue 36 item 6: the pre-flight seat asks only the host's own families,
+/// as the failure seat does. A harness family's pre-flight never speaks in a
+/// Claude Code or Codex session, and its session's policy is never asked.
+#[test]
+fn a_preflight_family_is_asked_only_on_its_own_host() {
+    for (kind, heard) in [
+        (advisor_core::Host::ClaudeCode, 0),
+        (advisor_core::Host::Codex, 0),
+        (advisor_core::Host::Dsh, 1),
+    ] {
+        let advisor = advisor(Registry::builder().family(PRE), Config::default());
+        let host = advisor_core::HostFacts { kind, ..linux() };
+        let policy = Counting::default();
+        let c = ctx(&host, &policy);
+        let s1 = SessionId::new("s1");
+        run(async {
+            let start = advisor
+                .session_start(&AgentId::new("a1"), Some(&s1), &c)
+                .await;
+            let call = advisor
+                .post_execute(&fail("a2", "c1", "unrelated"), None, &c)
+                .await;
+            assert_eq!(
+                (
+                    start.additional_contexts.len(),
+                    call.additional_contexts.len()
+                ),
+                (heard, heard),
+                "{kind:?}"
+            );
+            assert!(start.withheld.is_empty() && call.withheld.is_empty());
+        });
+        assert_eq!(policy.0.load(Ordering::SeqCst), heard, "{kind:?}");
+    }
+}

@@ -14,8 +14,8 @@ use advisor_core::testing::store::{
     process_with,
 };
 use advisor_core::{
-    Advisor, AgentId, BudgetRecord, Claim, Edit, Ledger, LedgerStore, RECORD_MAX_BYTES, Slot,
-    StoreFault,
+    Advisor, AgentId, BudgetRecord, Claim, Edit, Ledger, LedgerStore, RECORD_MAX_BYTES,
+    RecordOwner, Slot, StoreFault,
 };
 use serde_json::{Value, json};
 use support::LogCapture;
@@ -246,9 +246,15 @@ const RECORD_SETS: [(&str, usize, usize); 5] = [
     ("settled call ids, old", 64, 16),
 ];
 
+fn owner() -> RecordOwner {
+    RecordOwner::of(&AgentId::new("a1"))
+}
+
 /// A record with `lens[i]` distinct entries in set `i`, every byte present.
 fn record_bytes(lens: [usize; 5]) -> Vec<u8> {
-    let mut bytes = vec![1u8];
+    let mut bytes = vec![2u8];
+    // The owner, as `BudgetRecord::encode` writes it.
+    bytes.extend_from_slice(&BudgetRecord::default().encode(owner())[1..17]);
     bytes.extend_from_slice(&3u32.to_le_bytes());
     bytes.extend_from_slice(&0u32.to_le_bytes());
     let mut next = 0u128;
@@ -266,19 +272,20 @@ fn record_bytes(lens: [usize; 5]) -> Vec<u8> {
 /// each set's bound, even when every byte of a longer set is there.
 #[test]
 fn a_stored_record_with_a_set_over_its_bound_is_refused() {
-    let full: usize = 9 + RECORD_SETS
-        .iter()
-        .map(|(_, n, size)| 2 + n * size)
-        .sum::<usize>();
+    let full: usize = 25
+        + RECORD_SETS
+            .iter()
+            .map(|(_, n, size)| 2 + n * size)
+            .sum::<usize>();
     assert_eq!(full, RECORD_MAX_BYTES, "the layout above is the codec's");
-    assert!(BudgetRecord::decode(&record_bytes([64, 64, 16, 64, 64])).is_ok());
+    assert!(BudgetRecord::decode(&record_bytes([64, 64, 16, 64, 64]), owner()).is_ok());
     for (i, (name, bound, _)) in RECORD_SETS.iter().enumerate() {
         let mut lens = [0; 5];
         lens[i] = *bound;
-        let at_bound = BudgetRecord::decode(&record_bytes(lens));
+        let at_bound = BudgetRecord::decode(&record_bytes(lens), owner());
         assert!(at_bound.is_ok(), "{name} at its bound: {at_bound:?}");
         lens[i] = bound + 1;
-        let over = BudgetRecord::decode(&record_bytes(lens)).map(|_| ());
+        let over = BudgetRecord::decode(&record_bytes(lens), owner()).map(|_| ());
         assert_eq!(
             over.map_err(|e| e.to_string()),
             Err("stored budget record: a set is larger than its bound".to_owned()),
@@ -360,4 +367,33 @@ fn an_outage_names_who_answers_meanwhile() {
         assert_eq!(log.count(said), 1, "{}", log.text());
         assert_eq!(log.count(not), 0, "{}", log.text());
     }
+}
+
+/// Issue 36 item 7: a record bound to another agent is read as absent and
+/// said once per process at `warn`, naming where it was found (the key or the
+/// file, as a logfmt field); later ones only at `debug`. The only test of
+/// this binary that reads a foreign record: the once is per process.
+#[test]
+fn a_foreign_record_is_read_as_absent_and_logged_once() {
+    let log = LogCapture::default();
+    let record = BudgetRecord::default().encode(owner());
+    let other = RecordOwner::of(&AgentId::new("a2"));
+    tracing::subscriber::with_default(log.subscriber(), || {
+        for at in ["sandbox-advisor:v1:{k}:budget:v2", "second place"] {
+            assert_eq!(BudgetRecord::decode_stored(&record, other, at), Ok(None));
+        }
+    });
+    let warned = "a budget record bound to another agent was read as absent";
+    assert_eq!(log.count(warned), 1, "{}", log.text());
+    assert_eq!(log.count("WARN"), 1, "{}", log.text());
+    assert!(
+        log.text().contains("at=sandbox-advisor:v1:{k}:budget:v2"),
+        "{}",
+        log.text()
+    );
+    assert!(log.text().contains("at=\"second place\""), "{}", log.text());
+    assert_eq!(
+        BudgetRecord::decode_stored(&record, owner(), "own").map(|r| r.is_some()),
+        Ok(true)
+    );
 }

@@ -15,6 +15,7 @@ fn env() -> Environment {
         href: None,
         locale: advisor_core::Locale::En,
         host_version: None,
+        checks: Default::default(),
     }
 }
 

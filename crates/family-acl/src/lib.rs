@@ -35,6 +35,10 @@ advisor_core::family! {
         advise: advise::advise,
         tools: ToolScope::SandboxProcess,
         policy_need: gate::policy_need,
+        // Recognized only in a failure the harness settled (its runner's
+        // thrown error), never in a command's output, which the harness
+        // returns as a success value: the fail-fast budget may count it.
+        provenance: |_, _| advisor_core::Provenance::Proven(advisor_core::Proof::HarnessRecord),
         diagnose: |_, _| DIAGNOSIS,
         sample: testing::sample(),
     }

@@ -36,6 +36,7 @@ fn windows() -> Environment {
         href: None,
         locale: advisor_core::Locale::En,
         host_version: None,
+        checks: Default::default(),
     }
 }
 

@@ -1,28 +1,37 @@
 //! The advisory: the brief ([`crate::brief`]) as its text, and below it the
-//! full account, always in English: how bubblewrap starts a sandbox, which
-//! step this message names, what each check shows, every remedy with its
-//! cost, and where the account stops.
+//! full account, always in English: how bubblewrap starts a sandbox, what the
+//! hook checked on this host (or why nothing settled it), which step this
+//! message names, what each check shows, every remedy with its cost (only on
+//! proof), and where the account stops.
 
-use advisor_core::{Advisory, Environment, Locale};
+use advisor_core::{Advisory, Environment, HomePlace, Locale, NamespaceProbe};
 
 use crate::ID;
 use crate::brief::{commands, words};
-use crate::facts::{FIX_APPARMOR_PROFILE, checks, fixes, host_remedy, index};
+use crate::facts::{FIX_APPARMOR_PROFILE, checks, confirmed_fixes, host_remedy, index};
+use crate::provenance::proven;
 use crate::recognize::{Finding, Kind};
 
 /// Builds the advisory for a recognized bubblewrap start failure.
 pub fn advise(finding: &Finding, env: &Environment) -> Advisory {
+    let proven = proven(finding, env);
     Advisory::new(
         ID,
-        summary(finding.kind, env.locale),
+        summary(finding.kind, proven, env.locale),
         crate::brief::brief(finding, env),
     )
-    .with_detail(detail(finding, env))
+    .with_detail(detail(finding, env, proven))
 }
 
 /// The bounded one-line summary, in the locale.
-fn summary(kind: Kind, locale: Locale) -> &'static str {
+fn summary(kind: Kind, proven: bool, locale: Locale) -> &'static str {
     match (locale, kind) {
+        (Locale::En, _) if !proven => {
+            "Possibly the sandbox cannot start (bubblewrap's line, host not checked): run `echo ok` to tell"
+        }
+        (Locale::ZhCn, _) if !proven => {
+            "沙箱可能无法启动（bubblewrap 的那一行，未检查主机）：运行 `echo ok` 即可分辨"
+        }
         (Locale::En, Kind::HelperMissing) => {
             "Sandbox cannot start: its helper is missing; every command fails, retrying will not help"
         }
@@ -101,8 +110,64 @@ fn mechanism(kind: Kind) -> &'static str {
     }
 }
 
+/// What the hook checked on this host, one line each, in English: numbers
+/// it read and the probe's outcome, all the advisor's own words.
+fn checked(env: &Environment) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(host) = env.checks.user_namespaces {
+        out.push(
+            match host.probe {
+                NamespaceProbe::Refused => {
+                    "- a child process the hook ran could not create a user namespace and map \
+                     its ids either (the check below, run by the advisor);"
+                }
+                NamespaceProbe::Created => {
+                    "- a child process the hook ran created a user namespace and mapped its ids;"
+                }
+                NamespaceProbe::NotRun => {
+                    "- no child process could be run to try it, so the settings below decided;"
+                }
+            }
+            .to_owned(),
+        );
+        for (key, value) in [
+            ("user.max_user_namespaces", host.max_user_namespaces),
+            (
+                "kernel.unprivileged_userns_clone",
+                host.unprivileged_userns_clone,
+            ),
+            (
+                "kernel.apparmor_restrict_unprivileged_userns",
+                host.apparmor_restrict_unprivileged_userns,
+            ),
+        ] {
+            if let Some(value) = value {
+                out.push(format!("- `{key}` reads {value};"));
+            }
+        }
+    }
+    if env.checks.codex_home == Some(HomePlace::UnderTemp) {
+        out.push(
+            "- Codex's home (`CODEX_HOME`, else `~/.codex`) lies under the system temp \
+             directory;"
+                .to_owned(),
+        );
+    }
+    out
+}
+
+/// Why a hedged advisory is hedged, in English.
+const HEDGED: &str = "Why this is not certain: a command's own output can hold this exact line \
+    (a test that prints it and exits 1, a `cat` of a log), and the client's report cannot tell \
+    the two apart: Claude Code sends `Exit code 1` either way, Codex sends the bare output. The \
+    advisor can tell them apart only by checking this host from outside the sandbox (the hook \
+    does: whether a user namespace can be made, or where Codex keeps its home), and here it \
+    could not. So this advisory names no host setting to change and no weaker sandbox: those \
+    weaken the host, and a line a program printed must never lead to that. `echo ok` settles \
+    it: when the sandbox cannot start, it fails with the same line.";
+
 /// The full account, in English.
-fn detail(finding: &Finding, env: &Environment) -> String {
+fn detail(finding: &Finding, env: &Environment, proven: bool) -> String {
     let en = words(Locale::En);
     let client = env.host.kind.name();
     let fill = |s: &str| advisor_core::brief::fill(s, &[("client", client)]);
@@ -117,6 +182,19 @@ fn detail(finding: &Finding, env: &Environment) -> String {
     out.push(String::new());
     out.push("What was reported, the command's whole output:".to_owned());
     out.push(finding.line.quote_block().to_string());
+    out.push(String::new());
+    let checked = checked(env);
+    if proven {
+        out.push("What the advisor checked on this host, outside the sandbox:".to_owned());
+        out.extend(checked);
+    } else {
+        out.push(HEDGED.to_owned());
+        if !checked.is_empty() {
+            out.push("What the advisor could check did not settle it:".to_owned());
+            out.extend(checked);
+        }
+        out.push("If the line is bubblewrap's:".to_owned());
+    }
     out.push(String::new());
     out.push(step(finding.kind).to_owned());
     out.push(fill(en.causes[at]));
@@ -139,13 +217,30 @@ fn detail(finding: &Finding, env: &Environment) -> String {
         out.push(commands(checks));
     }
     out.push(String::new());
+    if !proven {
+        out.push(
+            "Remedies are named once the line is shown to be bubblewrap's (`echo ok` failing \
+             the same way, or the checks above failing in a terminal outside the client)."
+                .to_owned(),
+        );
+        out.push(String::new());
+        out.push(
+            "For the model: run `echo ok`; if it fails with the same line, stop running \
+             commands and tell the user; if it runs, the line was the command's own output. \
+             Do not run commands outside the sandbox or ask for it to be turned off either way."
+                .to_owned(),
+        );
+        let mut text = out.join("\n");
+        text.push('\n');
+        return text;
+    }
     out.push("Remedies, for the user or the host's administrator:".to_owned());
     out.push(format!("- {}", fill(en.remedies[at])));
-    let fixes = fixes(finding.kind);
+    let fixes = confirmed_fixes(finding, env);
     if !fixes.is_empty() {
         out.push(commands(fixes));
     }
-    if finding.kind == Kind::IdMapRefused {
+    if finding.kind == Kind::IdMapRefused && !fixes.is_empty() {
         out.push(
             "- The narrower fix is a profile for bwrap alone (AppArmor 4, Ubuntu 24.04); edit \
              the path if another bwrap runs. Lifting the restriction host-wide gives every \

@@ -5,9 +5,10 @@
 //! Every command here is the advisor's own text; nothing from the observed
 //! output is ever put on a command line.
 
-use advisor_core::HostRemedy;
+use advisor_core::{Environment, HostRemedy};
 
-use crate::recognize::Kind;
+use crate::provenance::{confirmed, proven};
+use crate::recognize::{Finding, Kind};
 
 /// Creates a user namespace and writes its id map, as bubblewrap does.
 pub const CHECK_UNSHARE: &str = "unshare --user --map-root-user true";
@@ -61,6 +62,19 @@ pub fn fixes(kind: Kind) -> &'static [&'static str] {
         Kind::UnprivilegedRefused => &[FIX_DEBIAN],
         Kind::IdMapRefused => &[FIX_APPARMOR_HOST],
         Kind::KernelWithoutUserns | Kind::NamespaceRefused | Kind::HelperMissing => &[],
+    }
+}
+
+/// The host-level commands the advisory names for a proven `finding`: only
+/// those whose setting the hook read as the line says (`fixes(kind)` when
+/// [`crate::provenance::confirmed`]), never on a forgeable finding.
+pub fn confirmed_fixes(finding: &Finding, env: &Environment) -> &'static [&'static str] {
+    let read = env.checks.user_namespaces;
+    let confirmed = read.is_some_and(|host| confirmed(finding.kind, &host));
+    if confirmed && proven(finding, env) {
+        fixes(finding.kind)
+    } else {
+        &[]
     }
 }
 

@@ -4,6 +4,7 @@ pub mod advise;
 mod brief;
 pub mod facts;
 pub mod gate;
+pub mod provenance;
 pub mod recognize;
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -39,6 +40,10 @@ advisor_core::family! {
         // tool's text quoting the line is not the sandbox failing.
         tools: ToolScope::SandboxProcess,
         policy_need: |_, _| PolicyNeed::NotNeeded,
+        // The line alone is forgeable: the hook checks this host outside the
+        // sandbox, and only a proven line feeds the fail-fast budget.
+        checks: provenance::checks,
+        provenance: provenance::provenance,
         diagnose: |_, _| DIAGNOSIS,
         sample: testing::sample(),
     }
@@ -48,4 +53,6 @@ advisor_core::family! {
 /// outside the session while it continues, and until then every command
 /// fails the same way, `echo` included: it may feed the fail-fast budget, so
 /// an identical call is refused before it runs instead of failing again.
+/// Only a proven line counts ([`provenance`]): a test that prints it never
+/// makes a call be refused.
 impl advisor_core::FailFast for BwrapCannotStart {}

@@ -33,25 +33,38 @@ fn summary(place: Option<Protected>, locale: Locale) -> String {
     }
 }
 
+/// Why the line is not taken for proof, in English.
+const FORGEABLE: &str = "Why this is not certain: Codex sends its hook the command's bare \
+    output, with no exit code and no mark of who printed a line, so a program that prints \
+    git's line (a `cat` of a log, a test's output) reaches the advisor byte for byte like \
+    git's own. Nothing the advisor can check from outside the sandbox proves that Codex's \
+    mount refused this write. So this advisory offers no other sandbox mode and no command \
+    run outside the sandbox: those weaken the sandbox, and a line a program printed must \
+    never lead to that. What is left is what the user can do by hand.";
+
 /// The full account, in English.
 fn detail(finding: &Finding, env: &Environment, place: Option<Protected>) -> String {
     let en = words(Locale::En);
-    let path = finding.path.inline();
     let name = place.map_or(".git", Protected::name);
     let mut out: Vec<String> = Vec::with_capacity(32);
-    out.push(match finding.producer {
-        Producer::Git => format!(
-            "git could not create its lock file {path}: the kernel answered the write with \
-             EROFS, the error a read-only mount gives."
-        ),
-        Producer::Touch => format!(
-            "touch could not create or open {path}: the kernel answered the write with EROFS, \
-             the error a read-only mount gives."
-        ),
-    });
+    out.push(
+        match finding.producer {
+            Producer::Git => {
+                "git could not create its lock file (the path is in the line below): the \
+                 kernel answered the write with EROFS, the error a read-only mount gives."
+            }
+            Producer::Touch => {
+                "touch could not create or open a file (the path is in the line below): the \
+                 kernel answered the write with EROFS, the error a read-only mount gives."
+            }
+        }
+        .to_owned(),
+    );
     out.push(String::new());
     out.push("What was reported, the last line of the command's output:".to_owned());
     out.push(finding.line.quote_block().to_string());
+    out.push(String::new());
+    out.push(FORGEABLE.to_owned());
     out.push(String::new());
     out.push(
         "Why: under `workspace-write`, Codex makes each writable root writable but keeps a few \
@@ -74,13 +87,8 @@ fn detail(finding: &Finding, env: &Environment, place: Option<Protected>) -> Str
             .to_owned(),
     });
     out.push(String::new());
-    out.push("Ways through, each the user's decision:".to_owned());
+    out.push("What the user can do:".to_owned());
     let host = env.host.kind;
-    for remedy in [HostRemedy::EscalateOneCommand, HostRemedy::SandboxSettings] {
-        if let Some(text) = host.remedy_detail(remedy) {
-            out.push(format!("- {text}"));
-        }
-    }
     out.push(match finding.producer {
         Producer::Git => "- The user runs the same git command in the same directory \
                           themselves, outside Codex; nothing about the repository needs to \

@@ -1,14 +1,16 @@
 //! The brief the model receives: what was refused and why it is the sandbox
-//! on purpose; the producer's line, quoted; the check; the ways through, each
-//! the user's decision; what not to do; where the full account is.
+//! on purpose, and that a program could have printed the same line; the
+//! producer's line, quoted; the check; what the user can do; what not to do;
+//! where the full account is.
 //!
-//! One structure, one set of sentences per locale ([`Words`]). The path is
-//! the producer's text and appears only as an inline code span; the line only
-//! as a `> ` quote block. Sentences that name Codex's configuration come from
-//! Codex's host table ([`advisor_core::HostRemedy`]), never from here.
+//! One structure, one set of sentences per locale ([`Words`]). The path and
+//! the line are the producer's text and appear only in the `> ` quote block;
+//! the advisor's sentences name only its own words (the protected name, the
+//! mode). The line is never proven ([`crate::provenance`]), so no other
+//! sandbox mode and no run outside the sandbox is offered on it.
 
 use advisor_core::brief::{ExplainInput, fill, full_account};
-use advisor_core::{Environment, HostRemedy, Locale, SandboxMode};
+use advisor_core::{Environment, Locale, SandboxMode};
 
 use crate::facts::{Protected, protected};
 use crate::recognize::{Finding, Producer};
@@ -16,13 +18,12 @@ use crate::recognize::{Finding, Producer};
 /// The sentences of the brief in one locale; `{name}` marks a value filled in.
 pub(crate) struct Words {
     pub lead: &'static str,
-    pub this_path: &'static str,
     pub lead_unplaced: &'static str,
+    pub forgeable: &'static str,
     pub purposes: [&'static str; 3],
     pub evidence: &'static str,
     pub check: &'static str,
     pub ways: &'static str,
-    pub settings: &'static str,
     pub yourself_git: &'static str,
     pub yourself_other: &'static str,
     pub model: &'static str,
@@ -32,13 +33,15 @@ pub(crate) struct Words {
 }
 
 const EN: Words = Words {
-    this_path: "the path quoted below",
-    lead: "Codex refused a write to {path}. Under `{mode}` it mounts the workspace's top-level \
-           `{name}` read-only to protect {purpose}. This is the sandbox by design: the same \
-           write is refused every time, so retrying cannot help.",
-    lead_unplaced: "A write to {path} was refused as a read-only file system. Under \
-                    `{mode}` Codex mounts a few top-level names of the workspace read-only; \
-                    retrying the same write cannot help.",
+    lead: "The last line of this output is a write refused under the workspace's top-level \
+           `{name}` (quoted below). Under `{mode}` Codex mounts `{name}` read-only to \
+           protect {purpose}, so such a write is refused every time: retrying cannot help.",
+    lead_unplaced: "The last line of this output is a write refused as a read-only file \
+                    system (quoted below). Under `{mode}` Codex mounts a few top-level names \
+                    of the workspace read-only; retrying the same write cannot help.",
+    forgeable: "Codex's report does not show which program printed that line: if this command \
+                only printed it (a `cat` of a log, a test's output), nothing was refused and \
+                none of this applies.",
     purposes: [
         "the repository's history and hooks",
         "the agent skills kept there",
@@ -47,8 +50,7 @@ const EN: Words = Words {
     evidence: "What was reported:",
     check: "Check: the path is under `{name}` directly below the workspace root; the mode \
             is `{mode}`.",
-    ways: "Ways through, each the user's decision:",
-    settings: "- Another sandbox mode is the user's choice alone. {row}",
+    ways: "What the user can do:",
     yourself_git: "- The user runs the git command themselves, outside Codex.",
     yourself_other: "- The user makes this change themselves, outside Codex.",
     model: "For you: stop writing under `{name}`; tell the user what was refused and why, \
@@ -61,12 +63,14 @@ const EN: Words = Words {
 };
 
 const ZH_CN: Words = Words {
-    this_path: "下方引用的路径",
-    lead: "Codex 拒绝了对 {path} 的写入。在 `{mode}` 下，它允许命令写入工作区，\
-           但把工作区顶层的 `{name}` 以只读方式挂载，用来保护{purpose}。\
-           这是沙箱按设计工作；同样的写入每次都会被拒绝，重试无济于事。",
-    lead_unplaced: "对 {path} 的写入因只读文件系统被拒绝。在 `{mode}` 下，\
-                    Codex 会把工作区顶层的几个名称以只读方式挂载；重试同样的写入无济于事。",
+    lead: "该输出的最后一行是工作区顶层 `{name}` 之下一次被拒绝的写入（见下方引用）。\
+           在 `{mode}` 下，Codex 把 `{name}` 以只读方式挂载，用来保护{purpose}，\
+           这样的写入每次都会被拒绝：重试无济于事。",
+    lead_unplaced: "该输出的最后一行是一次因只读文件系统被拒绝的写入（见下方引用）。\
+                    在 `{mode}` 下，Codex 会把工作区顶层的几个名称以只读方式挂载；\
+                    重试同样的写入无济于事。",
+    forgeable: "Codex 的报告看不出那一行是哪个程序打印的：如果该命令只是把它打印了出来\
+                （`cat` 一份日志、测试的输出），那就没有写入被拒绝，以下内容都不适用。",
     purposes: [
         "仓库的历史和钩子",
         "存放在那里的代理技能",
@@ -74,8 +78,7 @@ const ZH_CN: Words = Words {
     ],
     evidence: "报告内容：",
     check: "核对：该路径位于工作区根目录正下方的 `{name}` 之中，且会话运行在 `{mode}` 下。",
-    ways: "可行的办法（均由用户决定）：",
-    settings: "- 是否换用其他沙箱模式只能由用户决定。{row}",
+    ways: "用户可以这样做：",
     yourself_git: "- 由用户自己在 Codex 之外、在同一目录中运行这条 git 命令。",
     yourself_other: "- 由用户自己在 Codex 之外完成这项修改。",
     model: "对你而言：停止向 `{name}` 之下写入；告诉用户哪条命令被拒绝以及原因，\
@@ -94,16 +97,6 @@ pub(crate) fn words(locale: Locale) -> &'static Words {
     }
 }
 
-/// The longest path mention the brief carries, its code span included; a
-/// longer path is named by the quote below it, so the path cannot eat the budget.
-pub const PATH_MENTION_MAX_CHARS: usize = 96;
-
-/// The path as the brief names it: its inline span, or `None` when too long.
-pub(crate) fn path_mention(finding: &Finding) -> Option<String> {
-    let span = finding.path.inline().to_string();
-    (span.chars().count() <= PATH_MENTION_MAX_CHARS).then_some(span)
-}
-
 /// The index of `protected`'s purpose in [`Words::purposes`].
 pub(crate) fn purpose(protected: Protected) -> usize {
     match protected {
@@ -117,7 +110,6 @@ pub(crate) fn purpose(protected: Protected) -> usize {
 pub fn brief(finding: &Finding, env: &Environment) -> String {
     let w = words(env.locale);
     let mode = SandboxMode::WorkspaceWrite.as_str();
-    let path = path_mention(finding).unwrap_or_else(|| w.this_path.to_owned());
     let place = protected(&finding.host_path, env);
     let name = place.map_or(".git", Protected::name);
     let mut lines: Vec<String> = Vec::with_capacity(20);
@@ -126,14 +118,14 @@ pub fn brief(finding: &Finding, env: &Environment) -> String {
         Some(p) => fill(
             w.lead,
             &[
-                ("path", &path),
                 ("mode", mode),
                 ("name", name),
                 ("purpose", w.purposes[purpose(p)]),
             ],
         ),
-        None => fill(w.lead_unplaced, &[("path", &path), ("mode", mode)]),
+        None => fill(w.lead_unplaced, &[("mode", mode)]),
     });
+    lines.push(w.forgeable.to_owned());
     lines.push(String::new());
     lines.push(w.evidence.to_owned());
     lines.push(finding.line.quote_block().to_string());
@@ -143,14 +135,9 @@ pub fn brief(finding: &Finding, env: &Environment) -> String {
         lines.push(String::new());
     }
 
+    // The line is forgeable (`crate::provenance`): no other sandbox mode and
+    // no run outside the sandbox is offered on it, only the user's own hand.
     lines.push(w.ways.to_owned());
-    let host = env.host.kind;
-    if let Some(row) = host.remedy(HostRemedy::EscalateOneCommand, env.locale) {
-        lines.push(format!("- {row}"));
-    }
-    if let Some(row) = host.remedy(HostRemedy::SandboxSettings, env.locale) {
-        lines.push(fill(w.settings, &[("row", row)]));
-    }
     lines.push(match finding.producer {
         Producer::Git => w.yourself_git.to_owned(),
         Producer::Touch => w.yourself_other.to_owned(),

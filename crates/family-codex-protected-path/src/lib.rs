@@ -4,6 +4,7 @@ pub mod advise;
 mod brief;
 pub mod facts;
 pub mod gate;
+pub mod provenance;
 pub mod recognize;
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -45,6 +46,8 @@ advisor_core::family! {
         tools: ToolScope::SandboxProcess,
         // The mode and the workspace root decide; the resolver is always asked.
         policy_need: |_, _| PolicyNeed::Required,
+        // Nothing proves the line is Codex's refusal: a program can print it.
+        provenance: provenance::provenance,
         diagnose: |_, _| DIAGNOSIS,
         sample: testing::sample(),
     }

@@ -1,49 +1,42 @@
-//! What the brief and the detail both read: how hosts are mentioned, the
-//! values the user may copy, the evidence, and the remedies in their order.
+//! What the brief and the detail both read: the values the user may copy,
+//! the evidence, and the remedies in their order. No host is ever named in
+//! the advisor's own sentences: hosts stand in the quoted lines, and (a plain
+//! DNS name of a proven block only) on the value line.
 
 use std::collections::BTreeSet;
 
-use advisor_core::{HostRemedy, Untrusted};
+use advisor_core::{Environment, HostRemedy, Untrusted};
 
-use crate::recognize::{Denial, Finding};
+use crate::provenance::proven;
+use crate::recognize::Finding;
 use crate::value::{self, Refusal};
 
-/// The remedies, in the order the advisory gives them: the narrow one (let
-/// this host through), where to review the whole set, and last the way out
-/// of the sandbox, which only the user may choose.
+/// The remedies of a proven block, in the order the advisory gives them: the
+/// narrow one (let this host through), where to review the whole set, and
+/// last the way out of the sandbox, which only the user may choose.
 pub const REMEDIES: [HostRemedy; 3] = [
     HostRemedy::AllowNetworkHost,
     HostRemedy::SandboxSettings,
     HostRemedy::EscalateOneCommand,
 ];
 
-/// The most hosts the brief names inline; the rest are counted.
+/// The remedies of a forgeable block: where the user reviews the settings.
+/// Never a host for the allow list, never a way out of the sandbox, on text a
+/// program could have printed.
+pub const HEDGED_REMEDIES: [HostRemedy; 1] = [HostRemedy::SandboxSettings];
+
+/// The remedies for `finding`: all of [`REMEDIES`] when proven, else
+/// [`HEDGED_REMEDIES`].
+pub fn remedies(finding: &Finding, env: &Environment) -> &'static [HostRemedy] {
+    if proven(finding, env) {
+        &REMEDIES
+    } else {
+        &HEDGED_REMEDIES
+    }
+}
+
+/// The most values the brief lists for the allow list; the rest are in the detail.
 pub const BRIEF_HOSTS: usize = 3;
-
-/// The longest host mention the brief carries, its code span included; a
-/// longer one is left to the quoted lines, so a hostile name cannot eat the
-/// budget.
-pub const MENTION_MAX_CHARS: usize = 56;
-
-/// A host:port as the brief mentions it: its code span, or `None` when too long.
-pub fn mention(denial: &Denial) -> Option<String> {
-    let span = denial.target.inline().to_string();
-    (span.chars().count() <= MENTION_MAX_CHARS).then_some(span)
-}
-
-/// The hosts the brief names: up to [`BRIEF_HOSTS`] short mentions, and how
-/// many refused pairs it leaves to the quote (`+` when more were refused than
-/// were kept).
-pub fn named(finding: &Finding) -> (Vec<String>, usize) {
-    let shown: Vec<String> = finding
-        .denials
-        .iter()
-        .filter_map(mention)
-        .take(BRIEF_HOSTS)
-        .collect();
-    let rest = finding.denials.len() - shown.len();
-    (shown, rest)
-}
 
 /// The distinct values for the user's allow list, in order: each refused
 /// host's name when it is a plain DNS name (ports dropped, each name once),

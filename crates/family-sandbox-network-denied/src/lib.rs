@@ -4,6 +4,7 @@ pub mod advise;
 mod brief;
 pub mod facts;
 pub mod gate;
+pub mod provenance;
 pub mod recognize;
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -44,6 +45,10 @@ advisor_core::family! {
         // tool's result holding it is a file's contents.
         tools: ToolScope::SandboxProcess,
         policy_need: |_, _| PolicyNeed::NotNeeded,
+        // A program can print the block: the hook reads Claude Code's own
+        // field and settings, and only a proven block names hosts to allow.
+        checks: provenance::checks,
+        provenance: provenance::provenance,
         diagnose: |_, _| DIAGNOSIS,
         sample: testing::sample(),
     }

@@ -96,6 +96,10 @@ pub struct Finding {
     pub other_lines: usize,
     /// Where the block arrived.
     pub carrier: Carrier,
+    /// How many bytes of the text, from the opening tag to its end, the block
+    /// takes (trailing whitespace included): set against what the client
+    /// wrote in a field of its own ([`crate::provenance`]).
+    pub block_bytes: usize,
 }
 
 /// One block line, read.
@@ -128,8 +132,9 @@ fn trim_cr(line: &str) -> &str {
 }
 
 /// The lines between the tags (without the line break after the opening
-/// tag), when `text` ends with the block; `None` otherwise.
-fn block(text: &str) -> Option<&str> {
+/// tag) and where the opening tag starts in `text`, when `text` ends with
+/// the block; `None` otherwise.
+fn block(text: &str) -> Option<(&str, usize)> {
     // The block closes the text: only whitespace may follow the closing tag.
     let body = text.trim_end();
     // The closing tag stands on a line of its own.
@@ -148,7 +153,8 @@ fn block(text: &str) -> Option<&str> {
         };
         if trim_cr(inner.get(start..end)?) == OPEN_TAG {
             let rest = inner.get(end..)?;
-            return Some(rest.strip_prefix('\n').unwrap_or(rest));
+            // `inner` begins where `text` does: `start` is the tag's offset.
+            return Some((rest.strip_prefix('\n').unwrap_or(rest), start));
         }
         if start == 0 {
             return None;
@@ -207,7 +213,7 @@ fn tally(lines: &str) -> Option<(usize, usize)> {
 
 /// Reads the block at the end of `text`.
 fn read(text: &str, carrier: Carrier) -> Option<Finding> {
-    let lines = block(text)?;
+    let (lines, open_at) = block(text)?;
     let (attempts, other_lines) = tally(lines)?;
     if attempts == 0 {
         return None;
@@ -248,6 +254,7 @@ fn read(text: &str, carrier: Carrier) -> Option<Finding> {
         attempts,
         other_lines,
         carrier,
+        block_bytes: text.len() - open_at,
     })
 }
 

@@ -68,6 +68,7 @@ fn session(
         href: None,
         locale: advisor_core::Locale::En,
         host_version: None,
+        checks: Default::default(),
     }
 }
 

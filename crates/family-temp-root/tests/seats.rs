@@ -12,7 +12,7 @@ use std::task::{Context as TaskContext, Poll, Waker};
 
 use advisor_core::testing::{Case, host};
 use advisor_core::{
-    Advisor, AgentId, Config, Context, HostFacts, HostPath, PathStyle, Platform, PolicyQuery,
+    Advisor, AgentId, Config, Context, Host, HostFacts, HostPath, PathStyle, Platform, PolicyQuery,
     PolicySource, PostDecision, Registry, ResolvedPolicy, SandboxMode, SessionId, Unresolved,
     WorkspaceRoot,
 };
@@ -235,4 +235,39 @@ fn read_only_session_is_clear_and_non_windows_host_skips_the_preflight() {
         0,
         "neither seat consulted the resolver"
     );
+}
+
+/// Issue 36 item 6: the family is the DeepSeek harness's. A Claude Code or
+/// Codex session on Windows, opened in the profile with `%TEMP%` inside it,
+/// hears nothing from it in either seat (its remedy restarts the harness),
+/// and the resolver is never asked; the harness's own session still hears
+/// the pre-flight.
+#[test]
+fn the_preflight_speaks_only_for_the_harness_it_knows() {
+    for (kind, expected) in [
+        (Host::ClaudeCode, said(&[])),
+        (Host::Codex, said(&[])),
+        (Host::Dsh, said(&[PRE])),
+    ] {
+        let policy = policy(SandboxMode::WorkspaceWrite);
+        let on = HostFacts {
+            kind,
+            ..windows_host()
+        };
+        let got = check(
+            &on,
+            &policy,
+            &[
+                Step::SessionStart("a1"),
+                Step::Fixture("a2", "ctl-success-output-is-sentence"),
+            ],
+        );
+        let second = match kind {
+            Host::Dsh => said(&[PRE]),
+            _ => said(&[]),
+        };
+        assert_eq!(got, vec![expected, second], "{kind:?}");
+        let asked = policy.asked.load(Ordering::SeqCst);
+        assert_eq!(asked, usize::from(kind == Host::Dsh), "{kind:?}");
+    }
 }

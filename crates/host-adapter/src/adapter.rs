@@ -116,6 +116,13 @@ impl HostAdapter {
         self.host = Arc::new(host);
     }
 
+    /// Installs the probe that checks facts outside the sandbox for a
+    /// recognized failure ([`Advisor::set_probe`]); the hook installs its own,
+    /// a stream has none.
+    pub fn set_probe(&mut self, probe: Arc<dyn advisor_core::HostProbe>) {
+        self.advisor.set_probe(probe);
+    }
+
     /// `tools/post-execute`: the advisories to append and the disclosures.
     pub async fn post_execute(&self, event: PostExecute) -> PostDecision {
         let ctx = Context {

@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
 
-use advisor_core::{AgentId, BudgetRecord, Edit, FamilyId, LedgerStore, Seat, Slot};
+use advisor_core::{AgentId, BudgetRecord, Edit, FamilyId, LedgerStore, RecordOwner, Seat, Slot};
 use divan::Bencher;
 use ledger_file::{FileLimits, FileStore};
 
@@ -76,11 +76,14 @@ fn claim_again(bencher: Bencher, place: &'static str) {
     bencher.bench_local(|| store.claim(&agent, &slot()).unwrap());
 }
 
+/// One more failure through the codec's layout (the count follows the
+/// version byte and the 16-byte owner).
 fn increment(record: &mut BudgetRecord) -> Edit {
-    let mut bytes = record.encode();
-    let count = u32::from_le_bytes(bytes[1..5].try_into().unwrap());
-    bytes[1..5].copy_from_slice(&count.wrapping_add(1).to_le_bytes());
-    *record = BudgetRecord::decode(&bytes).unwrap();
+    let owner = RecordOwner::of(&AgentId::new("bench"));
+    let mut bytes = record.encode(owner);
+    let count = u32::from_le_bytes(bytes[17..21].try_into().unwrap());
+    bytes[17..21].copy_from_slice(&count.wrapping_add(1).to_le_bytes());
+    *record = BudgetRecord::decode(&bytes, owner).unwrap();
     Edit::Changed
 }
 

@@ -7,13 +7,18 @@
 //! sees the old record or the new one, never a mix. Nothing is flushed to
 //! disk (a hook must answer in milliseconds): after a power loss a record may
 //! be lost, or read back garbled and moved aside.
+//!
+//! A record is bound to its agent (advisor-core's codec, [`RecordOwner`]): a
+//! record another agent's directory held, copied here, is read as absent,
+//! logged once by the codec, and replaced by the edit's record or, when the
+//! edit changes nothing, moved aside to `budget.corrupt` like a corrupt one.
 
 use std::fs;
 use std::io::{self, Read, Write};
 use std::path::Path;
 use std::time::Duration;
 
-use advisor_core::{AgentId, BudgetRecord, Edit, RECORD_MAX_BYTES};
+use advisor_core::{AgentId, BudgetRecord, Edit, RECORD_MAX_BYTES, RecordOwner};
 
 use crate::claim::touch;
 use crate::fault::{At, Fault, Replace, persist, retrying};
@@ -40,21 +45,31 @@ pub(crate) fn edit_budget(
     if absent && edit(&mut BudgetRecord::default()) == Edit::Unchanged {
         return Ok(());
     }
+    let owner = RecordOwner::of(agent);
     check_agent_dir(&dir)?;
     with_lock(&dir, Open::Create, wait, || {
-        let mut record = load(&dir, &path)?;
-        if edit(&mut record) == Edit::Changed {
-            save(&dir, &path, &record.encode())?;
+        let (mut record, foreign) = match load(&dir, &path, owner)? {
+            Some(record) => (record, false),
+            None => (BudgetRecord::default(), true),
+        };
+        match edit(&mut record) {
+            Edit::Changed => save(&dir, &path, &record.encode(owner))?,
+            Edit::Unchanged if foreign => {
+                let aside = dir.join(BUDGET_CORRUPT);
+                retrying(|| fs::rename(&path, &aside)).at("move aside", &path)?;
+            }
+            Edit::Unchanged => {}
         }
         Ok(())
     })?;
     touch(&dir, touch_every)
 }
 
-/// The record in `path` (an empty one when there is none). Bytes that are
-/// not a record are moved aside to `budget.corrupt` and reported once; the
-/// next edit starts from an empty record rather than failing forever.
-fn load(dir: &Path, path: &Path) -> Result<BudgetRecord, Fault> {
+/// The record in `path` (an empty one when there is none); `None` for a
+/// record bound to another agent. Bytes that are not a record are moved
+/// aside to `budget.corrupt` and reported once; the next edit starts from an
+/// empty record rather than failing forever.
+fn load(dir: &Path, path: &Path, owner: RecordOwner) -> Result<Option<BudgetRecord>, Fault> {
     let mut bytes = Vec::with_capacity(256);
     match retrying(|| open(path, How::Read)) {
         // One byte more than any record tells a too-long file from a full record.
@@ -62,13 +77,13 @@ fn load(dir: &Path, path: &Path) -> Result<BudgetRecord, Fault> {
             .take(RECORD_MAX_BYTES as u64 + 1)
             .read_to_end(&mut bytes)
             .at("read", path)?,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(BudgetRecord::default()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Some(BudgetRecord::default())),
         Err(e) => return Err(e).at("open", path),
     };
     let why = if bytes.len() > RECORD_MAX_BYTES {
         "longer than any record".to_owned()
     } else {
-        match BudgetRecord::decode(&bytes) {
+        match BudgetRecord::decode_stored(&bytes, owner, &path.to_string_lossy()) {
             Ok(record) => return Ok(record),
             Err(e) => e.to_string(),
         }

@@ -14,10 +14,14 @@ use advisor_core::{AgentId, Claim, Slot};
 use crate::fault::{At, DIR_ATTEMPTS, Fault, retrying};
 use crate::guard::{How, Kind, open};
 use crate::layout::{
-    BUDGET, BUDGET_CORRUPT, CLAIM_PREFIX, Layout, TOUCHED, check_agent_dir, create_agent_dir,
-    marker,
+    BUDGET, BUDGET_CORRUPT, BUDGET_V1, CLAIM_PREFIX, Layout, TOUCHED, check_agent_dir,
+    create_agent_dir, marker,
 };
 use crate::lock::{Open, with_lock};
+
+/// The budget files `forget` removes beside the claims: the record, an
+/// older build's version 1 record, and the last one moved aside.
+const RECORDS: [&str; 3] = [BUDGET, BUDGET_V1, BUDGET_CORRUPT];
 
 /// Claims `slot` for `agent`.
 pub(crate) fn claim(
@@ -66,7 +70,7 @@ pub(crate) fn forget(layout: &Layout, agent: &AgentId, wait: Duration) -> Result
                 .file_type()
                 .map(Kind::of)
                 .at("inspect", &entry.path())?;
-            let ours = name.starts_with(CLAIM_PREFIX) || name == BUDGET || name == BUDGET_CORRUPT;
+            let ours = name.starts_with(CLAIM_PREFIX) || RECORDS.contains(&&*name);
             if ours && kind != Kind::Directory {
                 remove_file(&entry.path())?;
             }

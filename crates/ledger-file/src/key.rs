@@ -8,6 +8,12 @@
 //! `MOVEFILE_REPLACE_EXISTING` on Windows). Of racing processes one wins;
 //! every one, winner or not, then reads the file, so all end with its key.
 //! The file appears whole or not at all, so a reader never sees half a key.
+//!
+//! Beside it, `fleet-key` remembers the last digest key a Redis fleet gave a
+//! hook that keeps this directory as its stand-in: a hook that cannot reach
+//! Redis digests under it, so the claims it mirrored here while Redis was up
+//! are found under the same names (issue 36 item 9). It is replaced whole
+//! (a temporary file renamed over it), and only when the fleet's key changed.
 
 use std::io::{self, Read, Write};
 use std::path::Path;
@@ -32,6 +38,23 @@ pub(crate) fn load_or_create(layout: &Layout) -> Result<DigestKey, Fault> {
     })
 }
 
+/// The fleet's key this directory last remembered; `None` when none.
+pub(crate) fn remembered_fleet_key(layout: &Layout) -> Result<Option<DigestKey>, Fault> {
+    read(&layout.fleet_key())
+}
+
+/// Remembers `key` as the fleet's, unless it already is: one read, and a
+/// write only when the fleet's key changed. A file that is not a key (or
+/// not a regular file) is refused, not repaired, as `key` is.
+pub(crate) fn remember_fleet_key(layout: &Layout, key: DigestKey) -> Result<(), Fault> {
+    let path = layout.fleet_key();
+    if read(&path)? == Some(key) {
+        return Ok(());
+    }
+    let file = write_temp(layout.root(), key)?;
+    persist(file, &path, Replace::Yes).at("replace", &path)
+}
+
 /// The key in `path`; `None` when there is no file.
 fn read(path: &Path) -> Result<Option<DigestKey>, Fault> {
     let mut bytes = Vec::with_capacity(40);
@@ -50,15 +73,21 @@ fn read(path: &Path) -> Result<Option<DigestKey>, Fault> {
         })
 }
 
-/// Writes a fresh key to `path` unless a file is already there.
-fn create(dir: &Path, path: &Path) -> Result<(), Fault> {
-    // Owner-only (0600 on Unix), opened like every other file.
+/// `key` in a temporary file in `dir`, owner-only (0600 on Unix), opened
+/// like every other file, and flushed.
+fn write_temp(dir: &Path, key: DigestKey) -> Result<tempfile::NamedTempFile, Fault> {
     let mut file = tempfile::Builder::new()
         .prefix(".key")
         .make_in(dir, |path| open(path, How::CreatePrivate))
         .at("create a key in", dir)?;
-    writeln!(file, "{}", DigestKey::random().to_hex()).at("write", file.path())?;
+    writeln!(file, "{}", key.to_hex()).at("write", file.path())?;
     file.as_file().sync_all().at("flush", file.path())?;
+    Ok(file)
+}
+
+/// Writes a fresh key to `path` unless a file is already there.
+fn create(dir: &Path, path: &Path) -> Result<(), Fault> {
+    let file = write_temp(dir, DigestKey::random())?;
     match persist(file, path, Replace::No) {
         Err(error) if error.kind() != io::ErrorKind::AlreadyExists => Err(error).at("create", path),
         _ => Ok(()),

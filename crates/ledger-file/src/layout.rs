@@ -2,10 +2,12 @@
 //!
 //! ```text
 //! <dir>/v1/key                        the shared digest key: 32 hex digits (0600 on Unix)
+//! <dir>/v1/fleet-key                  the Redis fleet's digest key, as a hook last saw it (0600)
 //! <dir>/v1/gc.lock, gc.stamp          who collects, and when it last did (the stamp's mtime)
 //! <dir>/v1/agents/<agent key>/        one directory per agent (AgentKey: 32 hex digits)
 //!     claim.<slot name>               a claimed slot (an empty marker)
-//!     budget, budget.lock             the fail-fast budget record, and its lock
+//!     budget.v2, budget.lock          the fail-fast budget record (codec version 2), and its lock
+//!     budget                          a version 1 record (an older build's): never read, removed by forget
 //!     budget.corrupt                  the last record that failed to decode
 //!     touched                         its mtime: the last claim or budget edit
 //! <dir>/v1/trash/                     collected directories on their way out
@@ -25,7 +27,10 @@ pub(crate) const VERSION_DIR: &str = "v1";
 /// A claim marker's name is this prefix and the slot's name, so no slot can
 /// ever name one of the agent's other files.
 pub(crate) const CLAIM_PREFIX: &str = "claim.";
-pub(crate) const BUDGET: &str = "budget";
+/// The record, codec version 2 (bound to its agent). An older build's
+/// version 1 record, [`BUDGET_V1`], is never read.
+pub(crate) const BUDGET: &str = "budget.v2";
+pub(crate) const BUDGET_V1: &str = "budget";
 pub(crate) const BUDGET_LOCK: &str = "budget.lock";
 pub(crate) const BUDGET_CORRUPT: &str = "budget.corrupt";
 pub(crate) const TOUCHED: &str = "touched";
@@ -80,6 +85,10 @@ impl Layout {
 
     pub(crate) fn key(&self) -> PathBuf {
         self.root.join("key")
+    }
+
+    pub(crate) fn fleet_key(&self) -> PathBuf {
+        self.root.join("fleet-key")
     }
 
     pub(crate) fn gc_lock(&self) -> PathBuf {

@@ -113,6 +113,22 @@ impl FileStore {
         Ok(key)
     }
 
+    /// The digest key of the Redis fleet this directory stands in for, as
+    /// [`remember_fleet_key`](Self::remember_fleet_key) last wrote it
+    /// (`<dir>/v1/fleet-key`); `None` when none was. A process that cannot
+    /// reach Redis digests under it, so it finds the claims mirrored here
+    /// while Redis was up under the same agent names.
+    pub fn remembered_fleet_key(&self) -> Result<Option<DigestKey>, StoreFault> {
+        Ok(key::remembered_fleet_key(&self.layout)?)
+    }
+
+    /// Remembers `key` as the fleet's digest key (owner-only on Unix,
+    /// flushed): one read, and a write only when it differs from the one
+    /// remembered.
+    pub fn remember_fleet_key(&self, key: DigestKey) -> Result<(), StoreFault> {
+        Ok(key::remember_fleet_key(&self.layout, key)?)
+    }
+
     /// Collects now, even when the interval has not passed; `Ok(None)` when
     /// another process is collecting. Every operation already collects when
     /// one is due; this is for tools and tests.

@@ -10,7 +10,7 @@ use std::fs;
 use std::path::Path;
 use std::time::{Duration, Instant, SystemTime};
 
-use advisor_core::{Claim, LedgerStore, RECORD_MAX_BYTES};
+use advisor_core::{AgentId, BudgetRecord, Claim, LedgerStore, RECORD_MAX_BYTES, RecordOwner};
 use ledger_file::{Collection, FileLimits, FileStore};
 use support::hostile::Plant;
 use support::*;
@@ -36,8 +36,10 @@ fn age_of(path: &Path) -> Duration {
 /// written by hand through the documented layout: the version, the failure
 /// and denial counts, then each set as a u16 length and 16-byte digests (a
 /// refused call takes two).
-fn full_record(failures: u32) -> Vec<u8> {
-    let mut bytes = vec![1u8];
+fn full_record(failures: u32, owner: &AgentId) -> Vec<u8> {
+    let mut bytes = vec![2u8];
+    // The owner, as the codec writes it.
+    bytes.extend_from_slice(&BudgetRecord::default().encode(RecordOwner::of(owner))[1..17]);
     bytes.extend_from_slice(&failures.to_le_bytes());
     bytes.extend_from_slice(&0u32.to_le_bytes());
     let mut next: u128 = 1;
@@ -56,13 +58,14 @@ fn full_record(failures: u32) -> Vec<u8> {
 
 #[test]
 fn a_record_of_the_largest_size_is_read_and_one_byte_more_is_moved_aside() {
-    let full = full_record(7);
-    assert_eq!(full.len(), RECORD_MAX_BYTES, "the test's record is full");
     let tmp = tempfile::tempdir().unwrap();
+    // The store first: it sets the digest key the record's owner is digested under.
     let store = store(tmp.path());
     let a = agent("a");
+    let full = full_record(7, &a);
+    assert_eq!(full.len(), RECORD_MAX_BYTES, "the test's record is full");
     store.edit_budget(&a, &mut increment).unwrap();
-    let budget = store.agent_dir(&a).join("budget");
+    let budget = store.agent_dir(&a).join("budget.v2");
     fs::write(&budget, &full).unwrap();
     assert_eq!(failures(&store, &a), 7, "a full record is a record");
 
@@ -265,7 +268,7 @@ fn a_waiter_whose_directory_was_replaced_waits_for_the_new_lock() {
     drop(old_held);
     std::thread::sleep(Duration::from_millis(100));
     assert!(
-        !dir.join("budget").exists(),
+        !dir.join("budget.v2").exists(),
         "the waiter edited while another process held the new lock"
     );
     drop(new_held);

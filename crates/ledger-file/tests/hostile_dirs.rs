@@ -253,7 +253,7 @@ fn an_agent_directory_that_is_a_link_is_refused() {
         let home = tmp.path().join("home");
         fs::create_dir(&home).unwrap();
         precious(&home);
-        fs::write(home.join("budget"), "not a record").unwrap();
+        fs::write(home.join("budget.v2"), "not a record").unwrap();
         let store = store(&tmp.path().join("state"));
         let dir = store.agent_dir(&agent("a"));
         symlink(&home, &dir).unwrap();

@@ -38,6 +38,11 @@ const TARGETS: &[Target] = &[
         op: |s| s.digest_key().map(drop),
     },
     Target {
+        name: "fleet-key",
+        path: |s| s.root().join("fleet-key"),
+        op: |s| s.remember_fleet_key(advisor_core::DigestKey::random()),
+    },
+    Target {
         name: "gc.lock",
         path: |s| s.root().join("gc.lock"),
         op: |s| s.collect_garbage().map(drop),
@@ -48,8 +53,8 @@ const TARGETS: &[Target] = &[
         op: |s| s.collect_garbage().map(drop),
     },
     Target {
-        name: "budget",
-        path: |s| agent_file(s, "budget"),
+        name: "budget.v2",
+        path: |s| agent_file(s, "budget.v2"),
         op: |s| s.edit_budget(&agent("a"), &mut increment),
     },
     Target {

@@ -5,10 +5,12 @@
 mod support;
 
 use std::fs;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use advisor_core::{
-    BudgetRecord, Claim, Edit, FamilyId, LedgerStore, RECORD_MAX_BYTES, Seat, Slot,
+    AgentId, BudgetRecord, Claim, Edit, FamilyId, LedgerStore, RECORD_MAX_BYTES, RecordOwner, Seat,
+    Slot,
 };
 use ledger_file::{FileLimits, FileStore};
 use support::*;
@@ -81,12 +83,16 @@ fn forget_drops_the_budget_and_an_unchanged_edit_creates_nothing() {
     assert_eq!(failures(&other, &a), 3, "another opener reads it");
     store.forget(&a).unwrap();
     assert_eq!(failures(&store, &a), 0);
-    assert!(!store.agent_dir(&a).join("budget").exists());
+    assert!(!store.agent_dir(&a).join("budget.v2").exists());
 }
 
 #[test]
 fn a_corrupt_record_is_reported_once_and_moved_aside() {
-    let valid = BudgetRecord::default().encode();
+    let tmp = tempfile::tempdir().unwrap();
+    // The store first: it sets the digest key the owner below is digested under.
+    let store = store(tmp.path());
+    // A record of the agent named "trailing bytes", with a byte more.
+    let valid = BudgetRecord::default().encode(RecordOwner::of(&agent("trailing bytes")));
     let cases: Vec<(&str, Vec<u8>)> = vec![
         ("empty", Vec::new()),
         ("text", b"not a budget record".to_vec()),
@@ -94,19 +100,17 @@ fn a_corrupt_record_is_reported_once_and_moved_aside() {
         ("trailing bytes", [&valid[..], &[0u8][..]].concat()),
         ("longer than any record", vec![1; RECORD_MAX_BYTES + 100]),
     ];
-    let tmp = tempfile::tempdir().unwrap();
-    let store = store(tmp.path());
     for (name, bytes) in cases {
         let a = agent(name);
         store.edit_budget(&a, &mut increment).unwrap();
         let dir = store.agent_dir(&a);
-        fs::write(dir.join("budget"), &bytes).unwrap();
+        fs::write(dir.join("budget.v2"), &bytes).unwrap();
         let fault = store.edit_budget(&a, &mut increment).unwrap_err();
         assert_eq!(fault.store, "file", "{name}");
         assert!(
             fault
                 .what
-                .contains(&dir.join("budget").display().to_string()),
+                .contains(&dir.join("budget.v2").display().to_string()),
             "{name}: {fault}"
         );
         assert!(fault.what.contains("budget.corrupt"), "{name}: {fault}");
@@ -122,6 +126,47 @@ fn a_corrupt_record_is_reported_once_and_moved_aside() {
             "{name}: the next edit starts clean"
         );
     }
+}
+
+/// Issue 36 item 7: a record copied from another agent's directory is that
+/// agent's history, not this one's: read as absent (no fault, no refusal),
+/// moved aside by an edit that writes nothing, replaced by one that writes.
+/// A version 1 record (`budget`, an older build's) is never read, and
+/// `forget` removes it.
+#[test]
+fn a_record_copied_from_another_agent_is_read_as_absent() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = Arc::new(store(tmp.path()));
+    let copy = |from: &AgentId, to: &AgentId| {
+        let (from, to) = (store.agent_dir(from), store.agent_dir(to));
+        fs::create_dir_all(&to).unwrap();
+        fs::copy(from.join("budget.v2"), to.join("budget.v2")).unwrap();
+    };
+    advisor_core::testing::store::a_copied_record_refuses_nothing(|| store.clone(), copy);
+    let (a, b) = (agent("a"), agent("b"));
+    store.edit_budget(&a, &mut increment).unwrap();
+    copy(&a, &b);
+    let b_dir = store.agent_dir(&b);
+    assert_eq!(failures(store.as_ref(), &b), 0, "read as absent");
+    assert!(
+        !b_dir.join("budget.v2").exists() && b_dir.join("budget.corrupt").exists(),
+        "an edit that writes nothing moved the foreign record aside"
+    );
+    copy(&a, &b);
+    store.edit_budget(&b, &mut increment).unwrap();
+    assert_eq!(failures(store.as_ref(), &b), 1, "replaced by b's own");
+    // An older build's record (version 1, `budget`) is not read.
+    let mut v1 = vec![1u8];
+    v1.extend_from_slice(&fs::read(store.agent_dir(&a).join("budget.v2")).unwrap()[17..]);
+    fs::write(b_dir.join("budget"), &v1).unwrap();
+    fs::remove_file(b_dir.join("budget.v2")).unwrap();
+    assert_eq!(
+        failures(store.as_ref(), &b),
+        0,
+        "a version 1 record is not read"
+    );
+    store.forget(&b).unwrap();
+    assert!(!b_dir.join("budget").exists(), "forget removes it");
 }
 
 #[test]
@@ -177,6 +222,53 @@ fn a_key_file_that_is_not_a_key_is_refused_naming_it() {
     }
     fs::write(store.root().join("key"), format!("{TEST_KEY}\n")).unwrap();
     assert_eq!(store.digest_key().unwrap().to_hex(), TEST_KEY);
+}
+
+/// Issue 36 item 9: the fleet's key a hook last saw is remembered beside the
+/// directory's own, read back, written again only when it changes, and a
+/// file there that is not a key is refused naming it, not repaired.
+#[cfg(unix)]
+#[test]
+fn the_fleet_key_is_remembered_and_rewritten_only_when_it_changes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = FileStore::open(tmp.path(), FileLimits::default()).unwrap();
+    let path = store.root().join("fleet-key");
+    assert_eq!(store.remembered_fleet_key().unwrap(), None);
+    let (one, two) = (
+        advisor_core::DigestKey::from_hex(TEST_KEY).unwrap(),
+        advisor_core::DigestKey::from_hex("ffeeddccbbaa99887766554433221100").unwrap(),
+    );
+    store.remember_fleet_key(one).unwrap();
+    assert_eq!(store.remembered_fleet_key().unwrap(), Some(one));
+    let inode = |p: &std::path::Path| {
+        use std::os::unix::fs::MetadataExt;
+        fs::symlink_metadata(p).unwrap().ino()
+    };
+    let first = inode(&path);
+    store.remember_fleet_key(one).unwrap();
+    assert_eq!(inode(&path), first, "the same key is not written again");
+    store.remember_fleet_key(two).unwrap();
+    assert_eq!(store.remembered_fleet_key().unwrap(), Some(two));
+    assert_ne!(inode(&path), first, "replaced whole");
+    assert_eq!(store.digest_key().unwrap().to_hex().len(), 32);
+    assert_ne!(
+        store.digest_key().unwrap(),
+        two,
+        "the directory's own key is untouched"
+    );
+    fs::write(&path, "not a key").unwrap();
+    for fault in [
+        store.remembered_fleet_key().unwrap_err(),
+        store.remember_fleet_key(one).unwrap_err(),
+    ] {
+        assert!(fault.what.contains(&path.display().to_string()), "{fault}");
+        assert!(fault.what.contains("not 32 hex digits"), "{fault}");
+    }
+    assert_eq!(
+        fs::read_to_string(&path).unwrap(),
+        "not a key",
+        "not repaired"
+    );
 }
 
 #[test]
@@ -235,7 +327,11 @@ fn a_waiter_whose_directory_was_moved_away_starts_over() {
     drop(held);
     waiter.join().unwrap().unwrap();
     assert_eq!(failures(store.as_ref(), &a), 1, "a fresh record");
-    let old = BudgetRecord::decode(&fs::read(moved.join("budget")).unwrap()).unwrap();
+    let old = BudgetRecord::decode(
+        &fs::read(moved.join("budget.v2")).unwrap(),
+        RecordOwner::of(&a),
+    )
+    .unwrap();
     assert_eq!(
         old,
         {

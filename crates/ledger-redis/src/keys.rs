@@ -51,8 +51,16 @@ impl Keys {
         self.agent(agent) + "keys"
     }
 
-    /// The agent's encoded budget record.
+    /// The agent's encoded budget record (codec version 2, bound to its
+    /// agent). A new record layout takes a new name, so two builds in one
+    /// fleet never read, or delete as corrupt, each other's records.
     pub(crate) fn budget(&self, agent: &AgentKey) -> String {
+        self.agent(agent) + "budget:v2"
+    }
+
+    /// An older build's record (codec version 1): never read; `forget`
+    /// deletes it, and it expires.
+    pub(crate) fn budget_v1(&self, agent: &AgentKey) -> String {
         self.agent(agent) + "budget"
     }
 
@@ -77,6 +85,7 @@ mod tests {
             keys.claim(&agent, &slot),
             keys.index(&agent),
             keys.budget(&agent),
+            keys.budget_v1(&agent),
         ] {
             assert!(key.starts_with("sandbox-advisor:v1:"), "{key}");
             assert_eq!(key.matches('{').count(), 1, "{key}");

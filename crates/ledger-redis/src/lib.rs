@@ -9,6 +9,7 @@ mod store;
 #[cfg(feature = "testing")]
 pub mod testing;
 mod url_check;
+mod wire;
 
 pub use options::{AfterTimeout, RedisOptions};
 pub use redact::redact_url;

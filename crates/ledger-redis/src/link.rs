@@ -1,18 +1,21 @@
 //! One connection to Redis behind a mutex: opened on first use, dropped on any
 //! error that may have left it in an unknown state, and opened again by the
 //! next call (unless the link gave up: [`AfterTimeout::GiveUp`]). Every request
-//! is one command with one reply: one round trip, counted, and bounded by the
-//! read timeout and, when one is set, by what is left of the conversation's
-//! allowance (the time spent connecting and waiting on replies, summed).
+//! is one command with one reply: one round trip, counted. Each step (a
+//! connection, a request) has one deadline, the timeout or, when one is set,
+//! what is left of the conversation's allowance (the time spent connecting
+//! and waiting on replies, summed), whichever comes first; every read and
+//! write of the step shares it ([`crate::wire`]).
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use advisor_core::RecordError;
-use redis::{Client, Cmd, Connection, FromRedisValue, RedisError};
+use redis::{Cmd, FromRedisValue, RedisError};
 
 use crate::options::AfterTimeout;
+use crate::wire::{Wire, WireError};
 
 /// What went wrong talking to Redis, before it becomes a `StoreFault`.
 #[derive(Debug, thiserror::Error)]
@@ -125,7 +128,7 @@ pub(crate) struct Handshake {
 /// How long the link may talk, and what it does after a timeout.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Bounds {
-    /// The bound on connecting and on each request.
+    /// The bound on connecting and on each request, each as a whole.
     pub(crate) timeout: Duration,
     /// The bound on the whole conversation: connecting and every reply, summed.
     pub(crate) conversation: Option<Duration>,
@@ -136,14 +139,15 @@ pub(crate) struct Bounds {
 /// The link's connection, if any.
 enum State {
     Closed,
-    Open(Connection),
+    Open(Wire),
     /// A request timed out under [`AfterTimeout::GiveUp`]: never connect again.
     GaveUp,
 }
 
 /// The connection, counted.
 pub(crate) struct Link {
-    client: Client,
+    /// The server: a host name or an address, and a port.
+    server: (String, u16),
     handshake: Handshake,
     bounds: Bounds,
     /// Microseconds spent connecting and waiting on replies.
@@ -156,15 +160,15 @@ pub(crate) struct Link {
 
 /// The connection while one operation holds it.
 pub(crate) struct Session<'a> {
-    connection: &'a mut Connection,
+    connection: &'a mut Wire,
     link: &'a Link,
 }
 
 impl Link {
-    /// A link that connects on first use.
-    pub(crate) fn new(client: Client, handshake: Handshake, bounds: Bounds) -> Self {
+    /// A link to `server` that connects on first use.
+    pub(crate) fn new(server: (String, u16), handshake: Handshake, bounds: Bounds) -> Self {
         Self {
-            client,
+            server,
             handshake,
             bounds,
             spent_us: AtomicU64::new(0),
@@ -233,17 +237,13 @@ impl Link {
         result
     }
 
-    fn connect(&self) -> Result<Connection, Failure> {
+    fn connect(&self) -> Result<Wire, Failure> {
         let allowed = self.allowance()?;
         self.connects.fetch_add(1, Relaxed);
+        let (host, port) = (&self.server.0, self.server.1);
         let mut connection = self
-            .timed(|| self.client.get_connection_with_timeout(allowed))
+            .timed(|| Wire::connect(host, port, Instant::now() + allowed))
             .map_err(|e| self.classify(e, allowed))?;
-        let timeout = Some(self.bounds.timeout);
-        connection
-            .set_read_timeout(timeout)
-            .and_then(|()| connection.set_write_timeout(timeout))
-            .map_err(Failure::Redis)?;
         let mut session = self.session(&mut connection);
         if let Some((user, password)) = &self.handshake.auth {
             let mut auth = redis::cmd("AUTH");
@@ -259,7 +259,7 @@ impl Link {
         Ok(connection)
     }
 
-    fn session<'a>(&'a self, connection: &'a mut Connection) -> Session<'a> {
+    fn session<'a>(&'a self, connection: &'a mut Wire) -> Session<'a> {
         Session {
             connection,
             link: self,
@@ -323,27 +323,26 @@ impl Session<'_> {
         cmd: &Cmd,
         allowed: Duration,
     ) -> Result<T, Failure> {
-        if self.link.bounds.conversation.is_some() {
-            self.connection
-                .set_read_timeout(Some(allowed))
-                .and_then(|()| self.connection.set_write_timeout(Some(allowed)))
-                .map_err(Failure::Redis)?;
-        }
         let connection = &mut *self.connection;
-        self.link
-            .timed(|| cmd.query(connection))
-            .map_err(|e| self.link.classify(e, allowed))
+        let packed = cmd.get_packed_command();
+        let value = self
+            .link
+            .timed(|| connection.exchange(&packed, Instant::now() + allowed))
+            .map_err(|e| self.link.classify(e, allowed))?;
+        redis::from_redis_value(value).map_err(|e| Failure::Redis(e.into()))
     }
 }
 
 impl Link {
-    /// A step allowed `allowed` that timed out: the conversation's fault when
-    /// its allowance, not the timeout, set that bound.
-    fn classify(&self, error: RedisError, allowed: Duration) -> Failure {
-        match (error.is_timeout(), self.bounds.conversation) {
-            (false, _) => Failure::Redis(error),
-            (true, Some(total)) if allowed < self.bounds.timeout => Failure::Spent(total),
-            (true, _) => Failure::Timeout(allowed),
+    /// A step allowed `allowed` that ran out of time: the conversation's
+    /// fault when its allowance, not the timeout, set that bound.
+    fn classify(&self, error: WireError, allowed: Duration) -> Failure {
+        match (error, self.bounds.conversation) {
+            (WireError::Redis(error), _) => Failure::Redis(error),
+            (WireError::Late, Some(total)) if allowed < self.bounds.timeout => {
+                Failure::Spent(total)
+            }
+            (WireError::Late, _) => Failure::Timeout(allowed),
         }
     }
 }

@@ -46,10 +46,11 @@ end
 return 0
 ";
 
-/// `KEYS[1]` index, `KEYS[2]` budget; `ARGV[1]` the start of the agent's
-/// claim keys. Deletes the claim keys the index names (only those starting
-/// with `ARGV[1]`, so a stray entry cannot reach another agent), the index
-/// and the budget. The number of keys deleted.
+/// `KEYS[1]` index, `KEYS[2]` budget, `KEYS[3]` an older build's budget
+/// (codec version 1); `ARGV[1]` the start of the agent's claim keys. Deletes
+/// the claim keys the index names (only those starting with `ARGV[1]`, so a
+/// stray entry cannot reach another agent), the index and both budgets. The
+/// number of keys deleted.
 pub(crate) const FORGET: &str = r"
 local n = 0
 for _, key in ipairs(redis.call('SMEMBERS', KEYS[1])) do
@@ -57,7 +58,7 @@ for _, key in ipairs(redis.call('SMEMBERS', KEYS[1])) do
     n = n + redis.call('DEL', key)
   end
 end
-return n + redis.call('DEL', KEYS[1], KEYS[2])
+return n + redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
 ";
 
 /// `KEYS[1]` the fleet's digest key; `ARGV[1]` a fresh random key, or empty

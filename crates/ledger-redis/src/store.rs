@@ -1,11 +1,10 @@
 //! [`RedisStore`]: the [`LedgerStore`] operations, each one or two round trips.
 
 use advisor_core::{
-    AgentId, AgentKey, BudgetRecord, Claim, DigestKey, Edit, LedgerStore, RECORD_MAX_BYTES, Slot,
-    StoreFault,
+    AgentId, AgentKey, BudgetRecord, Claim, DigestKey, Edit, LedgerStore, RECORD_MAX_BYTES,
+    RecordOwner, Slot, StoreFault,
 };
-use redis::io::tcp::TcpSettings;
-use redis::{Client, IntoConnectionInfo, RedisConnectionInfo, Value};
+use redis::{ConnectionAddr, IntoConnectionInfo, Value};
 
 use crate::keys::{Keys, check_prefix};
 use crate::link::{Bounds, Failure, Handshake, Link, Session};
@@ -82,10 +81,14 @@ impl RedisStore {
             |e: &dyn std::fmt::Display| refuse(&format!("invalid Redis URL {shown:?}: {e}"));
         crate::url_check::check_parts(url).map_err(|e| invalid(&e))?;
         let info = url.into_connection_info().map_err(|e| invalid(&e))?;
-        // No `CLIENT SETINFO`, `AUTH` or `SELECT` in the redis crate's setup:
-        // it pipelines them, and a frozen server would hold the connect for
-        // one timeout per reply. The link sends `AUTH` and `SELECT` itself,
-        // each bounded like any request.
+        // The link talks to the server itself (`crate::wire`), so that every
+        // step has one deadline; the redis crate reads the URL, packs
+        // commands and parses replies. `AUTH` and `SELECT` are sent by the
+        // link, each one request bounded like any other.
+        let server = match info.addr() {
+            ConnectionAddr::Tcp(host, port) => (host.clone(), *port),
+            _ => return Err(invalid(&"this build talks to Redis over TCP only")),
+        };
         let given = info.redis_settings();
         let handshake = Handshake {
             auth: given
@@ -93,20 +96,13 @@ impl RedisStore {
                 .map(|p| (given.username().map(str::to_owned), p.to_owned())),
             db: given.db(),
         };
-        let redis = RedisConnectionInfo::default()
-            .set_protocol(given.protocol())
-            .set_skip_set_lib_name();
-        let info = info
-            .set_redis_settings(redis)
-            .set_tcp_settings(TcpSettings::default().set_nodelay(true));
-        let client = Client::open(info).map_err(|e| invalid(&e))?;
         let bounds = Bounds {
             timeout: options.timeout,
             conversation: options.conversation,
             after_timeout: options.after_timeout,
         };
         Ok(Self {
-            link: Link::new(client, handshake, bounds),
+            link: Link::new(server, handshake, bounds),
             keys: Keys::new(&options.prefix),
             ttl_ms,
             url: shown,
@@ -211,11 +207,13 @@ impl RedisStore {
     }
 
     /// Reads, edits and (when changed) writes back one record, unless
-    /// someone wrote it in between: `Ok(false)` then.
+    /// someone wrote it in between: `Ok(false)` then. A record bound to
+    /// another agent is read as absent (advisor-core's codec logs it once),
+    /// and replaced by the write, or deleted when the edit writes nothing.
     fn edit_once(
         &self,
         session: &mut Session<'_>,
-        key: &str,
+        (key, owner): (&str, RecordOwner),
         edit: &mut dyn FnMut(&mut BudgetRecord) -> Edit,
     ) -> Result<bool, Failure> {
         let read = eval(scripts::BUDGET_READ, &[key], RECORD_MAX_BYTES);
@@ -236,11 +234,12 @@ impl RedisStore {
             _ => return Err(Failure::Unexpected("the budget read")),
         };
         let decoded = match &stored {
-            None => Ok(BudgetRecord::default()),
-            Some(bytes) => BudgetRecord::decode(bytes),
+            None => Ok(Some(BudgetRecord::default())),
+            Some(bytes) => BudgetRecord::decode_stored(bytes, owner, key),
         };
-        let mut record = match decoded {
-            Ok(record) => record,
+        let (mut record, foreign) = match decoded {
+            Ok(Some(record)) => (record, false),
+            Ok(None) => (BudgetRecord::default(), true),
             Err(error) => {
                 // Left alone, it would fail every edit of this agent until it
                 // expires, sending each process into backoff. Deleting it loses
@@ -254,13 +253,16 @@ impl RedisStore {
             }
         };
         if edit(&mut record) == Edit::Unchanged {
+            if let (true, Some(bytes)) = (foreign, stored) {
+                session.send::<i64>(&eval(scripts::COMPARE_AND_DELETE, &[key], bytes))?;
+            }
             return Ok(true);
         }
         let (held, read) = match stored {
             Some(bytes) => ("held", bytes),
             None => ("absent", Vec::new()),
         };
-        let write = (held, read, record.encode(), self.ttl_ms);
+        let write = (held, read, record.encode(owner), self.ttl_ms);
         let written: i64 = session.send(&eval(scripts::COMPARE_AND_SET, &[key], write))?;
         Ok(written == 1)
     }
@@ -293,9 +295,10 @@ impl LedgerStore for RedisStore {
     fn forget(&self, agent: &AgentId) -> Result<(), StoreFault> {
         let agent = AgentKey::of(agent);
         let (index, budget) = (self.keys.index(&agent), self.keys.budget(&agent));
+        let old = self.keys.budget_v1(&agent);
         let forget = eval(
             scripts::FORGET,
-            &[&index, &budget],
+            &[&index, &budget, &old],
             self.keys.claims(&agent),
         );
         self.run("forget", |session| session.send::<i64>(&forget).map(drop))
@@ -311,9 +314,10 @@ impl LedgerStore for RedisStore {
         edit: &mut dyn FnMut(&mut BudgetRecord) -> Edit,
     ) -> Result<(), StoreFault> {
         let key = self.keys.budget(&AgentKey::of(agent));
+        let owner = RecordOwner::of(agent);
         self.run("budget", |session| {
             for _ in 0..EDIT_ATTEMPTS {
-                if self.edit_once(session, &key, edit)? {
+                if self.edit_once(session, (&key, owner), edit)? {
                     return Ok(());
                 }
                 std::thread::yield_now();

@@ -8,7 +8,7 @@ mod support;
 use std::sync::{Arc, Barrier};
 
 use advisor_core::testing::store::{fail, ok, post, pre};
-use advisor_core::{AgentId, BudgetRecord, Edit, LedgerStore};
+use advisor_core::{AgentId, BudgetRecord, Edit, LedgerStore, RecordOwner};
 use ledger_redis::{EDIT_ATTEMPTS, RedisStore};
 use serde_json::json;
 use support::*;
@@ -92,15 +92,15 @@ fn a_write_that_loses_every_race_gives_up_after_the_bound() {
     let Some(server) = server() else { return };
     let store = store(&server);
     let mut rival = server.connection().unwrap();
-    let budget = key("a1", "budget");
+    let budget = key("a1", "budget:v2");
     let mut runs = 0u32;
     let fault = store
         .edit_budget(&AgentId::new("a1"), &mut |_| {
             runs += 1;
             // Another process writes between our read and our write (a
             // record this one did not read: another failure count).
-            let mut other = BudgetRecord::default().encode();
-            other[1..5].copy_from_slice(&runs.to_le_bytes());
+            let mut other = BudgetRecord::default().encode(RecordOwner::of(&AgentId::new("a1")));
+            other[17..21].copy_from_slice(&runs.to_le_bytes());
             redis::cmd("SET")
                 .arg(&budget)
                 .arg(other)
@@ -205,4 +205,75 @@ fn the_store_passes_the_shared_checks() {
     };
     advisor_core::testing::store::advised_once_across_processes(|| store(&server));
     advisor_core::testing::store::budget_shared_across_processes(|| store(&server));
+}
+
+/// Issue 36 item 7: agent A's record copied onto agent B's key (anyone who
+/// can write Redis can) made B's `make test` refused though B never failed.
+/// The record is bound to A: on B's key it is read as absent, never as B's
+/// history; an edit that writes nothing deletes it (one more round trip), one
+/// that writes replaces it. An older build's record (`…:budget`, codec
+/// version 1) is never read, and `forget` deletes it.
+#[test]
+fn a_record_copied_onto_another_agents_key_refuses_nothing() {
+    let Some(server) = server() else { return };
+    let store = store(&server);
+    let mut c = server.connection().unwrap();
+    let copy = |from: &AgentId, to: &AgentId| {
+        let mut c = server.connection().unwrap();
+        let bytes: Vec<u8> = redis::cmd("GET")
+            .arg(key(from.as_str(), "budget:v2"))
+            .query(&mut c)
+            .unwrap();
+        redis::cmd("SET")
+            .arg(key(to.as_str(), "budget:v2"))
+            .arg(bytes)
+            .exec(&mut c)
+            .unwrap();
+    };
+    advisor_core::testing::store::a_copied_record_refuses_nothing(|| store.clone(), copy);
+    let (a1, b1) = (AgentId::new("a1"), AgentId::new("b1"));
+    copy(&a1, &b1);
+    let trips = store.round_trips();
+    store
+        .edit_budget(&b1, &mut |record| {
+            assert_eq!(*record, BudgetRecord::default(), "read as absent");
+            Edit::Unchanged
+        })
+        .unwrap();
+    assert_eq!(store.round_trips() - trips, 2, "the read, and the delete");
+    let exists: i64 = redis::cmd("EXISTS")
+        .arg(key("b1", "budget:v2"))
+        .query(&mut c)
+        .unwrap();
+    assert_eq!(exists, 0, "deleted");
+    copy(&a1, &b1);
+    store.edit_budget(&b1, &mut |_| Edit::Changed).unwrap();
+    assert_eq!(failures_counted(&server, "b1"), 0, "replaced by b1's own");
+    // An older build's record: the same bytes at the version 1 name.
+    let v1: Vec<u8> = redis::cmd("GET")
+        .arg(key("a1", "budget:v2"))
+        .query(&mut c)
+        .unwrap();
+    redis::cmd("SET")
+        .arg(key("b1", "budget"))
+        .arg([&[1u8][..], &v1[17..]].concat())
+        .exec(&mut c)
+        .unwrap();
+    store
+        .edit_budget(&b1, &mut |record| {
+            assert_eq!(
+                *record,
+                BudgetRecord::default(),
+                "a version 1 record is not read"
+            );
+            Edit::Unchanged
+        })
+        .unwrap();
+    store.forget(&b1).unwrap();
+    let left: i64 = redis::cmd("EXISTS")
+        .arg(key("b1", "budget"))
+        .arg(key("b1", "budget:v2"))
+        .query(&mut c)
+        .unwrap();
+    assert_eq!(left, 0, "forget deletes both");
 }

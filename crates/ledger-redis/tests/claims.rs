@@ -69,7 +69,7 @@ fn a_claim_is_per_agent_per_slot_and_every_key_expires() {
         key("a1", "claim:acl.failure"),
         key("a1", "claim:acl.failure.withheld.no-session"),
         key("a1", "keys"),
-        key("a1", "budget"),
+        key("a1", "budget:v2"),
     ];
     for key in &keys {
         let left = pttl(&server, key);

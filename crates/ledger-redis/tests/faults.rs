@@ -118,7 +118,7 @@ fn a_frozen_server_is_a_fault_within_the_timeout() {
 fn a_corrupt_budget_record_is_a_fault_naming_its_key_and_is_cleared() {
     let Some(server) = server() else { return };
     let store = store(&server);
-    let budget = key("a1", "budget");
+    let budget = key("a1", "budget:v2");
     let mut c = server.connection().unwrap();
     redis::cmd("SET")
         .arg(&budget)

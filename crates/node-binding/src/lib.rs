@@ -85,7 +85,7 @@ impl Advisor {
             .map_err(|e| Error::from_reason(e.to_string()))?;
         let host = host.facts();
         let transport = Transport::new(&registry);
-        let wants_preflight = registry.families().any(|f| f.wants_preflight(&host));
+        let wants_preflight = registry.preflight_families(&host).next().is_some();
         let (enforce_after, ledger_capacity) = (config.enforce_after, config.ledger_capacity);
         Ok(Self {
             core: advisor_core::Advisor::new(registry, config),

@@ -168,6 +168,12 @@ impl Engine {
         &self.adapter
     }
 
+    /// Installs the probe that checks facts outside the sandbox for a
+    /// recognized failure (the hook's own, per payload; see `hook::probe`).
+    pub fn set_probe(&mut self, probe: Arc<dyn advisor_core::HostProbe>) {
+        self.adapter.set_probe(probe);
+    }
+
     /// Applies one event; a line that is valid JSON but cannot be honoured is an `Err`.
     pub async fn handle(&mut self, event: Event) -> Result<Handled, String> {
         let decision = match event {

@@ -36,6 +36,61 @@ fn mode(client: &str, scenario: &str) -> Option<&'static str> {
     }
 }
 
+/// The host a scenario was recorded on, as far as the hook's probe looks at
+/// it: whether the project's `.claude/settings.json` turned Claude Code's
+/// sandbox on, and whether user namespaces were unavailable (the client run
+/// inside a user namespace whose `max_user_namespaces` is 0). Each recording
+/// is answered on that host again, so its answer is the one the client got.
+struct Recorded {
+    claude_sandbox: bool,
+    no_user_namespaces: bool,
+}
+
+fn recorded_host(client: &str, scenario: &str) -> Recorded {
+    match client {
+        "claude-code" => Recorded {
+            claude_sandbox: scenario.starts_with("sandbox-")
+                || scenario.starts_with("control-prints-"),
+            no_user_namespaces: scenario == "sandbox-no-userns",
+        },
+        _ => Recorded {
+            claude_sandbox: false,
+            no_user_namespaces: scenario.starts_with("no-userns"),
+        },
+    }
+}
+
+/// The hook, on the recording's host: its own home, Codex home and Claude
+/// Code project (settings as the recording had them) in `dir`, under a user
+/// namespace without user namespaces when the recording had none.
+fn hook_on(host: &Recorded, dir: &Path, args: &[&str], stdin: String) -> Run {
+    let project = dir.join("proj");
+    std::fs::create_dir_all(project.join(".claude")).unwrap();
+    if host.claude_sandbox {
+        std::fs::write(
+            project.join(".claude/settings.json"),
+            r#"{"sandbox": {"enabled": true}}"#,
+        )
+        .unwrap();
+    }
+    let mut command = if host.no_user_namespaces {
+        let mut c = std::process::Command::new("unshare");
+        c.args(["--user", "--map-root-user", "--", "sh", "-c"])
+            .arg("echo 0 > /proc/sys/user/max_user_namespaces && exec \"$0\" \"$@\"")
+            .arg(BIN);
+        c
+    } else {
+        std::process::Command::new(BIN)
+    };
+    command
+        .args(args)
+        .env("HOME", dir.join("home"))
+        .env("CODEX_HOME", dir.join("codex-home"))
+        .env("CLAUDE_PROJECT_DIR", &project)
+        .env_remove("CLAUDE_CONFIG_DIR");
+    run_command(&mut command, stdin.into_bytes())
+}
+
 /// Every `<scenario>.<Event>.json` of `client`, sorted.
 fn payloads(client: &str, reference: &Reference) -> Vec<(String, String, PathBuf)> {
     let mut out: Vec<_> = std::fs::read_dir(recorded_dir().join(client))
@@ -87,7 +142,13 @@ fn check(client: &str, reference: &Reference, (scenario, event, path): &(String,
     if let Some(mode) = mode(client, scenario) {
         args.extend(["--mode", mode]);
     }
-    let run = run(&args, as_recorded(&text).into_bytes());
+    let host = tempfile::tempdir().unwrap();
+    let run = hook_on(
+        &recorded_host(client, scenario),
+        host.path(),
+        &args,
+        as_recorded(&text),
+    );
     assert_eq!(run.code, 0, "{at}: {}", run.stderr);
     let told: Vec<String> = run
         .stderr

@@ -71,7 +71,10 @@ const ATTACKS: &[Attack] = &[
     },
     Attack {
         name: "slots pre-claimed by the attacker's own hook",
-        script: r#"printf '%s' "$PAYLOAD" | "$BIN" hook --dialect claude-code --platform win32 --state-dir "$STATE" > /dev/null
+        // The harness's bridge, as the victim's hook: its ACL family claims
+        // the slot (a Claude Code host has no family for this line, and
+        // since issue 36 no harness pre-flight either, so nothing is claimed).
+        script: r#"printf '%s' "$PAYLOAD" | "$BIN" hook --dialect claude-code --host dsh --platform win32 --state-dir "$STATE" > /dev/null
                    chmod -R a+rwX "$STATE""#,
     },
     Attack {

@@ -5,6 +5,7 @@ use crate::environment::{PolicyNeed, PolicyState, SandboxMode};
 use crate::family::Gate;
 use crate::ids::FamilyId;
 use crate::observation::Observation;
+use crate::provenance::Provenance;
 
 impl Advisor {
     /// Every family's verdict on one observation, ignoring the ledger (for `explain`).
@@ -26,14 +27,17 @@ impl Advisor {
                 continue;
             }
             owner = Some(family);
-            let policy = match finding.policy_need(ctx.host) {
-                PolicyNeed::NotNeeded => PolicyState::NotConsulted,
-                PolicyNeed::Required => {
-                    self.resolve(observation.session.as_ref(), approved_mode, ctx)
-                        .await
-                }
-            };
-            let env = self.environment(ctx.host, policy);
+            let mut env = self.environment(ctx.host, PolicyState::NotConsulted);
+            env.checks = self.checked(family, &*finding, ctx.host);
+            if let Provenance::Refuted(code) = finding.provenance(&env) {
+                out.push((family, Explanation::Declined(code)));
+                continue;
+            }
+            if finding.policy_need(ctx.host) == PolicyNeed::Required {
+                env.policy = self
+                    .resolve(observation.session.as_ref(), approved_mode, ctx)
+                    .await;
+            }
             out.push((
                 family,
                 match finding.gate(&env) {

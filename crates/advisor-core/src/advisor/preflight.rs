@@ -4,6 +4,10 @@
 //! [`revision`](crate::PolicySource::revision) for that session, and computed
 //! again when it changes: the pre-flight reads the session as it is now (its
 //! mode, its root), not as it was when its first agent started.
+//!
+//! Only the host's own families are asked
+//! ([`Registry::preflight_families`](crate::Registry::preflight_families)),
+//! through the same host filter that shows the failure seat its observations.
 
 use std::sync::Arc;
 
@@ -23,11 +27,7 @@ impl Advisor {
         ctx: &Context<'_>,
     ) -> PostDecision {
         let mut decision = PostDecision::default();
-        if self
-            .registry
-            .families()
-            .any(|f| f.wants_preflight(ctx.host))
-        {
+        if self.registry.preflight_families(ctx.host).next().is_some() {
             let verdicts = self.session_verdicts(session, ctx).await;
             self.deliver_preflight(agent, &verdicts, &mut decision);
         }
@@ -40,11 +40,7 @@ impl Advisor {
         ctx: &Context<'_>,
         decision: &mut PostDecision,
     ) {
-        if !self
-            .registry
-            .families()
-            .any(|f| f.wants_preflight(ctx.host))
-        {
+        if self.registry.preflight_families(ctx.host).next().is_none() {
             return;
         }
         // The common case: the session's verdicts are known and current. Deliver
@@ -79,8 +75,7 @@ impl Advisor {
         let env = self.environment(ctx.host, self.resolve(session, None, ctx).await);
         let verdicts: Verdicts = Arc::new(
             self.registry
-                .families()
-                .filter(|f| f.wants_preflight(ctx.host))
+                .preflight_families(ctx.host)
                 .filter_map(|f| guarded(f.id(), "preflight", || (f.id(), f.preflight(&env))))
                 .collect(),
         );

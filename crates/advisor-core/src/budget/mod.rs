@@ -21,7 +21,7 @@ use crate::ids::CallId;
 use crate::observation::Observation;
 
 mod codec;
-pub use codec::{RECORD_MAX_BYTES, RecordError};
+pub use codec::{RECORD_MAX_BYTES, RecordError, RecordOwner};
 
 /// Watched calls per agent are kept in two generations of this many: at most
 /// 128, and a watched call is forgotten only after 64 other distinct calls of

@@ -4,7 +4,10 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::fixture::{Arm, Decision, Expect, Fixture, FixtureError, HostSpec, PolicySpec};
+use super::fixture::{
+    Arm, ChecksSpec, Decision, Expect, Fixture, FixtureError, HostSpec, PolicySpec,
+};
+use crate::checks::{ClaudeSandbox, HomePlace, HostChecks, NamespaceProbe, UserNamespaces};
 use crate::environment::{
     Environment, HostBinary, HostFacts, Platform, PolicyState, ResolvedPolicy, SandboxMode,
     Unresolved, WorkspaceRoot,
@@ -41,6 +44,8 @@ pub struct Case {
     pub locale: crate::Locale,
     /// The configured desktop version (`[host] version`).
     pub host_version: Option<crate::HostVersion>,
+    /// What the host probe answers (`[checks]`; all unknown when absent).
+    pub checks: HostChecks,
 }
 
 impl Case {
@@ -98,9 +103,11 @@ impl Case {
             .and_then(|h| h.version.as_deref())
             .map(|v| v.parse().map_err(|e| format!("host.version: {e}")))
             .transpose()?;
+        let checks = host_checks(fixture.checks.as_ref())?;
         Ok(Self {
             locale,
             host_version,
+            checks,
             name: name.to_owned(),
             arm,
             fixture,
@@ -122,8 +129,55 @@ impl Case {
             href: self.fixture.href.clone(),
             locale: self.locale,
             host_version: self.host_version,
+            checks: HostChecks::default(),
         }
     }
+}
+
+fn host_checks(spec: Option<&ChecksSpec>) -> Result<HostChecks, String> {
+    let Some(spec) = spec else {
+        return Ok(HostChecks::default());
+    };
+    let userns_given = spec.userns_probe.is_some()
+        || spec.max_user_namespaces.is_some()
+        || spec.unprivileged_userns_clone.is_some()
+        || spec.apparmor_restrict_unprivileged_userns.is_some();
+    let probe = match spec.userns_probe.as_deref() {
+        None | Some("not-run") => NamespaceProbe::NotRun,
+        Some("created") => NamespaceProbe::Created,
+        Some("refused") => NamespaceProbe::Refused,
+        Some(other) => return Err(format!("checks.userns_probe: unknown `{other}`")),
+    };
+    let codex_home = match spec.codex_home.as_deref() {
+        None => None,
+        Some("under-temp") => Some(HomePlace::UnderTemp),
+        Some("outside-temp") => Some(HomePlace::OutsideTemp),
+        Some(other) => return Err(format!("checks.codex_home: unknown `{other}`")),
+    };
+    let enabled = match spec.claude_sandbox.as_deref() {
+        None if spec.allowed_domains.is_empty() && spec.denied_domains.is_empty() => None,
+        None => return Err("checks: the domain lists need `claude_sandbox`".into()),
+        Some("on") => Some(Some(true)),
+        Some("off") => Some(Some(false)),
+        Some("unknown") => Some(None),
+        Some(other) => return Err(format!("checks.claude_sandbox: unknown `{other}`")),
+    };
+    let list = |d: &[String]| d.iter().map(|s| crate::Untrusted::new(s)).collect();
+    Ok(HostChecks {
+        user_namespaces: userns_given.then_some(UserNamespaces {
+            max_user_namespaces: spec.max_user_namespaces,
+            unprivileged_userns_clone: spec.unprivileged_userns_clone,
+            apparmor_restrict_unprivileged_userns: spec.apparmor_restrict_unprivileged_userns,
+            probe,
+        }),
+        codex_home,
+        claude_sandbox: enabled.map(|enabled| ClaudeSandbox {
+            enabled,
+            allowed_domains: list(&spec.allowed_domains),
+            denied_domains: list(&spec.denied_domains),
+        }),
+        client_tail: spec.client_tail,
+    })
 }
 
 fn check_expect(arm: Arm, expect: &Expect) -> Result<(), String> {

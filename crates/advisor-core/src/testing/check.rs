@@ -8,6 +8,7 @@ use super::fixture::Decision;
 use crate::advisory::Advisory;
 use crate::environment::PolicyNeed;
 use crate::family::{Gate, PreflightVerdict, WithholdReason};
+use crate::provenance::Provenance;
 use crate::registry::{Registry, RegistryBuilder};
 
 /// What the registry decided for one case.
@@ -44,9 +45,26 @@ pub fn decide(registry: &Registry, case: &Case) -> Outcome {
                 let _ = writeln!(report, "owner: {}", owner.family);
                 let _ = writeln!(report, "finding: {:?}", owner.finding.finding());
                 family = Some(owner.family);
-                let need = owner.finding.policy_need(&case.host) == PolicyNeed::Required;
-                let env = case.environment(need);
-                said = Some(match owner.finding.gate(&env) {
+                // As the advisor does: the facts the family names, then its
+                // provenance (before any policy), then the gate.
+                let wanted = owner.finding.checks(&case.host);
+                let mut env = case.environment(false);
+                env.checks = case.checks.clone().only(wanted);
+                let provenance = owner.finding.provenance(&env);
+                // Shown where it can change the decision or the text: a
+                // family that names checks, or one that says it is forgeable.
+                let shown = matches!(provenance, Provenance::Forgeable | Provenance::Refuted(_));
+                if !wanted.is_empty() || shown {
+                    let _ = writeln!(report, "provenance: {}", provenance.describe());
+                }
+                if owner.finding.policy_need(&case.host) == PolicyNeed::Required {
+                    env.policy = case.policy.clone();
+                }
+                let gate = match provenance {
+                    Provenance::Refuted(code) => Gate::Decline(code),
+                    _ => owner.finding.gate(&env),
+                };
+                said = Some(match gate {
                     Gate::Speak => Said::Speak(owner.finding.advise(&env)),
                     Gate::Withhold(reason) => Said::Withhold(
                         reason,
@@ -58,7 +76,7 @@ pub fn decide(registry: &Registry, case: &Case) -> Outcome {
         },
         Subject::Preflight => {
             let env = case.environment(true);
-            let checker = registry.families().find(|f| f.wants_preflight(&case.host));
+            let checker = registry.preflight_families(&case.host).next();
             match checker {
                 None => report.push_str("pre-flight: none on this host\n"),
                 Some(checker) => {
@@ -300,6 +318,9 @@ pub fn verdict<F: crate::Family>(
     let Some(finding) = family.recognize(observation) else {
         return Verdict::NotRecognized;
     };
+    if let Provenance::Refuted(code) = family.provenance(&finding, env) {
+        return Verdict::Decline(code);
+    }
     match family.gate(&finding, env) {
         Gate::Speak => Verdict::Speak(Box::new(family.advise(&finding, env).name_sources(env))),
         Gate::Withhold(reason) => Verdict::Withhold(reason.code()),

@@ -41,6 +41,13 @@
 //! # content = "..."
 //!
 //! # preflight = true            # instead of an observation: the session's pre-flight
+//! # [checks]                    # what the host probe answers (absent: no probe)
+//! # userns_probe = "refused"    # created | refused | not-run
+//! # max_user_namespaces = 0     # also unprivileged_userns_clone, apparmor_restrict_unprivileged_userns
+//! # codex_home = "under-temp"   # under-temp | outside-temp
+//! # claude_sandbox = "on"       # on | off | unknown, with allowed_domains / denied_domains = [...]
+//! # client_tail = 120           # bytes at the end the client wrote in a field of its own
+//!
 //! # href = "https://…"          # the configured `href`
 //! # locale = "zh-CN"            # the configured `locale` (default `en`)
 //!
@@ -143,6 +150,9 @@ pub struct Fixture {
     /// The configured `locale` (`en` by default, or `zh-CN`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub locale: Option<String>,
+    /// What the host probe answers (absent: no probe, every fact unknown).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checks: Option<ChecksSpec>,
     /// The expected decision (absent: no family recognizes it).
     #[serde(default)]
     pub expect: Expect,
@@ -182,6 +192,42 @@ pub struct PolicySpec {
     /// The resolver could not answer: `no-policy-service`, `no-session` or `resolver-error`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unresolved: Option<String>,
+}
+
+/// `[checks]`: what the host probe answers for the facts the family asks
+/// for (a family sees only those, as through the advisor).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChecksSpec {
+    /// The user-namespace probe: `created`, `refused` or `not-run` (the
+    /// default once any user-namespace key is given).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub userns_probe: Option<String>,
+    /// `/proc/sys/user/max_user_namespaces`; absent: not read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_user_namespaces: Option<u64>,
+    /// `/proc/sys/kernel/unprivileged_userns_clone`; absent: not read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unprivileged_userns_clone: Option<u64>,
+    /// `/proc/sys/kernel/apparmor_restrict_unprivileged_userns`; absent: not read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub apparmor_restrict_unprivileged_userns: Option<u64>,
+    /// Codex's home: `under-temp` or `outside-temp`; absent: unknown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub codex_home: Option<String>,
+    /// Claude Code's `sandbox.enabled`: `on`, `off` or `unknown`; absent:
+    /// its settings were not read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claude_sandbox: Option<String>,
+    /// `sandbox.network.allowedDomains` (needs `claude_sandbox`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allowed_domains: Vec<String>,
+    /// `sandbox.network.deniedDomains` (needs `claude_sandbox`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub denied_domains: Vec<String>,
+    /// Bytes at the end of the text the client wrote in a field of its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_tail: Option<usize>,
 }
 
 /// `[call]`.

@@ -12,7 +12,7 @@ pub mod store;
 
 pub use case::{Case, Subject};
 pub use check::{Outcome as Checked, Verdict, check, decide, fixture_files, verdict};
-pub use fixture::{Arm, Decision, Fixture, FixtureError};
+pub use fixture::{Arm, ChecksSpec, Decision, Fixture, FixtureError};
 pub use sample::{ProducerSample, SampleShape};
 
 use async_trait::async_trait;
@@ -98,6 +98,7 @@ pub fn resolved(platform: Platform, mode: SandboxMode, root: Option<&str>) -> En
         href: None,
         locale: crate::Locale::En,
         host_version: None,
+        checks: crate::HostChecks::default(),
     }
 }
 
@@ -109,6 +110,7 @@ pub fn unresolved(platform: Platform, why: Unresolved) -> Environment {
         href: None,
         locale: crate::Locale::En,
         host_version: None,
+        checks: crate::HostChecks::default(),
     }
 }
 

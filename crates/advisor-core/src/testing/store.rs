@@ -54,6 +54,10 @@ macro_rules! double {
             fn policy_need(&self, _: &(), _: &HostFacts) -> PolicyNeed {
                 PolicyNeed::NotNeeded
             }
+            fn provenance(&self, _: &(), _: &Environment) -> crate::Provenance {
+                // A failure the harness settled: the fail-fast budget counts it.
+                crate::Provenance::Proven(crate::Proof::HarnessRecord)
+            }
             fn gate(&self, _: &(), _: &Environment) -> Gate {
                 Gate::Speak
             }
@@ -197,4 +201,28 @@ pub fn budget_shared_across_processes(open: impl Fn() -> Arc<dyn LedgerStore>) {
     assert!(pre(&one, "a1", "p6"), "and re-armed the episode's refusals");
     assert!(pre(&two, "a1", "p7"));
     assert!(!pre(&one, "a1", "p8"));
+}
+
+/// Issue 36 item 7: a record `copy` moves from one agent's place in the store
+/// onto another's (as anyone who can write the store could) is the first
+/// agent's history, never the second's: the second agent's identical call
+/// is never refused, however often it asks, and its own failures still
+/// count. `enforceAfter` 1, `maxDenials` 2.
+pub fn a_copied_record_refuses_nothing(
+    open: impl Fn() -> Arc<dyn LedgerStore>,
+    copy: impl Fn(&AgentId, &AgentId),
+) {
+    let config = json!({"enforceAfter": 1, "maxDenials": 2});
+    let (one, two) = (process(open(), config.clone()), process(open(), config));
+    post(&one, fail("a1", "c1", "PROVISIONING"));
+    assert!(pre(&one, "a1", "p1"), "a1's record refuses a1's call");
+    copy(&AgentId::new("a1"), &AgentId::new("a2"));
+    for call in ["p2", "p3", "p4"] {
+        assert!(!pre(&two, "a2", call), "{call}: a2 never failed");
+    }
+    copy(&AgentId::new("a1"), &AgentId::new("a2"));
+    post(&two, fail("a2", "c2", "PROVISIONING"));
+    assert!(pre(&one, "a2", "p5"), "a2's own failure counts");
+    assert!(pre(&two, "a2", "p6"));
+    assert!(!pre(&one, "a2", "p7"), "two refusals: a1's were not added");
 }

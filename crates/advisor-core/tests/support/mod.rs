@@ -66,6 +66,11 @@ impl Family for Fake {
         let message = &observation.failure()?.message;
         message.contains(self.needle).then(|| message.clone())
     }
+    fn provenance(&self, _finding: &String, _env: &Environment) -> advisor_core::Provenance {
+        // A failure the harness settled, as the fail-fast double's: so only
+        // the registration (not provenance) keeps it out of the budget.
+        advisor_core::Provenance::Proven(advisor_core::Proof::HarnessRecord)
+    }
     fn policy_need(&self, _finding: &String, _host: &HostFacts) -> PolicyNeed {
         match self.rule {
             Rule::Confining => PolicyNeed::Required,
@@ -138,6 +143,10 @@ impl Family for Provisioning {
     }
     fn policy_need(&self, _finding: &(), _host: &HostFacts) -> PolicyNeed {
         PolicyNeed::NotNeeded
+    }
+    fn provenance(&self, _finding: &(), _env: &Environment) -> advisor_core::Provenance {
+        // A failure the harness settled: the fail-fast budget counts it.
+        advisor_core::Provenance::Proven(advisor_core::Proof::HarnessRecord)
     }
     fn gate(&self, _finding: &(), _env: &Environment) -> Gate {
         Gate::Speak

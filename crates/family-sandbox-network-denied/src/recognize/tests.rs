@@ -36,6 +36,25 @@ fn the_recorded_curl_block() {
 }
 
 #[test]
+fn the_block_is_measured_from_its_opening_tag_to_the_end() {
+    let f = read(CURL, Carrier::Failure).unwrap();
+    let tag = CURL.find(OPEN_TAG).unwrap();
+    assert_eq!(f.block_bytes, CURL.len() - tag);
+    // Trailing whitespace after the closing tag is the block's too.
+    let padded = format!("{CURL}\n  \n");
+    assert_eq!(
+        read(&padded, Carrier::Failure).unwrap().block_bytes,
+        padded.len() - tag
+    );
+    // A block alone is the whole text.
+    let alone = &CURL[tag..];
+    assert_eq!(
+        read(alone, Carrier::Success).unwrap().block_bytes,
+        alone.len()
+    );
+}
+
+#[test]
 fn each_host_once_in_the_order_first_seen() {
     let npm = "deny network-outbound registry.npm.example:443 (user denied)";
     let other = "deny network-outbound example.com:80 (user denied)";

@@ -8,7 +8,7 @@ use std::process::{Child, Command, Stdio};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-use advisor_core::{AgentId, BudgetRecord, Edit, FamilyId, LedgerStore, Seat, Slot};
+use advisor_core::{AgentId, BudgetRecord, Edit, FamilyId, LedgerStore, RecordOwner, Seat, Slot};
 use ledger_file::{FileLimits, FileStore};
 
 #[cfg(unix)]
@@ -46,15 +46,24 @@ pub fn agent(name: impl AsRef<str>) -> AgentId {
     AgentId::new(name)
 }
 
-/// Adds one to the record's failure count through its documented layout
-/// (byte 0 the version, bytes 1..5 the count, little-endian), yielding in
-/// between so an edit that is not exclusive loses updates.
+/// Where the failure count sits in the documented layout (byte 0 the
+/// version, bytes 1..17 the owner, then the count, little-endian).
+pub const COUNT: std::ops::Range<usize> = 17..21;
+
+/// The owner the helpers encode under to reach a record's bytes (any owner
+/// reads its own bytes back).
+pub fn layout_owner() -> RecordOwner {
+    RecordOwner::of(&AgentId::new("layout"))
+}
+
+/// Adds one to the record's failure count through its documented layout,
+/// yielding in between so an edit that is not exclusive loses updates.
 pub fn increment(record: &mut BudgetRecord) -> Edit {
-    let mut bytes = record.encode();
-    let count = u32::from_le_bytes(bytes[1..5].try_into().unwrap());
+    let mut bytes = record.encode(layout_owner());
+    let count = u32::from_le_bytes(bytes[COUNT].try_into().unwrap());
     std::thread::yield_now();
-    bytes[1..5].copy_from_slice(&(count + 1).to_le_bytes());
-    *record = BudgetRecord::decode(&bytes).unwrap();
+    bytes[COUNT].copy_from_slice(&(count + 1).to_le_bytes());
+    *record = BudgetRecord::decode(&bytes, layout_owner()).unwrap();
     Edit::Changed
 }
 
@@ -63,8 +72,8 @@ pub fn failures(store: &dyn LedgerStore, agent: &AgentId) -> u32 {
     let mut count = None;
     store
         .edit_budget(agent, &mut |record| {
-            let bytes = record.encode();
-            count = Some(u32::from_le_bytes(bytes[1..5].try_into().unwrap()));
+            let bytes = record.encode(layout_owner());
+            count = Some(u32::from_le_bytes(bytes[COUNT].try_into().unwrap()));
             Edit::Unchanged
         })
         .unwrap();

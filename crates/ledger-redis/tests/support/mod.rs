@@ -59,14 +59,15 @@ pub fn pttl(server: &RedisServer, key: &str) -> i64 {
         .unwrap()
 }
 
-/// The failures counted in a stored budget record (bytes 1..5, little-endian,
-/// per the layout in advisor-core's budget codec).
+/// The failures counted in a stored budget record (bytes 17..21 after the
+/// version and the owner, little-endian, per the layout in advisor-core's
+/// budget codec).
 pub fn failures_counted(server: &RedisServer, agent: &str) -> u32 {
     let bytes: Vec<u8> = redis::cmd("GET")
-        .arg(key(agent, "budget"))
+        .arg(key(agent, "budget:v2"))
         .query(&mut server.connection().unwrap())
         .unwrap();
-    u32::from_le_bytes(bytes[1..5].try_into().unwrap())
+    u32::from_le_bytes(bytes[17..21].try_into().unwrap())
 }
 
 /// One "process": an advisor over `store` (advisor-core's store test doubles).

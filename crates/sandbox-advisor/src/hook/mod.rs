@@ -77,6 +77,19 @@
 //!   field. `hook` never exits 2: both dialects read exit 2 as "block the
 //!   tool call", and a broken advisor must let the call through.
 //!
+//! # Facts checked outside the sandbox
+//!
+//! The hook runs on the client's host, as its child, outside the sandbox the
+//! client starts for each command. For a failure a family recognized (and
+//! only then), the families that name checks get them from [`probe`]: whether
+//! this host can create a user namespace, where Codex keeps its home, Claude
+//! Code's own sandbox settings, and how much of the text Claude Code wrote in
+//! a field of its own ([`payload::Payload::client_tail`]). That is how a
+//! family tells the sandbox's words from a command that printed them, and
+//! only a proven failure may feed the fail-fast budget
+//! (`advisor_core::provenance`). `serve`, `replay` and `explain` have no probe:
+//! every fact is unknown there, so no client family's finding is proven.
+//!
 //! "Once per agent per family" and the fail-fast budget hold across
 //! invocations through a shared ledger store handed to [`engine`]: the
 //! on-disk store by default (`--state-dir`), or Redis (`--ledger`), see
@@ -87,6 +100,7 @@ pub mod install;
 pub mod mount;
 pub mod output;
 pub mod payload;
+pub mod probe;
 pub mod reference;
 pub mod trust;
 
@@ -177,6 +191,11 @@ pub fn answer(
     payload: Payload,
 ) -> Result<Answer, String> {
     let event = payload.event;
+    // Facts checked outside the sandbox, asked only for a recognized failure.
+    engine.set_probe(Arc::new(probe::HookProbe::new(
+        payload.cwd.clone(),
+        payload.client_tail,
+    )));
     let decision = runtime.block_on(decide(engine, settings, payload))?;
     for w in &decision.withheld {
         withheld::log(

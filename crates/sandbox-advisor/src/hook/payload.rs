@@ -35,6 +35,9 @@ pub const FAILURE_ENVELOPE: &str = "Error: ";
 /// budget's "identical call" is the same command however the model worded it.
 pub const BASH_NOTE: &str = "description";
 
+/// Claude Code's shell tool.
+const BASH: &str = "Bash";
+
 /// Why a payload cannot be used, naming the field; one line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Malformed(pub String);
@@ -75,6 +78,13 @@ pub struct Payload {
     pub args: Value,
     /// How the call ended; `None` before it ran.
     pub outcome: Option<Outcome>,
+    /// How many bytes at the end of the outcome's text the client wrote in
+    /// a field of its own, which a command's output cannot reach: Claude
+    /// Code's `tool_response.stderr` of a `Bash` call that exited 0 (the
+    /// command's stdout and stderr both arrive in `stdout`; recorded in
+    /// `docs/hooks/claude-code/sandbox-curl-exit0` against
+    /// `control-prints-violations-exit0`). `None` for every other payload.
+    pub client_tail: Option<usize>,
 }
 
 /// Reads the payload from `input`, refusing one longer than [`PAYLOAD_MAX_BYTES`]
@@ -185,17 +195,23 @@ pub fn parse(dialect: &'static Reference, host: Host, bytes: &[u8]) -> Result<Pa
         }
         _ => Value::Object(Default::default()),
     };
-    if host == Host::ClaudeCode && tool == "Bash" {
+    if host == Host::ClaudeCode && tool == BASH {
         // The model's note on what the command does: it changes nothing about
         // what runs, and a retry rewords it, so it is not part of the call.
         if let Value::Object(fields) = &mut args {
             fields.remove(BASH_NOTE);
         }
     }
-    let outcome = match event.kind {
-        EventKind::Pre => None,
-        EventKind::Post => Some(response(raw.tool_response, host)?),
-        EventKind::PostFailure => Some(failure(required_string("error", raw.error)?)),
+    // Claude Code's own field exists only on its Bash tool's result: another
+    // tool's object (an MCP server's) is that tool's text, not the client's.
+    let own_field = host == Host::ClaudeCode && tool == BASH;
+    let (outcome, client_tail) = match event.kind {
+        EventKind::Pre => (None, None),
+        EventKind::Post => {
+            let (outcome, tail) = response(raw.tool_response, host)?;
+            (Some(outcome), tail.filter(|_| own_field))
+        }
+        EventKind::PostFailure => (Some(failure(required_string("error", raw.error)?)), None),
     };
     Ok(Payload {
         event,
@@ -206,6 +222,7 @@ pub fn parse(dialect: &'static Reference, host: Host, bytes: &[u8]) -> Result<Pa
         call: CallId::from(short_id(call)),
         args,
         outcome,
+        client_tail,
     })
 }
 
@@ -221,26 +238,30 @@ pub fn parse(dialect: &'static Reference, host: Host, bytes: &[u8]) -> Result<Pa
 ///   (`Anchors::OutputText`);
 /// - Claude Code sends an object; for Bash its `stdout` and `stderr` are the
 ///   text (a sandbox denial can end in a success), joined by a newline.
-fn response(field: Field<'_>, host: Host) -> Result<Outcome, Malformed> {
+///
+/// With it, for an object, the length of its `stderr` (the end of the text).
+fn response(field: Field<'_>, host: Host) -> Result<(Outcome, Option<usize>), Malformed> {
     let Some(raw) = field.0 else {
         return Err(Malformed::new("missing field `tool_response`".into()));
     };
     if !raw.get().starts_with('"') {
-        let content = if host != Host::Dsh && raw.get().starts_with('{') {
-            streams(raw)?
+        let (content, tail) = if host != Host::Dsh && raw.get().starts_with('{') {
+            let (content, stderr) = streams(raw)?;
+            (content, Some(stderr))
         } else {
-            String::new()
+            (String::new(), None)
         };
-        return Ok(Outcome::Success(Success {
+        let success = Outcome::Success(Success {
             value: Value::Null,
             content,
-        }));
+        });
+        return Ok((success, tail));
     }
     let text = read_string("tool_response", raw)?;
     let envelope = (host == Host::Dsh)
         .then(|| text.strip_prefix(FAILURE_ENVELOPE))
         .flatten();
-    Ok(match envelope {
+    let outcome = match envelope {
         Some(message) => Outcome::Failure(Failure {
             message: message.to_owned(),
             content: text,
@@ -251,13 +272,15 @@ fn response(field: Field<'_>, host: Host) -> Result<Outcome, Malformed> {
             value: Value::Null,
             content: text,
         }),
-    })
+    };
+    Ok((outcome, None))
 }
 
 /// The `stdout` and `stderr` strings of a `tool_response` object (Claude
-/// Code's Bash result), joined by a newline; any other field is skipped, and
-/// an object without them is no text.
-fn streams(raw: &RawValue) -> Result<String, Malformed> {
+/// Code's Bash result), joined by a newline, and the length of `stderr`,
+/// which ends the text; any other field is skipped, and an object without
+/// them is no text.
+fn streams(raw: &RawValue) -> Result<(String, usize), Malformed> {
     #[derive(serde::Deserialize)]
     struct Streams<'a> {
         #[serde(borrow, default)]
@@ -269,11 +292,13 @@ fn streams(raw: &RawValue) -> Result<String, Malformed> {
         .map_err(|e| Malformed::new(format!("field `tool_response`: {e}")))?;
     let stdout = optional_string("tool_response.stdout", streams.stdout)?.unwrap_or_default();
     let stderr = optional_string("tool_response.stderr", streams.stderr)?.unwrap_or_default();
-    Ok(match (stdout.is_empty(), stderr.is_empty()) {
+    let tail = stderr.len();
+    let text = match (stdout.is_empty(), stderr.is_empty()) {
         (_, true) => stdout,
         (true, false) => stderr,
         (false, false) => format!("{stdout}\n{stderr}"),
-    })
+    };
+    Ok((text, tail))
 }
 
 /// `error` of a PostToolUseFailure: the failure's message, rendered as the harness renders one.

@@ -156,6 +156,25 @@ fn what_a_clients_response_says() {
             assert_eq!(read.outcome, outcome, "{host} {response}");
         }
     }
+    // Claude Code's own field: the length of a Bash success's `stderr`,
+    // which ends the text; no other host, tool or carrier has one.
+    let tail = |host, tool: &str, response: Value| {
+        let mut payload = post(response);
+        payload["tool_name"] = tool.into();
+        let text = payload.to_string();
+        payload::parse(&CLAUDE_CODE, host, text.as_bytes())
+            .unwrap()
+            .client_tail
+    };
+    let streams = json!({"stdout": "out", "stderr": "err!"});
+    assert_eq!(tail(Host::ClaudeCode, "Bash", streams.clone()), Some(4));
+    assert_eq!(
+        tail(Host::ClaudeCode, "Bash", json!({"stdout": "out"})),
+        Some(0)
+    );
+    assert_eq!(tail(Host::ClaudeCode, "mcp__x__run", streams.clone()), None);
+    assert_eq!(tail(Host::Codex, "Bash", streams), None);
+    assert_eq!(tail(Host::ClaudeCode, "Bash", json!("text")), None);
     let wrong = post(json!({"stdout": 7})).to_string();
     let e = payload::parse(&CLAUDE_CODE, Host::ClaudeCode, wrong.as_bytes()).unwrap_err();
     assert_eq!(

@@ -37,6 +37,8 @@ use advisor_core::{
 use ledger_file::{Collection, FileLimits, FileStore};
 use ledger_redis::{RedisStore, StoredDigestKey};
 
+use super::mirror::Mirrored;
+
 /// What binding produced: the key, and each tier's store (or why it could not open).
 pub(super) struct Bound {
     key: DigestKey,
@@ -172,8 +174,10 @@ pub(super) fn bind_file(dir: &Path, collection: Collection) -> Bound {
     }
 }
 
-/// Redis bound to the fleet's key (or, unreachable, to the on-disk store's
-/// or a random one), then the on-disk store when `file` names its directory.
+/// Redis bound to the fleet's key (or, unreachable, to the fleet's key the
+/// on-disk store remembers, else the store's own, else a random one), then
+/// the on-disk store when `file` names its directory; Redis's claims are
+/// mirrored into it ([`super::mirror`]).
 pub(super) fn bind_fleet(
     redis: &Mutex<Option<RedisStore>>,
     file: Option<&Path>,
@@ -194,12 +198,27 @@ pub(super) fn bind_fleet(
             file: None,
         };
     };
-    let local_key = || match &file {
-        Some(Ok((key, _))) => *key,
+    let disk = match &file {
+        Some(Ok((_, store))) => Some(store.clone()),
+        _ => None,
+    };
+    let remembered = disk.as_ref().and_then(|disk| remembered_fleet_key(disk));
+    let local_key = || match (&remembered, &file) {
+        (Some(key), _) => *key,
+        (None, Some(Ok((key, _)))) => *key,
         _ => DigestKey::random(),
     };
-    let (key, redis) = match redis.stored_digest_key(Some(DigestKey::random())) {
-        Ok(StoredDigestKey::Key(key)) => (key, Ok(redis.checking_digest_key(key, true))),
+    let proposal = remembered.unwrap_or_else(DigestKey::random);
+    let (key, redis) = match redis.stored_digest_key(Some(proposal)) {
+        Ok(StoredDigestKey::Key(key)) => {
+            // Written only when it changed: a read was spent above.
+            if let (Some(disk), false) = (&disk, remembered == Some(key)) {
+                if let Err(fault) = disk.remember_fleet_key(key) {
+                    tracing::warn!(target: "sandbox_advisor::ledger", fault = %advisor_core::quote::log_field(&fault.to_string()), "the fleet's digest key could not be remembered on disk: while Redis is down, this directory's claims may not be found");
+                }
+            }
+            (key, Ok(redis.checking_digest_key(key, true)))
+        }
         Ok(StoredDigestKey::Malformed { name, bytes }) => {
             tracing::warn!(target: "sandbox_advisor::ledger", key = %advisor_core::quote::log_field(&name), bytes, "the fleet digest key in Redis is malformed (not 32 hex digits): this process writes nothing to Redis and answers from {fallback}; delete the key, then restart the fleet's processes");
             let fault = StoreFault::new(
@@ -214,8 +233,11 @@ pub(super) fn bind_fleet(
             (key, Ok(redis.checking_digest_key(key, false)))
         }
     };
-    let mut stores: Vec<Result<Arc<dyn LedgerStore>, StoreFault>> =
-        vec![redis.map(|redis| Arc::new(redis) as Arc<dyn LedgerStore>)];
+    let redis = redis.map(|redis| match &disk {
+        Some(disk) => Arc::new(Mirrored::new(redis, disk.clone())) as Arc<dyn LedgerStore>,
+        None => Arc::new(redis) as Arc<dyn LedgerStore>,
+    });
+    let mut stores: Vec<Result<Arc<dyn LedgerStore>, StoreFault>> = vec![redis];
     let mut kept = None;
     if let Some(file) = file {
         if let (Ok((_, store)), Some(dir)) = (&file, dir) {
@@ -228,4 +250,13 @@ pub(super) fn bind_fleet(
         stores,
         file: kept,
     }
+}
+
+/// The fleet's key the on-disk store remembers; a file there that is not a
+/// key is said once at warn and left alone (an operator removes it).
+fn remembered_fleet_key(disk: &FileStore) -> Option<DigestKey> {
+    disk.remembered_fleet_key().unwrap_or_else(|fault| {
+        tracing::warn!(target: "sandbox_advisor::ledger", fault = %advisor_core::quote::log_field(&fault.to_string()), "the remembered fleet digest key is unreadable: digesting under this directory's own key while Redis is down");
+        None
+    })
 }

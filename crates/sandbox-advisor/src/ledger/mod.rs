@@ -4,7 +4,7 @@
 //! |---|---|---|
 //! | `memory` | the default: the sidecar's own process | one process per event: nothing is shared (for tests) |
 //! | `file` | an on-disk store shared with other processes on the machine | the default |
-//! | `redis://host:port/db` | Redis, shared by a fleet; this process's ledger behind it | Redis, then the on-disk store behind it |
+//! | `redis://host:port/db` | Redis, shared by a fleet; this process's ledger behind it | Redis, then the on-disk store behind it, which mirrors Redis's claims ([`mirror`]) |
 //!
 //! `--state-dir` (or `stateDir`) places the on-disk store; the default is the
 //! platform's per-user state directory (`ledger_file::FileStore::default_dir`).
@@ -29,6 +29,7 @@ use ledger_file::{Collection, FileStore};
 use ledger_redis::{AfterTimeout, RedisOptions, RedisStore, redact_url};
 
 mod deferred;
+mod mirror;
 
 use deferred::Deferred;
 

@@ -117,6 +117,12 @@ pub fn run_closing_stdout(args: &[&str], keep: usize) -> (i32, Vec<String>) {
     (status.code().unwrap_or(-1), read)
 }
 
+/// Runs `command` (which starts the binary some other way: under a wrapper,
+/// with an environment of its own), as [`run`] does.
+pub fn run_command(command: &mut Command, stdin: impl Into<Vec<u8>>) -> Run {
+    spawn(command, stdin)
+}
+
 fn spawn(command: &mut Command, stdin: impl Into<Vec<u8>>) -> Run {
     // Each run gets a per-user state directory of its own, so a `hook` (whose
     // on-disk ledger lives there by default) neither sees another run's claims

@@ -1,0 +1,227 @@
+//! Facts checked outside the client's sandbox, for one recognized failure.
+//!
+//! A hook runs on the same host as the client, but outside its sandbox: it
+//! can look at what a sandboxed command could only print. core does no I/O,
+//! so a family names the facts it needs for a finding
+//! ([`Family::checks`](crate::Family::checks)), and the [`HostProbe`] the
+//! deployment installed ([`Advisor::set_probe`](crate::Advisor::set_probe);
+//! the `hook` command installs its own) answers them into the
+//! [`Environment`](crate::Environment)'s `checks`. Without a probe (`serve`,
+//! `replay`, `explain`, a harness) every fact is unknown.
+//!
+//! A probe is asked only after a family recognized the result, and only for
+//! the facts that family named: a result that matches nothing never reaches
+//! it. Each check is bounded in time and bytes and follows no link (the
+//! probe's own documentation says how); a check that cannot tell answers
+//! `None`, never a guess.
+
+use crate::environment::HostFacts;
+use crate::quote::Untrusted;
+
+/// One fact a family can ask the probe for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Check {
+    /// Whether this host lets the client's user create a user namespace, and
+    /// the switches that refuse one ([`UserNamespaces`]).
+    UserNamespaces,
+    /// Where Codex keeps its home, against the system temp directory
+    /// ([`HomePlace`]).
+    CodexHome,
+    /// Claude Code's own sandbox settings: user, project, local and managed
+    /// ([`ClaudeSandbox`]).
+    ClaudeSandbox,
+    /// How much of the call's text the client wrote in a field of its own,
+    /// apart from the command's output (`HostChecks::client_tail`).
+    ClientChannel,
+}
+
+impl Check {
+    /// Every check.
+    pub const ALL: [Check; 4] = [
+        Check::UserNamespaces,
+        Check::CodexHome,
+        Check::ClaudeSandbox,
+        Check::ClientChannel,
+    ];
+
+    const fn bit(self) -> u8 {
+        1 << self as u8
+    }
+}
+
+/// A set of [`Check`]s.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Checks(u8);
+
+impl Checks {
+    /// No check: the finding speaks (or not) without host facts.
+    pub const NONE: Checks = Checks(0);
+
+    /// The set of `checks`.
+    pub const fn of(checks: &[Check]) -> Self {
+        let mut bits = 0;
+        let mut i = 0;
+        while i < checks.len() {
+            bits |= checks[i].bit();
+            i += 1;
+        }
+        Checks(bits)
+    }
+
+    /// True when `check` is in the set.
+    pub fn contains(self, check: Check) -> bool {
+        self.0 & check.bit() != 0
+    }
+
+    /// True when the set is empty.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+}
+
+/// What a child process creating a user namespace found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum NamespaceProbe {
+    /// It created a user namespace and mapped its ids: this host can.
+    Created,
+    /// It was refused with a namespace or id-map error: this host cannot.
+    Refused,
+    /// It could not be run, failed for another reason, or ran out of time.
+    NotRun,
+}
+
+/// Whether this host lets the client's user create a user namespace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct UserNamespaces {
+    /// `/proc/sys/user/max_user_namespaces` (0: none may be made); `None`
+    /// when absent or unreadable.
+    pub max_user_namespaces: Option<u64>,
+    /// Debian's `/proc/sys/kernel/unprivileged_userns_clone` (0: refused to
+    /// unprivileged users); `None` when absent or unreadable.
+    pub unprivileged_userns_clone: Option<u64>,
+    /// Ubuntu's `/proc/sys/kernel/apparmor_restrict_unprivileged_userns`
+    /// (1: restricted); `None` when absent or unreadable.
+    pub apparmor_restrict_unprivileged_userns: Option<u64>,
+    /// A bounded child process that tried what bubblewrap does.
+    pub probe: NamespaceProbe,
+}
+
+/// Where a client keeps its home, against the system temp directory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum HomePlace {
+    /// Inside the temp directory.
+    UnderTemp,
+    /// Outside it.
+    OutsideTemp,
+}
+
+/// The most domains kept from each of Claude Code's lists.
+pub const DOMAINS_MAX: usize = 512;
+
+/// Claude Code's sandbox settings, as the layers the hook could read say.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClaudeSandbox {
+    /// `sandbox.enabled` after every layer (the last that sets it wins; off
+    /// when none does); `None` when a layer that exists could not be read.
+    pub enabled: Option<bool>,
+    /// `sandbox.network.allowedDomains` of every layer read, at most
+    /// [`DOMAINS_MAX`]; the user's text, compared only, never rendered.
+    pub allowed_domains: Vec<Untrusted>,
+    /// `sandbox.network.deniedDomains` of every layer read, at most [`DOMAINS_MAX`].
+    pub denied_domains: Vec<Untrusted>,
+}
+
+/// The facts a probe answered; each `None` when it was not asked or the
+/// host could not tell.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HostChecks {
+    /// [`Check::UserNamespaces`].
+    pub user_namespaces: Option<UserNamespaces>,
+    /// [`Check::CodexHome`].
+    pub codex_home: Option<HomePlace>,
+    /// [`Check::ClaudeSandbox`].
+    pub claude_sandbox: Option<ClaudeSandbox>,
+    /// [`Check::ClientChannel`]: how many bytes at the end of the call's
+    /// text the client wrote in a field of its own that a command's output
+    /// cannot reach (Claude Code: a Bash success's `stderr`, whose text ends
+    /// the success's content); `Some(0)` when that field was empty.
+    pub client_tail: Option<usize>,
+}
+
+impl HostChecks {
+    /// Only the facts in `wanted`: a family sees nothing it did not ask for.
+    pub fn only(self, wanted: Checks) -> Self {
+        Self {
+            user_namespaces: self
+                .user_namespaces
+                .filter(|_| wanted.contains(Check::UserNamespaces)),
+            codex_home: self
+                .codex_home
+                .filter(|_| wanted.contains(Check::CodexHome)),
+            claude_sandbox: self
+                .claude_sandbox
+                .filter(|_| wanted.contains(Check::ClaudeSandbox)),
+            client_tail: self
+                .client_tail
+                .filter(|_| wanted.contains(Check::ClientChannel)),
+        }
+    }
+}
+
+/// Answers [`Check`]s on the host, outside the client's sandbox.
+pub trait HostProbe: Send + Sync {
+    /// The facts in `wanted`, for a failure recognized on `host`. Called
+    /// only after a family recognized the result. Must be bounded in time
+    /// and bytes; a fact it cannot establish is `None`.
+    fn check(&self, wanted: Checks, host: &HostFacts) -> HostChecks;
+}
+
+/// No probe mounted: every fact is unknown.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoProbe;
+
+impl HostProbe for NoProbe {
+    fn check(&self, _wanted: Checks, _host: &HostFacts) -> HostChecks {
+        HostChecks::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sets_hold_what_they_were_built_of() {
+        let set = Checks::of(&[Check::CodexHome, Check::ClientChannel]);
+        assert!(set.contains(Check::CodexHome) && set.contains(Check::ClientChannel));
+        assert!(!set.contains(Check::UserNamespaces) && !set.contains(Check::ClaudeSandbox));
+        assert!(Checks::NONE.is_empty() && !set.is_empty());
+        assert_eq!(Checks::of(&Check::ALL).0.count_ones(), 4);
+    }
+
+    #[test]
+    fn a_family_sees_only_what_it_asked_for() {
+        let all = HostChecks {
+            user_namespaces: Some(UserNamespaces {
+                max_user_namespaces: Some(0),
+                unprivileged_userns_clone: None,
+                apparmor_restrict_unprivileged_userns: None,
+                probe: NamespaceProbe::Refused,
+            }),
+            codex_home: Some(HomePlace::UnderTemp),
+            claude_sandbox: Some(ClaudeSandbox {
+                enabled: Some(true),
+                allowed_domains: Vec::new(),
+                denied_domains: Vec::new(),
+            }),
+            client_tail: Some(3),
+        };
+        let some = all.clone().only(Checks::of(&[Check::CodexHome]));
+        assert_eq!(some.codex_home, Some(HomePlace::UnderTemp));
+        assert_eq!(
+            (some.user_namespaces, some.claude_sandbox, some.client_tail),
+            (None, None, None)
+        );
+        assert_eq!(all.clone().only(Checks::of(&Check::ALL)), all);
+    }
+}
