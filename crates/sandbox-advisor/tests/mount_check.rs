@@ -155,10 +155,7 @@ fn inner_read_only_bind_as_root() {
 #[ignore = "run inside a mount namespace by a_read_only_bind_and_its_writable_neighbour"]
 fn inner_read_only_bind_as_user() {
     let d = scratch_of_outer();
-    use {
-        Judged::{Ancestor, Path as Itself},
-        Mount::*,
-    };
+    use {Judged::Ancestor, Mount::*};
     assert!(!rustix::process::geteuid().is_root());
     // The mount is the same for everyone; the permission is this user's.
     assert_eq!(checked(&d.join("ro/x")), state(ReadOnly, Ancestor, false));

@@ -27,7 +27,7 @@
 //!   event.
 //! - At most [`COMPONENTS_MAX`] components are walked.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Component, Path};
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -116,7 +116,7 @@ pub fn check(path: &Path, deadline: Duration) -> Result<MountCheck, Unchecked> {
 }
 
 /// The walk itself, on the checking thread.
-fn walk(path: &PathBuf) -> Result<MountCheck, Unchecked> {
+fn walk(path: &Path) -> Result<MountCheck, Unchecked> {
     use rustix::fs::{FileType, Mode, OFlags, fstat, openat};
     use rustix::io::Errno;
 
