@@ -41,5 +41,9 @@ pub fn standard_registry() -> RegistryBuilder {
     let builder = builder.fail_fast_family(family_bwrap_cannot_start::BwrapCannotStart);
     #[cfg(feature = "sandbox-network-denied")]
     let builder = builder.family(family_sandbox_network_denied::SandboxNetworkDenied);
+    #[cfg(feature = "sandbox-write-denied")]
+    let builder = builder.family(family_sandbox_write_denied::SandboxWriteDenied);
+    #[cfg(feature = "sandbox-socket-denied")]
+    let builder = builder.family(family_sandbox_socket_denied::SandboxSocketDenied);
     builder
 }
