@@ -153,6 +153,7 @@ install_clients() {
 #   codex_args="ARGS"     Codex: more `codex exec` arguments (-c key=value, --add-dir DIR); <run> as above
 #   sandbox=config Codex: no --sandbox flag; config.toml's sandbox_mode (codex_config=) decides
 #   mkdirs="A B"   directories made in <dir>/proj before the client starts (e.g. .agents)
+#   projfile="REL|TEXT"   the file <dir>/proj/REL holds TEXT (a line break after it; <run> as above)
 #   nobwrap=1      /usr/bin/bwrap is hidden (an overlay whites it out), as on a host without bubblewrap
 #   advisor="ARGS" mount sandbox-advisor as a newcomer does, with `hook install --client CLIENT ARGS`
 #                  ($ADVISOR; Claude Code: --project <dir>/proj; Codex: --user in its CODEX_HOME,
@@ -168,7 +169,7 @@ run_scenario() {
   local client=$1 name=$2 script=$3
   shift 3
   local hook='' sandbox='' trust=bypass git=0 userns=1 romount=0 nobwrap=0 advisor='' scope=user hostile=0 kv
-  local user='' claude_sandbox='' codex_config='' codex_args='' mkdirs=''
+  local user='' claude_sandbox='' codex_config='' codex_args='' mkdirs='' projfile=''
   for kv in "$@"; do
     case "$kv" in
       hook=*) hook=${kv#hook=} ;;
@@ -186,6 +187,7 @@ run_scenario() {
       codex_config=*) codex_config=${kv#codex_config=} ;;
       codex_args=*) codex_args=${kv#codex_args=} ;;
       mkdirs=*) mkdirs=${kv#mkdirs=} ;;
+      projfile=*) projfile=${kv#projfile=} ;;
       *) die "unknown scenario option: $kv" ;;
     esac
   done
@@ -205,6 +207,10 @@ run_scenario() {
   fi
   local d
   for d in $mkdirs; do mkdir -p "$dir/proj/$d"; done
+  if [ -n "$projfile" ]; then
+    mkdir -p "$(dirname "$dir/proj/${projfile%%|*}")"
+    printf '%s\n' "${projfile#*|}" | sed "s|<run>|$dir|g" > "$dir/proj/${projfile%%|*}"
+  fi
   if [ "$hostile" = 1 ]; then
     mkdir -p "$dir/proj/.codex" "$dir/markers"
     node "$CLIENTS/configure.mjs" codex-hostile-repo "$dir/proj" "$dir/markers"
@@ -346,6 +352,9 @@ inner() {
       [ "$SCN_SANDBOX" = config ] || extra+=(--sandbox "${SCN_SANDBOX:-workspace-write}")
       # shellcheck disable=SC2206
       extra+=($SCN_CODEX_ARGS)
+      # Codex's own arguments, as its hooks' probe finds them above itself.
+      printf '%s\n' codex exec --strict-config --json --skip-git-repo-check "${extra[@]}" "$prompt" \
+        > "$dir/client.argv"
       env -i PATH="$CLIENT_PATH" HOME="$dir/home" CODEX_HOME="$dir/codex-home" SHELL=/bin/bash \
         LANG=C.UTF-8 TERM=dumb \
         ${CLIENT_WRAP:-} timeout "$CLIENT_TIMEOUT" "${as_user[@]}" "$CODEX_BIN" exec --strict-config --json --skip-git-repo-check \

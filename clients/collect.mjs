@@ -17,6 +17,9 @@
 // <scenario-dir>/codex-home/config.toml    -> <out-dir>/<name>.config.toml
 //   Codex's `sandbox_mode` line and `[sandbox_workspace_write]` table, when
 //   the scenario's config had either (the rest is the scripted provider).
+// <scenario-dir>/client.argv              -> <out-dir>/<name>.argv.json
+//   Codex's command line (the words after the binary, one per line in the
+//   file), which the advisor's hook reads from its ancestor process.
 // <scenario-dir>/client.err                -> <out-dir>/<name>.stderr.txt
 //   the client's own stderr, when it said anything but Codex's
 //   "Reading additional input from stdin..." (which every `codex exec` prints).
@@ -123,6 +126,13 @@ if (fs.existsSync(configFile)) {
     fs.writeFileSync(path.join(outDir, `${name}.config.toml`), scrub(kept.join('\n').trim() + '\n'));
     written.push(`${name}.config.toml`);
   }
+}
+
+const argvFile = path.join(abs, 'client.argv');
+if (fs.existsSync(argvFile)) {
+  const argv = fs.readFileSync(argvFile, 'utf8').split('\n').filter((a, i, all) => i < all.length - 1 || a);
+  fs.writeFileSync(path.join(outDir, `${name}.argv.json`), pretty(argv));
+  written.push(`${name}.argv.json`);
 }
 
 const errFile = path.join(abs, 'client.err');
