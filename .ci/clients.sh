@@ -795,6 +795,18 @@ test_advisor() { # CLIENT
       check "$client: and hook install exits 1 for it" test "$status" -eq 1
       ;;
   esac
+  # A write outside the writable roots (issue 37): advised once, proven by
+  # the hook finding the host's own mount writable there; the same write into
+  # a real read-only bind mount (romount=1) stays silent.
+  local modearg='' sb=sandbox=on
+  [ "$client" = codex ] && modearg=' --mode workspace-write' sb=sandbox=workspace-write
+  script=$(script_file "$client-advisor-write" "{\"run\":\"touch $RUN_ROOT/$client/advisor-write/outside\"}")
+  dir=$(run_scenario "$client" advisor-write "$script" "$sb" advisor="--config $cfg$modearg") || true
+  check "$client: a write outside the writable roots is advised once" once_in_last "$dir" "refused a write outside the directories it lets commands write"
+  script=$(script_file "$client-advisor-romount" "{\"run\":\"touch $RUN_ROOT/$client/advisor-romount/ro/x\"}")
+  dir=$(run_scenario "$client" advisor-romount "$script" "$sb" romount=1 advisor="--config $cfg$modearg") || true
+  check "$client: the same write into a real read-only mount is not advised" none_in_last "$dir" "refused a write outside the directories"
+  check "$client: though its EROFS line reached the model" has "$dir/requests.jsonl" "Read-only file system"
   # A broken advisor (its config file missing) lets every call through.
   script=$(script_file "$client-advisor-broken" '{"run":"touch ran-marker"}')
   dir=$(run_scenario "$client" advisor-broken "$script" advisor="--config $missing") || true
