@@ -15,6 +15,15 @@
 //   Gemini CLI only: its stream-json events (or, through the pty driver, the
 //   approval dialogs it answered), and <name>.exit, the client's exit status
 //   (124: ended by the scenario's time limit).
+// <scenario-dir>/proj/.claude/settings.json -> <out-dir>/<name>.settings.json
+//   Claude Code's `sandbox` object, when the scenario's settings had one
+//   (what the advisor's hook reads of them; the hooks are left out).
+// <scenario-dir>/codex-home/config.toml    -> <out-dir>/<name>.config.toml
+//   Codex's `sandbox_mode` line and `[sandbox_workspace_write]` table, when
+//   the scenario's config had either (the rest is the scripted provider).
+// <scenario-dir>/client.argv              -> <out-dir>/<name>.argv.json
+//   Codex's command line (the words after the binary, one per line in the
+//   file), which the advisor's hook reads from its ancestor process.
 // <scenario-dir>/client.err                -> <out-dir>/<name>.stderr.txt
 //   the client's own stderr, when it said anything but Codex's
 //   "Reading additional input from stdin..." (which every `codex exec` prints).
@@ -119,6 +128,35 @@ const statusFile = path.join(abs, 'client.status');
 if (gemini && fs.existsSync(statusFile)) {
   fs.writeFileSync(path.join(outDir, `${name}.exit`), fs.readFileSync(statusFile, 'utf8'));
   written.push(`${name}.exit`);
+}
+const settingsFile = path.join(abs, 'proj', '.claude', 'settings.json');
+if (fs.existsSync(settingsFile)) {
+  const settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8'));
+  if (settings.sandbox !== undefined) {
+    fs.writeFileSync(path.join(outDir, `${name}.settings.json`), pretty({ sandbox: settings.sandbox }));
+    written.push(`${name}.settings.json`);
+  }
+}
+const configFile = path.join(abs, 'codex-home', 'config.toml');
+if (fs.existsSync(configFile)) {
+  const kept = [];
+  let table = null; // null: the top level, before any table header
+  for (const line of fs.readFileSync(configFile, 'utf8').split('\n')) {
+    if (/^\s*\[/.test(line)) table = line.trim();
+    const top = table === null && /^\s*sandbox_mode\s*=/.test(line);
+    if (top || table === '[sandbox_workspace_write]') kept.push(line);
+  }
+  if (kept.length) {
+    fs.writeFileSync(path.join(outDir, `${name}.config.toml`), scrub(kept.join('\n').trim() + '\n'));
+    written.push(`${name}.config.toml`);
+  }
+}
+
+const argvFile = path.join(abs, 'client.argv');
+if (fs.existsSync(argvFile)) {
+  const argv = fs.readFileSync(argvFile, 'utf8').split('\n').filter((a, i, all) => i < all.length - 1 || a);
+  fs.writeFileSync(path.join(outDir, `${name}.argv.json`), pretty(argv));
+  written.push(`${name}.argv.json`);
 }
 
 const errFile = path.join(abs, 'client.err');

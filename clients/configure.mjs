@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // Writes a scenario's client configuration.
 //
-//   node configure.mjs claude-settings <project-dir> <hook-command> <sandbox on|off>
+//   node configure.mjs claude-settings <project-dir> <hook-command> <sandbox on|off> [<sandbox-json>]
 //     <project-dir>/.claude/settings.json: the hook on PreToolUse, PostToolUse
-//     and PostToolUseFailure for Bash, and sandbox.enabled when "on".
+//     and PostToolUseFailure for Bash, and sandbox.enabled when "on"; with
+//     <sandbox-json>, the whole `sandbox` object is that JSON instead.
 //   node configure.mjs codex-hooks <codex-home> <hook-command>
 //     <codex-home>/hooks.json: the hook on PreToolUse and PostToolUse for Bash.
-//   node configure.mjs codex-config <codex-home> <port>
+//   node configure.mjs codex-config <codex-home> <port> [<toml>]
 //     <codex-home>/config.toml: the scripted model on 127.0.0.1:<port>, with
 //     analytics, the update check and the features that reach out to the
 //     network (plugins, remote plugins, plugin sharing, apps, in-app updates)
@@ -14,7 +15,8 @@
 //     marketplaces and plugins, from `codex plugin marketplace add` and
 //     `codex plugin add`) are kept after these keys; with a plugin among them,
 //     the plugins feature stays on (offline, the curated marketplace's fetch
-//     fails and is skipped).
+//     fails and is skipped); <toml> (top-level keys first, then tables)
+//     after them.
 //   node configure.mjs gemini-settings <home> <hook-command|""> <sandbox on|off>
 //     <home>/.gemini/settings.json: the API-key auth type (the base-URL
 //     variable alone selects `gateway`, which headless mode refuses), no
@@ -37,7 +39,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-const [what, dir, arg, arg2] = process.argv.slice(2);
+const [what, dir, arg, arg2, arg3] = process.argv.slice(2);
 
 function bash(command) {
   return [{ matcher: 'Bash', hooks: [{ type: 'command', command }] }];
@@ -53,6 +55,7 @@ switch (what) {
     const h = bash(arg);
     const settings = { hooks: { PreToolUse: h, PostToolUse: h, PostToolUseFailure: h } };
     if (arg2 === 'on') settings.sandbox = { enabled: true };
+    if (arg3) settings.sandbox = JSON.parse(arg3);
     writeJson(path.join(dir, '.claude', 'settings.json'), settings);
     break;
   }
@@ -68,7 +71,13 @@ switch (what) {
     const kept = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
     const tables = kept.split(/^(?=\[)/m);
     const plugins = tables.some((t) => t.startsWith('[plugins.'));
-    const head = `model = "gpt-scripted"
+    const extra = arg2 || '';
+    // Top-level keys must come before the first table: the extra's own
+    // top-level lines go first, its tables after ours.
+    const firstTable = extra.search(/^\[/m);
+    const extraTop = firstTable < 0 ? extra : extra.slice(0, firstTable);
+    const extraTables = firstTable < 0 ? '' : extra.slice(firstTable);
+    const head = `${extraTop ? extraTop.trimEnd() + '\n' : ''}model = "gpt-scripted"
 model_provider = "scripted"
 check_for_update_on_startup = false
 
@@ -91,7 +100,7 @@ stream_max_retries = 0
 `;
     // Only the trust, marketplace and plugin tables survive a rewrite; the rest is ours.
     const trust = tables.filter((t) => /^\[(hooks\.state\.|marketplaces\.|plugins\.)/.test(t));
-    fs.writeFileSync(file, [head, ...trust].join('\n'));
+    fs.writeFileSync(file, [head, ...(extraTables ? [extraTables] : []), ...trust].join('\n'));
     break;
   }
   case 'gemini-settings': {

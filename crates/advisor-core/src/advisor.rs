@@ -12,19 +12,18 @@ use crate::checks::{HostChecks, HostProbe, NoProbe};
 use crate::config::Config;
 use crate::disclosure;
 use crate::environment::{
-    Environment, HostFacts, PolicyNeed, PolicyQuery, PolicySource, PolicyState, SandboxMode,
-    Unresolved,
+    Environment, HostFacts, PolicyQuery, PolicySource, PolicyState, SandboxMode, Unresolved,
 };
-use crate::family::{Gate, PreflightVerdict, Seat, WithholdReason};
+use crate::family::{PreflightVerdict, Seat, WithholdReason};
 use crate::ids::{AgentId, CallId, FamilyId, SessionId, ToolName};
 use crate::ledger::{Books, Claim, Ledger, LedgerStore, Slot};
 use crate::observation::{Observation, Outcome};
-use crate::provenance::Provenance;
 use crate::registry::Registry;
 use crate::tool::ToolClass;
 
 mod checks;
 mod explain;
+mod owner;
 mod preflight;
 
 /// What the advisor may consult while deciding: the host and the policy service.
@@ -99,6 +98,8 @@ pub enum Explanation {
     Outranked(FamilyId),
     /// It owns the observation and its gate declined.
     Declined(&'static str),
+    /// It matched, and its gate deferred to the next family that recognizes it.
+    Deferred(&'static str),
     /// It owns the observation and withheld; the diagnosis no surer than `suspected`.
     Withheld(WithholdReason, crate::Diagnosis),
     /// It owns the observation and speaks.
@@ -236,73 +237,25 @@ impl Advisor {
         }
         self.preflight_on_call(observation, ctx, &mut decision)
             .await;
-        let Some(owner) = self.registry.owner(observation, ctx.host.kind) else {
+        let Some(mut owner) = self.registry.owner(observation, ctx.host.kind) else {
             if let Outcome::Success(_) = observation.outcome {
                 self.rearm_on_success(observation);
             }
             return decision;
         };
-        let (family, agent) = (owner.family, &observation.agent);
-        let counts = owner.finding.feeds_budget()
-            && self.config.enforce_after > 0
-            && ToolClass::of(&observation.tool).can_carry_sandbox_failure();
-        let seat = Slot::advisory(family, Seat::Failure);
-        let claimed = self.books.has_claimed(agent, &seat);
-        if claimed && !counts {
-            return decision;
-        }
-        let (mut env, provenance) = self.proven(&owner, ctx.host);
-        // Fail-fast denial requires provenance: a failure a program's own
-        // output could have printed never counts toward `enforceAfter`.
-        if counts && provenance.is_proven() {
-            self.books
-                .count_failure(agent, &BudgetCall::of(observation));
-        }
-        if claimed {
-            return decision;
-        }
-        if let Provenance::Refuted(code) = provenance {
-            tracing::debug!(target: "sandbox_advisor::declined", agent = %crate::quote::log_field(agent.as_str()), family = %family, code, "refuted by a check outside the sandbox");
-            return decision;
-        }
-        let Some(need) = guarded(family, "policy_need", || {
-            owner.finding.policy_need(ctx.host)
-        }) else {
-            return decision;
-        };
-        if need == PolicyNeed::Required {
-            env.policy = self
-                .resolve(observation.session.as_ref(), approved_mode, ctx)
-                .await;
-        }
-        match guarded(family, "gate", || owner.finding.gate(&env)) {
-            Some(Gate::Speak) => {
-                let Some(advisory) = guarded(family, "advise", || owner.finding.advise(&env))
-                else {
-                    return decision;
-                };
-                if self.books.claim(agent, &seat) == Claim::First {
-                    disclosure::spoken(agent, family, Seat::Failure, advisory.summary.as_str());
-                    decision
-                        .additional_contexts
-                        .push(self.as_configured(advisory));
-                }
+        // A family whose gate defers hands the observation to the next one
+        // that recognizes it (`Gate::Defer`).
+        while let Some(after) = self
+            .decide_owner(&owner, observation, approved_mode, ctx, &mut decision)
+            .await
+        {
+            match self
+                .registry
+                .owner_after(observation, ctx.host.kind, Some(after))
+            {
+                Some(next) => owner = next,
+                None => break,
             }
-            Some(Gate::Withhold(reason)) => {
-                let diagnosis = guarded(family, "diagnose", || owner.finding.diagnose(&env))
-                    .map(crate::Diagnosis::at_most_suspected);
-                self.disclose(
-                    agent,
-                    family,
-                    Seat::Failure,
-                    (reason, diagnosis),
-                    &mut decision.withheld,
-                )
-            }
-            Some(Gate::Decline(code)) => {
-                tracing::debug!(target: "sandbox_advisor::declined", agent = %crate::quote::log_field(agent.as_str()), family = %family, code, "not this family's story");
-            }
-            None => {}
         }
         decision
     }

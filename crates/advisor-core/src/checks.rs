@@ -15,7 +15,14 @@
 //! probe's own documentation says how); a check that cannot tell answers
 //! `None`, never a guess.
 
+mod write;
+
+pub use write::{
+    CODEX_UNREADABLE, CodexConfig, CodexSandbox, Judged, MOUNT_UNKNOWN, MountFact, ROOTS_MAX,
+};
+
 use crate::environment::HostFacts;
+use crate::paths::HostPath;
 use crate::quote::Untrusted;
 
 /// One fact a family can ask the probe for.
@@ -36,16 +43,27 @@ pub enum Check {
     /// Whether the program the client's sandbox runs (`bwrap`) lies on the
     /// `PATH` the client hands its hooks ([`ProgramOnPath`]).
     SandboxProgram,
+    /// The host's own mount at the path the finding names
+    /// ([`Family::check_path`](crate::Family::check_path); [`MountFact`]).
+    MountAt,
+    /// Codex's own configuration files ([`CodexConfig`]).
+    CodexConfig,
+    /// Whether this host lets this user create an inet socket (created and
+    /// closed, never connected).
+    InetSocket,
 }
 
 impl Check {
     /// Every check.
-    pub const ALL: [Check; 5] = [
+    pub const ALL: [Check; 8] = [
         Check::UserNamespaces,
         Check::CodexHome,
         Check::ClaudeSandbox,
         Check::ClientChannel,
         Check::SandboxProgram,
+        Check::MountAt,
+        Check::CodexConfig,
+        Check::InetSocket,
     ];
 
     const fn bit(self) -> u8 {
@@ -142,6 +160,16 @@ pub struct ClaudeSandbox {
     pub allowed_domains: Vec<Untrusted>,
     /// `sandbox.network.deniedDomains` of every layer read, at most [`DOMAINS_MAX`].
     pub denied_domains: Vec<Untrusted>,
+    /// `sandbox.filesystem.allowWrite` of every layer read, absolute (a
+    /// `~/` entry in the user's home), at most [`ROOTS_MAX`].
+    pub allow_write: Vec<HostPath>,
+    /// The temporary directory Claude Code sets for its commands and keeps
+    /// writable (`$CLAUDE_TMPDIR` of the hook's environment), when absolute.
+    pub tmpdir: Option<HostPath>,
+    /// The project directory its sandbox lets commands write
+    /// (`$CLAUDE_PROJECT_DIR`, which it sets for its hooks, else the
+    /// payload's `cwd`), when absolute.
+    pub project_dir: Option<HostPath>,
 }
 
 /// The facts a probe answered; each `None` when it was not asked or the
@@ -161,6 +189,12 @@ pub struct HostChecks {
     pub client_tail: Option<usize>,
     /// [`Check::SandboxProgram`].
     pub sandbox_program: Option<ProgramOnPath>,
+    /// [`Check::MountAt`].
+    pub mount: Option<MountFact>,
+    /// [`Check::CodexConfig`].
+    pub codex_config: Option<CodexConfig>,
+    /// [`Check::InetSocket`]: `Some(true)` when the socket was created.
+    pub inet_socket: Option<bool>,
 }
 
 impl HostChecks {
@@ -182,6 +216,13 @@ impl HostChecks {
             sandbox_program: self
                 .sandbox_program
                 .filter(|_| wanted.contains(Check::SandboxProgram)),
+            mount: self.mount.filter(|_| wanted.contains(Check::MountAt)),
+            codex_config: self
+                .codex_config
+                .filter(|_| wanted.contains(Check::CodexConfig)),
+            inet_socket: self
+                .inet_socket
+                .filter(|_| wanted.contains(Check::InetSocket)),
         }
     }
 }
@@ -192,6 +233,14 @@ pub trait HostProbe: Send + Sync {
     /// only after a family recognized the result. Must be bounded in time
     /// and bytes; a fact it cannot establish is `None`.
     fn check(&self, wanted: Checks, host: &HostFacts) -> HostChecks;
+
+    /// As [`HostProbe::check`], with the path a [`Check::MountAt`] is about,
+    /// as the finding printed it (absolute, or relative to the call's
+    /// working directory). The default ignores the path.
+    fn check_at(&self, wanted: Checks, path: Option<&str>, host: &HostFacts) -> HostChecks {
+        let _ = path;
+        self.check(wanted, host)
+    }
 }
 
 /// No probe mounted: every fact is unknown.
@@ -214,7 +263,7 @@ mod tests {
         assert!(set.contains(Check::CodexHome) && set.contains(Check::ClientChannel));
         assert!(!set.contains(Check::UserNamespaces) && !set.contains(Check::ClaudeSandbox));
         assert!(Checks::NONE.is_empty() && !set.is_empty());
-        assert_eq!(Checks::of(&Check::ALL).0.count_ones(), 5);
+        assert_eq!(Checks::of(&Check::ALL).0.count_ones(), 8);
     }
 
     #[test]
@@ -231,9 +280,15 @@ mod tests {
                 enabled: Some(true),
                 allowed_domains: Vec::new(),
                 denied_domains: Vec::new(),
+                allow_write: Vec::new(),
+                tmpdir: None,
+                project_dir: None,
             }),
             client_tail: Some(3),
             sandbox_program: Some(ProgramOnPath::Missing),
+            mount: Some(MountFact::Unknown("x")),
+            codex_config: Some(CodexConfig::Unreadable("y")),
+            inet_socket: Some(true),
         };
         let some = all.clone().only(Checks::of(&[Check::CodexHome]));
         assert_eq!(some.codex_home, Some(HomePlace::UnderTemp));
@@ -242,6 +297,10 @@ mod tests {
             (None, None, None)
         );
         assert_eq!(some.sandbox_program, None);
+        assert_eq!(
+            (some.mount, some.codex_config, some.inet_socket),
+            (None, None, None)
+        );
         assert_eq!(all.clone().only(Checks::of(&Check::ALL)), all);
     }
 }

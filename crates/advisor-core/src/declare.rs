@@ -8,7 +8,7 @@
 /// The family's `doc` is read from its README (`readme:`, usually
 /// `include_str!("../README.md")`), which is also the crate doc, so what a
 /// family recognizes and refuses is written once. The optional keys are the
-/// trait's optional methods (`policy_need:`, `checks:`, `provenance:`, `diagnose:`,
+/// trait's optional methods (`policy_need:`, `checks:`, `check_path:`, `provenance:`, `diagnose:`,
 /// `preflight:`); `sample:` is compiled only with the crate's own
 /// `testing` feature.
 ///
@@ -58,6 +58,7 @@ macro_rules! family {
             $(, tools: $tools:expr)?
             $(, policy_need: $policy_need:expr)?
             $(, checks: $checks:expr)?
+            $(, check_path: $check_path:expr)?
             $(, provenance: $provenance:expr)?
             $(, diagnose: $diagnose:expr)?
             $(, preflight: ($wants:expr, $preflight:expr))?
@@ -115,6 +116,12 @@ macro_rules! family {
             $(
                 fn checks(&self, finding: &$finding, host: &$crate::HostFacts) -> $crate::Checks {
                     ($checks)(finding, host)
+                }
+            )?
+
+            $(
+                fn check_path<'f>(&self, finding: &'f $finding) -> Option<&'f str> {
+                    ($check_path)(finding)
                 }
             )?
 

@@ -53,6 +53,13 @@ pub trait Family: Send + Sync + 'static {
         crate::Checks::NONE
     }
 
+    /// The path a [`Check::MountAt`](crate::Check::MountAt) asks about, as
+    /// the finding printed it (absolute, or relative to the call's working
+    /// directory); default none.
+    fn check_path<'f>(&self, _finding: &'f Self::Finding) -> Option<&'f str> {
+        None
+    }
+
     /// Whether this finding is provably the sandbox's, from the finding and
     /// the host facts and checks in `env` (never its policy, which is not
     /// resolved yet when the fail-fast budget asks). Default:
@@ -109,6 +116,12 @@ pub enum Gate {
     Withhold(WithholdReason),
     /// The failure is a sanctioned outcome, not this family's story; stay silent.
     Decline(&'static str),
+    /// Not this family's story, but perhaps another's: the next family in
+    /// precedence order that recognizes the observation decides instead
+    /// (Codex's protected paths defer a write refused under `read-only`,
+    /// where every write is refused, to the family of refused writes). The
+    /// code is logged as a decline's is.
+    Defer(&'static str),
 }
 
 /// Why an advisory was withheld.

@@ -160,11 +160,19 @@ pub enum HostRemedy {
     /// Confine the whole client in a sandbox of another kind (a container)
     /// in place of its per-command one.
     WholeClientSandbox,
+    /// Let commands write the workspace at all (a mode that refuses every
+    /// write, workspace included, is in force).
+    WorkspaceWriteMode,
+    /// Where temporary files may be written from inside the sandbox.
+    WritableTempDir,
+    /// How a sandboxed command reaches the network (through the sandbox's
+    /// own proxy, not directly).
+    ThroughSandboxProxy,
 }
 
 impl HostRemedy {
     /// Every remedy, for the tables' tests and the docs.
-    pub const ALL: [HostRemedy; 12] = [
+    pub const ALL: [HostRemedy; 15] = [
         HostRemedy::ShellWithoutPseudoConsole,
         HostRemedy::ReplacePersistentShell,
         HostRemedy::SandboxedBusyboxShell,
@@ -177,6 +185,9 @@ impl HostRemedy {
         HostRemedy::InstallSandboxTool,
         HostRemedy::CommandPolicy,
         HostRemedy::WholeClientSandbox,
+        HostRemedy::WorkspaceWriteMode,
+        HostRemedy::WritableTempDir,
+        HostRemedy::ThroughSandboxProxy,
     ];
 }
 

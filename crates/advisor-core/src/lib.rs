@@ -34,6 +34,7 @@ mod digest;
 pub mod disclosure;
 pub mod envelope;
 mod environment;
+pub mod erofs;
 mod family;
 mod host;
 mod host_version;
@@ -61,8 +62,9 @@ pub use bounded::BoundedMap;
 pub use budget::CallKey;
 pub use budget::{BudgetRecord, RECORD_MAX_BYTES, RecordError, RecordOwner};
 pub use checks::{
-    Check, Checks, ClaudeSandbox, DOMAINS_MAX, HomePlace, HostChecks, HostProbe, NamespaceProbe,
-    NoProbe, ProgramOnPath, UserNamespaces,
+    CODEX_UNREADABLE, Check, Checks, ClaudeSandbox, CodexConfig, CodexSandbox, DOMAINS_MAX,
+    HomePlace, HostChecks, HostProbe, Judged, MOUNT_UNKNOWN, MountFact, NamespaceProbe, NoProbe,
+    ProgramOnPath, ROOTS_MAX, UserNamespaces,
 };
 pub use config::{
     Config, ConfigError, DEFAULT_LEDGER_CAPACITY, DEFAULT_SESSION_CAPACITY, ToolPattern,

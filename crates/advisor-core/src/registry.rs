@@ -2,9 +2,13 @@
 //!
 //! **Precedence rule.** Families are kept in registration order, most specific
 //! first. When several recognize one observation, the first in that order owns
-//! it and the others stay silent, whatever the owner's gate then decides. The
+//! it and the others stay silent, whatever the owner's gate then decides,
+//! unless the gate defers ([`Gate::Defer`](crate::Gate)): then the next
+//! family that recognizes it owns it, under the same rule. The
 //! standard order (host-adapter) puts `acl-provisioning` before
 //! `acl-aggregate-failure` and `cim-wmi-denial` before `workspace-denial`.
+
+use std::marker::PhantomData;
 
 use crate::advisory::Advisory;
 use crate::environment::{Environment, HostFacts, PolicyNeed};
@@ -12,8 +16,10 @@ use crate::family::{Anchors, FailFast, Family, FamilyDoc, Gate, PreflightVerdict
 use crate::ids::FamilyId;
 use crate::observation::Observation;
 use crate::prefilter::Prefilter;
-use std::marker::PhantomData;
-use std::panic::{AssertUnwindSafe, catch_unwind};
+
+mod owner;
+
+pub use owner::Owner;
 
 /// Whether a family's findings feed the fail-fast budget; fixed by the type of registration.
 pub trait BudgetRole: Send + Sync + 'static {
@@ -39,6 +45,8 @@ pub trait Recognized: Send {
     fn policy_need(&self, host: &HostFacts) -> PolicyNeed;
     /// See [`Family::checks`].
     fn checks(&self, host: &HostFacts) -> crate::Checks;
+    /// See [`Family::check_path`].
+    fn check_path(&self) -> Option<&str>;
     /// See [`Family::provenance`].
     fn provenance(&self, env: &Environment) -> crate::Provenance;
     /// See [`Family::gate`].
@@ -65,6 +73,9 @@ impl<F: Family, B: BudgetRole> Recognized for Bound<'_, F, B> {
     }
     fn checks(&self, host: &HostFacts) -> crate::Checks {
         self.family.checks(&self.finding, host)
+    }
+    fn check_path(&self) -> Option<&str> {
+        self.family.check_path(&self.finding)
     }
     fn provenance(&self, env: &Environment) -> crate::Provenance {
         self.family.provenance(&self.finding, env)
@@ -275,14 +286,6 @@ pub struct Registry {
     fail_fast: Vec<FamilyId>,
 }
 
-/// The family that owns an observation, with its erased finding.
-pub struct Owner<'r> {
-    /// The owning family's id.
-    pub family: FamilyId,
-    /// The finding, bound to its family.
-    pub finding: Box<dyn Recognized + 'r>,
-}
-
 impl Registry {
     /// Starts a registry.
     pub fn builder() -> RegistryBuilder {
@@ -347,54 +350,5 @@ impl Registry {
     pub fn without_prefilter(mut self) -> Self {
         self.prefilter_on = false;
         self
-    }
-
-    /// The first family (in precedence order) among those of `host` that
-    /// recognizes the observation. A family that panics is treated as not
-    /// recognizing and reported on the host log.
-    pub fn owner(&self, observation: &Observation, host: crate::Host) -> Option<Owner<'_>> {
-        let candidates = if self.prefilter_on {
-            self.prefilter.candidates(observation, host)
-        } else {
-            self.host_bits(host)
-        };
-        if candidates == 0 {
-            return None;
-        }
-        for (i, family) in self.families.iter().enumerate() {
-            if candidates & (1u64 << i) == 0 {
-                continue;
-            }
-            match catch_unwind(AssertUnwindSafe(|| family.recognize(observation))) {
-                Ok(Some(finding)) => {
-                    return Some(Owner {
-                        family: family.id(),
-                        finding,
-                    });
-                }
-                Ok(None) => {}
-                Err(_) => crate::disclosure::family_fault(family.id(), "recognize"),
-            }
-        }
-        None
-    }
-
-    /// The own recognition of one observation by every family of `host`,
-    /// in order (for `explain`); the other hosts' families are left out.
-    pub fn each_recognition<'r>(
-        &'r self,
-        observation: &Observation,
-        host: crate::Host,
-    ) -> Vec<(FamilyId, Option<Box<dyn Recognized + 'r>>)> {
-        self.families_on(host)
-            .map(|f| {
-                (
-                    f.id(),
-                    catch_unwind(AssertUnwindSafe(|| f.recognize(observation)))
-                        .ok()
-                        .flatten(),
-                )
-            })
-            .collect()
     }
 }

@@ -12,7 +12,7 @@ use crate::recognize::{Finding, Producer};
 
 /// Builds the advisory for a refused write under a protected path.
 pub fn advise(finding: &Finding, env: &Environment) -> Advisory {
-    let place = protected(&finding.host_path, env);
+    let place = protected(&finding.place, finding.path.inspect(), env);
     let summary = summary(place, env.locale);
     Advisory::new(ID, &summary, crate::brief::brief(finding, env))
         .with_detail(detail(finding, env, place))
@@ -47,21 +47,19 @@ fn detail(finding: &Finding, env: &Environment, place: Option<Protected>) -> Str
     let en = words(Locale::En);
     let name = place.map_or(".git", Protected::name);
     let mut out: Vec<String> = Vec::with_capacity(32);
-    out.push(
-        match finding.producer {
-            Producer::Git => {
-                "git could not create its lock file (the path is in the line below): the \
-                 kernel answered the write with EROFS, the error a read-only mount gives."
-            }
-            Producer::Touch => {
-                "touch could not create or open a file (the path is in the line below): the \
-                 kernel answered the write with EROFS, the error a read-only mount gives."
-            }
-        }
-        .to_owned(),
-    );
+    out.push(match finding.producer {
+        Producer::Git => "git could not create a file it needed, a lock or a directory (the path \
+                          is in the line below): the kernel answered the write with EROFS, the \
+                          error a read-only mount gives."
+            .to_owned(),
+        other => format!(
+            "{} could not create or write a file (the path is in the line below): the kernel \
+             answered the write with EROFS, the error a read-only mount gives.",
+            other.name()
+        ),
+    });
     out.push(String::new());
-    out.push("What was reported, the last line of the command's output:".to_owned());
+    out.push("What was reported, the producer's line:".to_owned());
     out.push(finding.line.quote_block().to_string());
     out.push(String::new());
     out.push(FORGEABLE.to_owned());
@@ -94,7 +92,7 @@ fn detail(finding: &Finding, env: &Environment, place: Option<Protected>) -> Str
                           themselves, outside Codex; nothing about the repository needs to \
                           change."
             .to_owned(),
-        Producer::Touch => "- The user makes the change themselves, outside Codex.".to_owned(),
+        _ => "- The user makes the change themselves, outside Codex.".to_owned(),
     });
     out.push(String::new());
     out.push("What will not work:".to_owned());

@@ -33,11 +33,11 @@ pub(crate) struct Words {
 }
 
 const EN: Words = Words {
-    lead: "The last line of this output is a write refused under the workspace's top-level \
-           `{name}` (quoted below). Under `{mode}` Codex mounts `{name}` read-only to \
+    lead: "A line of this output (quoted below) is a write refused under the workspace's \
+           top-level `{name}`. Under `{mode}` Codex mounts `{name}` read-only to \
            protect {purpose}, so such a write is refused every time: retrying cannot help.",
-    lead_unplaced: "The last line of this output is a write refused as a read-only file \
-                    system (quoted below). Under `{mode}` Codex mounts a few top-level names \
+    lead_unplaced: "A line of this output (quoted below) is a write refused as a read-only \
+                    file system. Under `{mode}` Codex mounts a few top-level names \
                     of the workspace read-only; retrying the same write cannot help.",
     forgeable: "Codex's report does not show which program printed that line: if this command \
                 only printed it (a `cat` of a log, a test's output), nothing was refused and \
@@ -63,10 +63,10 @@ const EN: Words = Words {
 };
 
 const ZH_CN: Words = Words {
-    lead: "该输出的最后一行是工作区顶层 `{name}` 之下一次被拒绝的写入（见下方引用）。\
+    lead: "该输出中有一行（见下方引用）是工作区顶层 `{name}` 之下一次被拒绝的写入。\
            在 `{mode}` 下，Codex 把 `{name}` 以只读方式挂载，用来保护{purpose}，\
            这样的写入每次都会被拒绝：重试无济于事。",
-    lead_unplaced: "该输出的最后一行是一次因只读文件系统被拒绝的写入（见下方引用）。\
+    lead_unplaced: "该输出中有一行（见下方引用）是一次因只读文件系统被拒绝的写入。\
                     在 `{mode}` 下，Codex 会把工作区顶层的几个名称以只读方式挂载；\
                     重试同样的写入无济于事。",
     forgeable: "Codex 的报告看不出那一行是哪个程序打印的：如果该命令只是把它打印了出来\
@@ -110,7 +110,7 @@ pub(crate) fn purpose(protected: Protected) -> usize {
 pub fn brief(finding: &Finding, env: &Environment) -> String {
     let w = words(env.locale);
     let mode = SandboxMode::WorkspaceWrite.as_str();
-    let place = protected(&finding.host_path, env);
+    let place = protected(&finding.place, finding.path.inspect(), env);
     let name = place.map_or(".git", Protected::name);
     let mut lines: Vec<String> = Vec::with_capacity(20);
 
@@ -140,7 +140,7 @@ pub fn brief(finding: &Finding, env: &Environment) -> String {
     lines.push(w.ways.to_owned());
     lines.push(match finding.producer {
         Producer::Git => w.yourself_git.to_owned(),
-        Producer::Touch => w.yourself_other.to_owned(),
+        _ => w.yourself_other.to_owned(),
     });
     lines.push(String::new());
 

@@ -16,6 +16,19 @@ pub const OUTSIDE_ROOT: &str = "outside-root";
 pub const NOT_PROTECTED: &str = "not-protected-path";
 /// Withheld: the resolver reported a root that is not an absolute path.
 pub const ROOT_NOT_ABSOLUTE: &str = "workspace-root-not-absolute";
+/// Withheld: a relative path printed after the command changed directory.
+pub const AFTER_CD: &str = "relative-path-after-directory-change";
+
+/// Where the refused path points, as far as the text tells.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Place {
+    /// An absolute path, normalized lexically.
+    Absolute(HostPath),
+    /// Relative to the working directory.
+    Relative,
+    /// Relative, but printed after the command changed directory.
+    AfterDirectoryChange,
+}
 
 /// A top-level name Codex keeps read-only inside a writable root.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -89,9 +102,24 @@ pub fn place(path: &HostPath, root: &HostPath) -> Result<Protected, &'static str
     Protected::parse(first).ok_or(NOT_PROTECTED)
 }
 
-/// The protected name, when this environment's root places the path under one.
-pub fn protected(path: &HostPath, env: &Environment) -> Option<Protected> {
-    place(path, &root(env).ok()?).ok()
+/// The refused path made absolute: as printed, or a relative one resolved
+/// against `root` (the working directory); `None` after a directory change.
+pub fn resolved(place: &Place, printed: &str, root: &HostPath) -> Option<HostPath> {
+    match place {
+        Place::Absolute(path) => Some(path.clone()),
+        Place::Relative => Some(HostPath::lexical(
+            PathStyle::Posix,
+            &format!("{}/{printed}", root.as_str()),
+        )),
+        Place::AfterDirectoryChange => None,
+    }
+}
+
+/// The protected name, when this environment's root places the path (as
+/// printed, at `place`) under one.
+pub fn protected(place_of: &Place, printed: &str, env: &Environment) -> Option<Protected> {
+    let root = root(env).ok()?;
+    place(&resolved(place_of, printed, &root)?, &root).ok()
 }
 
 #[cfg(test)]

@@ -4,18 +4,19 @@
 //! The registry shows this family only Codex's observations (`hosts`). On
 //! Linux, Codex's sandbox is bubblewrap, whose read-only binds answer a write
 //! with `EROFS`. `read-only` refuses every write, so a refused write is that
-//! mode working, not this story; `danger-full-access` confines nothing, so
-//! `EROFS` there is a real read-only mount. A path outside the workspace root
-//! (another mount, a write outside the writable roots), or inside it under any
-//! other name, is something else: `Read-only file system` alone never says
-//! "protected path".
+//! mode working, not this story: it defers ([`Gate::Defer`]) to the family
+//! of refused writes, which tells that story. `danger-full-access` confines
+//! nothing, so `EROFS` there is a real read-only mount. A path outside the
+//! workspace root (another mount, a write outside the writable roots), or
+//! inside it under any other name, is something else, and defers too:
+//! `Read-only file system` alone never says "protected path".
 
 use advisor_core::{Environment, Gate, Platform, SandboxMode, WithholdReason};
 
-use crate::facts::{place, root};
+use crate::facts::{AFTER_CD, place, resolved, root};
 use crate::recognize::Finding;
 
-/// Declined: `read-only` refuses every write; the mode is working.
+/// Deferred: `read-only` refuses every write; the mode is working.
 pub const READ_ONLY: &str = "read-only";
 /// Declined: `danger-full-access` confines nothing; the mount is real.
 pub const UNCONFINED: &str = "unconfined-mode";
@@ -30,7 +31,7 @@ pub fn gate(finding: &Finding, env: &Environment) -> Gate {
         Err(why) => return Gate::Withhold(WithholdReason::Unresolved(why)),
     };
     match mode {
-        SandboxMode::ReadOnly => return Gate::Decline(READ_ONLY),
+        SandboxMode::ReadOnly => return Gate::Defer(READ_ONLY),
         SandboxMode::DangerFullAccess => return Gate::Decline(UNCONFINED),
         SandboxMode::WorkspaceWrite => {}
     }
@@ -38,8 +39,11 @@ pub fn gate(finding: &Finding, env: &Environment) -> Gate {
         Ok(root) => root,
         Err(reason) => return Gate::Withhold(reason),
     };
-    match place(&finding.host_path, &root) {
+    let Some(path) = resolved(&finding.place, finding.path.inspect(), &root) else {
+        return Gate::Withhold(WithholdReason::Other(AFTER_CD));
+    };
+    match place(&path, &root) {
         Ok(_) => Gate::Speak,
-        Err(code) => Gate::Decline(code),
+        Err(code) => Gate::Defer(code),
     }
 }

@@ -11,7 +11,7 @@ pub mod testing;
 
 use advisor_core::{Anchors, Diagnosis, FamilyId, PolicyNeed, ToolScope};
 
-pub use facts::{NOT_PROTECTED, OUTSIDE_ROOT, Protected, ROOT_NOT_ABSOLUTE};
+pub use facts::{AFTER_CD, NOT_PROTECTED, OUTSIDE_ROOT, Place, Protected, ROOT_NOT_ABSOLUTE};
 pub use gate::{READ_ONLY, UNCONFINED};
 pub use recognize::{EROFS, Finding, Producer};
 

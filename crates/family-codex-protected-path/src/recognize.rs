@@ -1,57 +1,35 @@
 //! The predicate: is this command output a write refused with `EROFS` on a
-//! named absolute path, in a producer's own line, at the end of the output?
+//! path under one of Codex's protected names, in a producer's own line,
+//! where the producer leaves it?
 //!
 //! Codex's `PostToolUse` hook sends the command's bare output with no exit
 //! code and no mark of failure, so the output arrives as a success whose
-//! content is that text. Recognition is therefore narrow: the **last
-//! non-blank line** of the output must be, whole, one of two producer lines:
+//! content is that text. The producers and where each leaves its line are
+//! core's ([`advisor_core::erofs`]): git's lock files (`index.lock`, a ref's
+//! lock in `cannot lock ref …`, `config.lock` as `could not lock config file
+//! .git/config`), coreutils (`touch`, `mkdir`, `cp`…), a shell's redirection,
+//! Python's and Node's errors, a Rust program's `os error 30`; each recorded
+//! from Codex 0.171.0 (`docs/hooks/codex/git-commit`, `protected-*`).
 //!
-//! - git's lock failure, [`GIT_FATAL`] or [`GIT_ERROR`], then the absolute
-//!   lock path (it always ends in `.lock`), then [`QUOTED_TAIL`]. git writes
-//!   it in `lockfile.c`, `unable_to_lock_message`, as
-//!   `Unable to create '%s.lock': %s` with `absolute_path()` and
-//!   `strerror()`; `die()` prefixes `fatal: `, a caller that only reports
-//!   prefixes `error: `. It does not escape the path.
-//! - coreutils `touch`, [`TOUCH_HEAD`], the path, [`QUOTED_TAIL`]
-//!   (`touch.c`: `cannot touch %s` with `quoteaf`). `quoteaf` quotes a plain
-//!   name as `'name'` and spells any other name differently, so only a path
-//!   with no quote, backslash or control character is read.
-//!
-//! The same words inside a longer line (a log, a grep hit), or followed by
-//! more output, are not the producer's line. Whether the path is a protected
-//! one is the gate's question (it needs the workspace root).
+//! This family reads only a line whose path has a protected name (`.git`,
+//! `.agents`, `.codex`) as one of its components: Codex protects nothing
+//! else, and every other refused write is the family of refused writes'.
+//! Whether the name is at the top of the workspace root is the gate's
+//! question (it needs the root). A relative path (`.git/description`,
+//! `.codex/skills`) is resolved there against the working directory, unless
+//! the command changed directory first ([`changes_directory`]).
 
+use advisor_core::erofs;
+pub use advisor_core::erofs::Producer;
 use advisor_core::{HostPath, Observation, Outcome, PathStyle, Untrusted, envelope};
 
-/// `strerror(EROFS)` as glibc spells it: the prefilter's needle.
-pub const EROFS: &str = "Read-only file system";
+use crate::facts::{Place, Protected};
 
-/// git's lock failure when the command dies of it.
-pub const GIT_FATAL: &str = "fatal: Unable to create '";
-
-/// git's lock failure when the caller only reports it.
-pub const GIT_ERROR: &str = "error: Unable to create '";
-
-/// coreutils `touch` refusing to create or open a file.
-pub const TOUCH_HEAD: &str = "touch: cannot touch '";
-
-/// What closes both lines: the quote, then `EROFS`'s text.
-pub const QUOTED_TAIL: &str = "': Read-only file system";
-
-/// git's lock files end in this suffix (`LOCK_SUFFIX`).
-pub const LOCK_SUFFIX: &str = ".lock";
+/// The prefilter needle: what every producer's `EROFS` line holds.
+pub const EROFS: &str = erofs::NEEDLE;
 
 /// The longest path read (Linux's `PATH_MAX`).
-pub const PATH_MAX_BYTES: usize = 4096;
-
-/// Which producer wrote the line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Producer {
-    /// git could not create a lock file.
-    Git,
-    /// coreutils `touch` could not create or open a file.
-    Touch,
-}
+pub const PATH_MAX_BYTES: usize = erofs::PATH_MAX_BYTES;
 
 /// A recognized `EROFS` line and the path it names.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,8 +40,8 @@ pub struct Finding {
     pub line: Untrusted,
     /// The path as the producer printed it.
     pub path: Untrusted,
-    /// The path read with Linux grammar and normalized lexically.
-    pub host_path: HostPath,
+    /// Where it points.
+    pub place: Place,
 }
 
 /// The text a family reads: a failure's message (its rendered content when
@@ -77,47 +55,56 @@ pub fn text(observation: &Observation) -> &str {
     }
 }
 
-/// The last line of `text` that is not blank, without its line ending.
-fn last_line(text: &str) -> Option<&str> {
-    text.lines()
-        .rev()
-        .find(|line| !line.trim().is_empty())
-        .map(|line| line.trim_end_matches('\r'))
+/// Whether a component of `path` is one of Codex's protected names.
+pub fn names_protected(path: &str) -> bool {
+    path.split('/').any(|c| Protected::parse(c).is_some())
 }
 
-/// An absolute path a producer could have printed here, or `None`.
-fn plain_path(path: &str) -> Option<&str> {
-    let ok = path.starts_with('/')
-        && path.len() <= PATH_MAX_BYTES
-        && !path.chars().any(char::is_control);
-    ok.then_some(path)
+/// Words that move a command to another directory before it writes (as the
+/// family of refused writes reads them).
+const DIRECTORY_CHANGES: &[&str] = &[
+    "cd",
+    "pushd",
+    "-C",
+    "--directory",
+    "--prefix",
+    "--cwd",
+    "--work-tree",
+    "--git-dir",
+];
+
+/// Whether `command` may change directory before the write.
+pub fn changes_directory(command: &str) -> bool {
+    command.contains("chdir")
+        || command
+            .split(|c: char| c.is_whitespace() || matches!(c, ';' | '&' | '|' | '(' | ')' | '`'))
+            .any(|word| DIRECTORY_CHANGES.contains(&word.split('=').next().unwrap_or_default()))
 }
 
-/// Reads one whole line as a producer's `EROFS` line: the producer and the path.
-pub fn parse_line(line: &str) -> Option<(Producer, &str)> {
-    for head in [GIT_FATAL, GIT_ERROR] {
-        if let Some(rest) = line.strip_prefix(head) {
-            let path = rest.strip_suffix(QUOTED_TAIL)?;
-            return path
-                .ends_with(LOCK_SUFFIX)
-                .then_some((Producer::Git, plain_path(path)?));
-        }
-    }
-    let path = line.strip_prefix(TOUCH_HEAD)?.strip_suffix(QUOTED_TAIL)?;
-    let quoted_plainly = !path.contains(['\'', '\\']);
-    quoted_plainly.then_some((Producer::Touch, plain_path(path)?))
-}
-
-/// Recognizes an output whose last line is a producer's `EROFS` line;
+/// Recognizes a producer's `EROFS` line for a path under a protected name;
 /// `None` (without allocating) for anything else.
 pub fn recognize(observation: &Observation) -> Option<Finding> {
-    let line = last_line(text(observation))?;
-    let (producer, path) = parse_line(line)?;
+    let refusal = erofs::find(text(observation))?;
+    if !names_protected(refusal.path) {
+        return None;
+    }
+    let command = observation
+        .arguments
+        .get("command")
+        .and_then(|c| c.as_str())
+        .unwrap_or_default();
+    let place = if refusal.is_absolute() {
+        Place::Absolute(HostPath::lexical(PathStyle::Posix, refusal.path))
+    } else if changes_directory(command) {
+        Place::AfterDirectoryChange
+    } else {
+        Place::Relative
+    };
     Some(Finding {
-        producer,
-        line: Untrusted::new(line),
-        path: Untrusted::new(path),
-        host_path: HostPath::lexical(PathStyle::Posix, path),
+        producer: refusal.producer,
+        line: Untrusted::new(refusal.line),
+        path: Untrusted::new(refusal.path),
+        place,
     })
 }
 
@@ -125,66 +112,33 @@ pub fn recognize(observation: &Observation) -> Option<Finding> {
 mod tests {
     use super::*;
 
-    const GIT: &str = "fatal: Unable to create '/ws/.git/index.lock': Read-only file system";
-
     #[test]
-    fn gits_line_in_both_prefixes() {
-        assert_eq!(
-            parse_line(GIT),
-            Some((Producer::Git, "/ws/.git/index.lock"))
-        );
-        let reported = GIT.replacen("fatal: ", "error: ", 1);
-        assert_eq!(
-            parse_line(&reported),
-            Some((Producer::Git, "/ws/.git/index.lock"))
-        );
-        // git does not escape a quote in the path.
-        assert_eq!(
-            parse_line("fatal: Unable to create '/w's/.git/HEAD.lock': Read-only file system"),
-            Some((Producer::Git, "/w's/.git/HEAD.lock"))
-        );
-    }
-
-    #[test]
-    fn touchs_line_only_for_a_plainly_quoted_name() {
-        assert_eq!(
-            parse_line("touch: cannot touch '/ws/.codex/x': Read-only file system"),
-            Some((Producer::Touch, "/ws/.codex/x"))
-        );
-        for line in [
-            "touch: cannot touch '/ws/.codex/a'\\''b': Read-only file system",
-            "touch: cannot touch \"/ws/.codex/a'b\": Read-only file system",
-            "touch: cannot touch 'x': Read-only file system",
+    fn only_a_protected_component_counts() {
+        for path in [
+            "/ws/.git/index.lock",
+            ".git/config",
+            ".codex/skills",
+            "/ws/.agents/x",
+            "../proj/.git/HEAD.lock",
         ] {
-            assert_eq!(parse_line(line), None, "{line}");
+            assert!(names_protected(path), "{path}");
+        }
+        for path in [
+            "/ws/.github/x",
+            "/ws/.gitkeep",
+            ".GIT/config",
+            "/ws/src/x",
+            "notes.txt",
+        ] {
+            assert!(!names_protected(path), "{path}");
         }
     }
 
     #[test]
-    fn other_errors_and_shapes_are_refused() {
-        for line in [
-            "fatal: Unable to create '/ws/.git/index.lock': File exists.",
-            "fatal: Unable to create '/ws/.git/index': Read-only file system",
-            "fatal: Unable to create 'ws/.git/index.lock': Read-only file system",
-            "fatal: Unable to create '/ws/.git/index.lock': Permission denied",
-            "error: could not lock config file .git/config: File exists",
-            "fatal: Unable to create '/ws/.git/index.lock': Read-only file system.",
-            "[log] fatal: Unable to create '/ws/.git/index.lock': Read-only file system",
-            " fatal: Unable to create '/ws/.git/index.lock': Read-only file system",
-            "fatal: Unable to create '': Read-only file system",
-        ] {
-            assert_eq!(parse_line(line), None, "{line}");
-        }
-    }
-
-    #[test]
-    fn only_the_last_non_blank_line_counts() {
-        assert_eq!(last_line(&format!("hint\n{GIT}\n\n")), Some(GIT));
-        assert_eq!(last_line(&format!("{GIT}\r\n")), Some(GIT));
-        assert_eq!(
-            last_line(&format!("{GIT}\nmore output")),
-            Some("more output")
-        );
-        assert_eq!(last_line(" \n\n"), None);
+    fn directory_changes_are_words() {
+        assert!(changes_directory("cd sub && echo x > .git/y"));
+        assert!(changes_directory("git -C ../other tag v1"));
+        assert!(!changes_directory("git tag v1"));
+        assert!(!changes_directory("echo abcd > .git/description"));
     }
 }

@@ -45,5 +45,9 @@ pub fn standard_registry() -> RegistryBuilder {
     let builder = builder.family(family_ptrace_refused::PtraceRefused);
     #[cfg(feature = "bwrap-not-found")]
     let builder = builder.fail_fast_family(family_bwrap_not_found::BwrapNotFound);
+    #[cfg(feature = "sandbox-write-denied")]
+    let builder = builder.family(family_sandbox_write_denied::SandboxWriteDenied);
+    #[cfg(feature = "sandbox-socket-denied")]
+    let builder = builder.family(family_sandbox_socket_denied::SandboxSocketDenied);
     builder
 }

@@ -276,6 +276,9 @@ fn render(
             Explanation::Declined(code) => {
                 format!("matches, then declines: {code} (a sanctioned outcome, not its story)")
             }
+            Explanation::Deferred(code) => {
+                format!("matches, then defers ({code}) to the next family that recognizes it")
+            }
         };
         let _ = writeln!(others, "  {:<width$}  {why}", family.as_str());
     }

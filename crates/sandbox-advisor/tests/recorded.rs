@@ -23,93 +23,167 @@ fn recorded_dir() -> PathBuf {
 }
 
 /// The mode each client ran a scenario under, as the recording script set
-/// it: Codex under `workspace-write` but for the one control run with the
-/// sandbox off; Claude Code's sandbox has no mode of this vocabulary.
+/// it (its names say it, `.ci/clients.sh`): Codex under `workspace-write`,
+/// but `readonly-*` under `read-only`, and the controls run with the sandbox
+/// off (`control-readonly-mount`, `*full-access*`) under
+/// `danger-full-access`; Claude Code's sandbox has no mode of this vocabulary.
 fn mode(client: &str, scenario: &str) -> Option<&'static str> {
     match (client, scenario) {
         ("codex", "control-readonly-mount") => Some("danger-full-access"),
+        ("codex", s) if s.contains("full-access") => Some("danger-full-access"),
+        ("codex", s) if s.starts_with("readonly-") => Some("read-only"),
         ("codex", _) => Some("workspace-write"),
         _ => None,
     }
 }
 
+/// Where the recordings' `<run>` is put back: the scenario's directory as
+/// the hook saw it. It is made in a private mount namespace (a tmpfs over
+/// `/home`), so the answers name the same paths on every machine.
+const RUN: &str = "/home/dev/run";
+
 /// The host a scenario was recorded on, as far as the hook's probe looks at
-/// it: whether the project's `.claude/settings.json` turned Claude Code's
-/// sandbox on, and whether user namespaces were unavailable (the client run
-/// inside a user namespace whose `max_user_namespaces` is 0). Each recording
+/// it: the client's own configuration as the recording kept it
+/// (`<scenario>.settings.json`, `<scenario>.config.toml`; for the older
+/// Claude Code recordings without one, the sandbox on for `sandbox-*` and
+/// `control-prints-*`), whether user namespaces were unavailable (the client
+/// run inside a user namespace whose `max_user_namespaces` is 0), a real
+/// read-only bind mount (`*readonly-mount*`: `<run>/ro`, or `<run>/proj/ro`
+/// in the workspace), and the user (`*-as-user`: uid 65534). Each recording
 /// is answered on that host again, so its answer is the one the client got.
 struct Recorded {
-    claude_sandbox: bool,
+    /// The client's settings file and its text, relative to `<run>`.
+    config: Option<(&'static str, String)>,
+    /// Codex's own command line (`<scenario>.argv.json`), which the hook
+    /// reads from the `codex` process above it: the hook runs under a
+    /// process of that name holding those arguments.
+    codex_argv: Option<Vec<String>>,
     no_user_namespaces: bool,
+    read_only: Option<&'static str>,
+    as_user: bool,
     /// Gemini CLI: whether `bwrap` was on the client's `PATH` (hidden in
     /// `no-bwrap`); `None`: the hook keeps this process's `PATH`.
     bwrap_on_path: Option<bool>,
 }
 
 fn recorded_host(client: &str, scenario: &str) -> Recorded {
-    match client {
-        "claude-code" => Recorded {
-            claude_sandbox: scenario.starts_with("sandbox-")
-                || scenario.starts_with("control-prints-"),
-            no_user_namespaces: scenario == "sandbox-no-userns",
-            bwrap_on_path: None,
+    let kept = |ext: &str| {
+        std::fs::read_to_string(
+            recorded_dir()
+                .join(client)
+                .join(format!("{scenario}.{ext}")),
+        )
+        .ok()
+        .map(|text| text.replace("<run>", RUN))
+    };
+    let config = match client {
+        "claude-code" => kept("settings.json")
+            .or_else(|| {
+                (scenario.starts_with("sandbox-") || scenario.starts_with("control-prints-"))
+                    .then(|| r#"{"sandbox": {"enabled": true}}"#.to_owned())
+            })
+            .map(|text| ("proj/.claude/settings.json", text)),
+        _ => kept("config.toml").map(|text| ("codex-home/config.toml", text)),
+    };
+    let codex_argv = kept("argv.json").map(|text| serde_json::from_str(&text).unwrap());
+    Recorded {
+        config,
+        codex_argv,
+        no_user_namespaces: matches!(
+            (client, scenario),
+            ("claude-code", "sandbox-no-userns")
+                | ("codex", "no-userns" | "no-userns-bundled-bwrap")
+        ),
+        read_only: if scenario.contains("readonly-mount-in-workspace") {
+            Some("proj/ro")
+        } else if scenario.contains("readonly-mount") {
+            Some("ro")
+        } else {
+            None
         },
-        "gemini-cli" => Recorded {
-            claude_sandbox: false,
-            no_user_namespaces: false,
-            bwrap_on_path: Some(scenario != "no-bwrap"),
-        },
-        _ => Recorded {
-            claude_sandbox: false,
-            no_user_namespaces: scenario.starts_with("no-userns"),
-            bwrap_on_path: None,
-        },
+        as_user: scenario.ends_with("-as-user"),
+        bwrap_on_path: (client == "gemini-cli").then(|| scenario != "no-bwrap"),
     }
 }
 
-/// The hook, on the recording's host: its own home, Codex home and Claude
-/// Code project (settings as the recording had them) in `dir`, under a user
-/// namespace without user namespaces when the recording had none.
-fn hook_on(host: &Recorded, dir: &Path, args: &[&str], stdin: String) -> Run {
-    let project = dir.join("proj");
-    std::fs::create_dir_all(project.join(".claude")).unwrap();
-    if host.claude_sandbox {
-        std::fs::write(
-            project.join(".claude/settings.json"),
-            r#"{"sandbox": {"enabled": true}}"#,
-        )
-        .unwrap();
+/// The hook, on the recording's host: `<run>` with its home, Codex home and
+/// Claude Code project (the client's configuration as the recording had
+/// it), in a private mount namespace (as root; else in a user namespace of
+/// its own, whose root cannot write what the machine's root owns, like the
+/// unprivileged user of the `-as-user` recordings), under a user namespace
+/// without user namespaces when the recording had none.
+fn hook_on(host: &Recorded, args: &[&str], stdin: String) -> Run {
+    let root = rustix::process::geteuid().is_root();
+    let mut setup = format!(
+        "set -e; mount -t tmpfs -o mode=0755 run /home;          mkdir -p {RUN}/proj/.claude {RUN}/home {RUN}/codex-home {RUN}/extra"
+    );
+    if let Some((file, _)) = &host.config {
+        setup.push_str(&format!("; printf '%s' \"$SETTINGS\" > {RUN}/{file}"));
     }
-    let mut command = if host.no_user_namespaces {
-        let mut c = std::process::Command::new("unshare");
-        c.args(["--user", "--map-root-user", "--", "sh", "-c"])
-            .arg("echo 0 > /proc/sys/user/max_user_namespaces && exec \"$0\" \"$@\"")
-            .arg(BIN);
-        c
-    } else {
-        std::process::Command::new(BIN)
-    };
-    command
-        .args(args)
-        .env("HOME", dir.join("home"))
-        .env("CODEX_HOME", dir.join("codex-home"))
-        .env("CLAUDE_PROJECT_DIR", &project)
-        .env_remove("CLAUDE_CONFIG_DIR");
+    if let Some(dir) = host.read_only {
+        setup.push_str(&format!(
+            "; mkdir -p {RUN}/{dir}; mount --bind {RUN}/{dir} {RUN}/{dir};              mount -o remount,bind,ro {RUN}/{dir}"
+        ));
+    }
+    if host.no_user_namespaces {
+        setup.push_str("; echo 0 > /proc/sys/user/max_user_namespaces");
+    }
+    let mut exec = "exec".to_owned();
+    if host.as_user && root {
+        setup.push_str(&format!("; chown -R 65534:65534 {RUN}"));
+        exec.push_str(" setpriv --reuid=65534 --regid=65534 --clear-groups");
+    }
     if let Some(present) = host.bwrap_on_path {
-        // A PATH of one directory, holding an executable `bwrap` or nothing.
-        let bin = dir.join("path-bin");
-        std::fs::create_dir_all(&bin).unwrap();
+        // The hook's PATH: one directory, holding an executable `bwrap` or
+        // nothing (the setup keeps the test's own PATH).
+        setup.push_str(&format!("; mkdir -p {RUN}/path-bin"));
         if present {
-            let bwrap = bin.join("bwrap");
-            std::fs::write(&bwrap, "#!/bin/sh\n").unwrap();
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::PermissionsExt;
-                std::fs::set_permissions(&bwrap, std::fs::Permissions::from_mode(0o755)).unwrap();
-            }
+            setup.push_str(&format!(
+                "; printf '#!/bin/sh\\n' > {RUN}/path-bin/bwrap; chmod 755 {RUN}/path-bin/bwrap"
+            ));
         }
-        command.env("PATH", &bin);
+        exec.push_str(&format!(" env PATH={RUN}/path-bin"));
     }
+    let mut command = std::process::Command::new("unshare");
+    if root && !host.no_user_namespaces {
+        command.args(["--mount", "--propagation", "private"]);
+    } else {
+        command.args(["--user", "--map-root-user", "--mount"]);
+    }
+    command.args(["--", "sh", "-c"]);
+    match &host.codex_argv {
+        None => {
+            command
+                .arg(format!("{setup}; {exec} \"$0\" \"$@\""))
+                .arg(BIN)
+                .args(args);
+        }
+        Some(argv) => {
+            // A process named `codex` with Codex's arguments, running the
+            // hook as its child (`; exit` keeps sh from exec'ing it).
+            let hook: Vec<String> = std::iter::once(BIN)
+                .chain(args.iter().copied())
+                .map(|a| format!("'{a}'"))
+                .collect();
+            command
+                .arg(format!(
+                    "{setup}; {exec} bash -c 'exec -a codex sh -c \"$HOOK; exit \\$?\" \"$@\"' codex \"$@\""
+                ))
+                .args(argv)
+                .env("HOOK", hook.join(" "));
+        }
+    }
+    command
+        .env(
+            "SETTINGS",
+            host.config.as_ref().map_or("", |(_, t)| t.as_str()),
+        )
+        .env("HOME", format!("{RUN}/home"))
+        .env("CODEX_HOME", format!("{RUN}/codex-home"))
+        .env("CLAUDE_PROJECT_DIR", format!("{RUN}/proj"))
+        .env("CLAUDE_TMPDIR", "/tmp/claude-0")
+        .env_remove("TMPDIR")
+        .env_remove("CLAUDE_CONFIG_DIR");
     run_command(&mut command, stdin.into_bytes())
 }
 
@@ -135,7 +209,7 @@ fn payloads(client: &str, reference: &Reference) -> Vec<(String, String, PathBuf
 /// wrote one, so that the families read paths, not placeholders.
 fn as_recorded(text: &str) -> String {
     text.replace("<run-dashed>", "-home-dev-run")
-        .replace("<run>", "/home/dev/run")
+        .replace("<run>", RUN)
         .replace("<repo>", "/home/dev/sandbox-advisor")
 }
 
@@ -164,13 +238,7 @@ fn check(client: &str, reference: &Reference, (scenario, event, path): &(String,
     if let Some(mode) = mode(client, scenario) {
         args.extend(["--mode", mode]);
     }
-    let host = tempfile::tempdir().unwrap();
-    let run = hook_on(
-        &recorded_host(client, scenario),
-        host.path(),
-        &args,
-        as_recorded(&text),
-    );
+    let run = hook_on(&recorded_host(client, scenario), &args, as_recorded(&text));
     assert_eq!(run.code, 0, "{at}: {}", run.stderr);
     let told: Vec<String> = run
         .stderr

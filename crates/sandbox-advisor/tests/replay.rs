@@ -25,8 +25,12 @@ const BUNDLED: &[(&str, &str)] = &[
         "events 12 | advisories 2 (bwrap-cannot-start 1, sandbox-network-denied 1) | withheld 0 | refused 0 | invalid 0",
     ),
     (
+        "codex-network.jsonl",
+        "events 11 | advisories 1 (sandbox-socket-denied 1) | withheld 1 (sandbox-write-denied 1) | refused 0 | invalid 0",
+    ),
+    (
         "codex-sandbox.jsonl",
-        "events 11 | advisories 2 (bwrap-cannot-start 1, codex-protected-path 1) | withheld 1 (codex-protected-path 1) | refused 0 | invalid 0",
+        "events 11 | advisories 2 (bwrap-cannot-start 1, codex-protected-path 1) | withheld 2 (codex-protected-path 1, sandbox-write-denied 1) | refused 0 | invalid 0",
     ),
     (
         "gemini-cli-sandbox.jsonl",
@@ -114,20 +118,37 @@ fn every_bundled_session_is_listed() {
         );
     }
     // Every family the README documents as done has a session that makes it
-    // speak; one not (yet) in that table, or just scaffolded, needs none.
+    // speak; one not (yet) in that table, or just scaffolded, needs none. A family that speaks
+    // only on a fact the hook checks on the live host has a session where it
+    // withholds for want of that fact, and none where it speaks.
     let documented = readme_families();
     assert!(!documented.is_empty());
+    let parts = |head: &'static str| {
+        BUNDLED
+            .iter()
+            .filter_map(move |(_, t)| t.split(" | ").find(|part| part.starts_with(head)))
+    };
     let done = documented.iter().filter(|d| d.status != "scaffolded");
     for family in done.map(|d| &d.id) {
-        assert!(
-            BUNDLED
-                .iter()
-                .filter_map(|(_, t)| t.split(" | ").find(|part| part.starts_with("advisories")))
-                .any(|advisories| advisories.contains(&format!("{family} "))),
-            "no bundled session makes {family} speak"
-        );
+        let named = |part: &str| part.contains(&format!("{family} "));
+        if LIVE_CHECK_ONLY.contains(&family.as_str()) {
+            assert!(
+                parts("withheld").any(named) && !parts("advisories").any(named),
+                "{family} needs the hook's live check: a bundled session must withhold it, none speak"
+            );
+        } else {
+            assert!(
+                parts("advisories").any(named),
+                "no bundled session makes {family} speak"
+            );
+        }
     }
 }
+
+/// The families that speak only on a fact the hook checks on the live host
+/// (`sandbox-write-denied`: the host's own mount at the refused path). A
+/// replay has no host to check that path on, so they withhold there.
+const LIVE_CHECK_ONLY: &[&str] = &["sandbox-write-denied"];
 
 #[test]
 fn the_readme_session_shows_advisories_once_per_agent_and_a_refusal_in_text() {

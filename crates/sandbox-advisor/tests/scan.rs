@@ -123,10 +123,12 @@ fn every_family_of_the_bundled_recordings_is_found_once_per_session() {
 }
 
 /// The gate decides what a family is charged: Codex refusing `touch` outside
-/// the workspace is recognized by `codex-protected-path`, whose gate declines
-/// it (not a protected name), so it costs that family nothing and is counted
-/// by reason. A background task never reported done (Claude Code) and a
-/// command Codex stopped waiting for are unresolved, not successes.
+/// the workspace is recognized by `codex-protected-path`, whose gate defers
+/// it (not a protected name) to `sandbox-write-denied`, which a scan can only
+/// withhold (it needs the live host's mount and Codex's configuration): it
+/// costs neither family a failure and is counted by reason. A background
+/// task never reported done (Claude Code) and a command Codex stopped waiting
+/// for are unresolved, not successes.
 #[test]
 fn declines_and_unfinished_calls_are_counted_apart() {
     let report = json(&["examples/transcripts"]);
@@ -137,9 +139,17 @@ fn declines_and_unfinished_calls_are_counted_apart() {
         .iter()
         .find(|f| f["family"] == "codex-protected-path")
         .unwrap();
+    assert_eq!(protected["declined"], serde_json::json!([]));
+    let write = report["families"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["family"] == "sandbox-write-denied")
+        .unwrap();
+    assert_eq!(write["failing_calls"], 0);
     assert_eq!(
-        protected["declined"],
-        serde_json::json!([{"reason": "outside-root", "calls": 2, "sessions": 1}])
+        write["withheld"],
+        serde_json::json!([{"reason": "codex-config-unreadable", "calls": 2, "sessions": 1}])
     );
     // Only `git-commit-protected.jsonl`'s two refusals are its failures.
     assert_eq!(protected["failing_calls"], 2);

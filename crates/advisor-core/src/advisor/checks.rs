@@ -43,6 +43,7 @@ impl Advisor {
         if wanted.is_empty() {
             return HostChecks::default();
         }
-        self.probe.check(wanted, host).only(wanted)
+        let path = guarded(family, "check_path", || finding.check_path()).flatten();
+        self.probe.check_at(wanted, path, host).only(wanted)
     }
 }

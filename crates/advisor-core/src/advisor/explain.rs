@@ -46,6 +46,11 @@ impl Advisor {
                         Explanation::Withheld(reason, finding.diagnose(&env).at_most_suspected())
                     }
                     Gate::Decline(code) => Explanation::Declined(code),
+                    Gate::Defer(code) => {
+                        // The next family that recognizes it owns it instead.
+                        owner = None;
+                        Explanation::Deferred(code)
+                    }
                 },
             ));
         }

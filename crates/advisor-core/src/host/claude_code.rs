@@ -58,12 +58,38 @@ pub(super) fn row(remedy: HostRemedy) -> Option<&'static Row> {
                      `sandbox.allowUnsandboxedCommands` is false. It drops every protection the \
                      sandbox gives that command, so it is the user's decision, not the model's.",
         },
+        HostRemedy::WritableTempDir => &Row {
+            en: "Claude Code sets `$TMPDIR` to a directory its sandbox keeps writable; `/tmp` \
+                 itself is not.",
+            zh_cn: "Claude Code 会把 `$TMPDIR` 设为其沙箱保持可写的目录；`/tmp` 本身不可写。",
+            detail: "For every sandboxed command Claude Code sets `$TMPDIR` (and \
+                     `CLAUDE_TMPDIR`) to a directory of its own under the system temp \
+                     directory, which its sandbox keeps writable; `/tmp` itself is read-only \
+                     there. A cache or a build output pointed at `$TMPDIR` (or into the \
+                     working directory) is written without any change to the sandbox.",
+        },
+        HostRemedy::ThroughSandboxProxy => &Row {
+            en: "Claude Code's sandbox lets a connection out only through its own proxy, \
+                 which it names in `HTTPS_PROXY` and `HTTP_PROXY` for every command; a \
+                 program that connects directly is refused whatever the allow list says.",
+            zh_cn: "Claude Code 的沙箱只允许经由它自己的代理向外连接（它在每条命令的 \
+                    `HTTPS_PROXY` 与 `HTTP_PROXY` 中给出该代理）；直接连接的程序无论允许列表如何都会被拒绝。",
+            detail: "With its network restricted, Claude Code's sandbox allows outbound \
+                     connections only to the local ports of its own HTTP and SOCKS proxies \
+                     and sets `HTTPS_PROXY`, `HTTP_PROXY` and `ALL_PROXY` for the command; \
+                     the proxy then applies `sandbox.network.allowedDomains`. A program that \
+                     ignores those variables connects directly and is refused by the \
+                     sandbox itself (on macOS, Seatbelt's `network-outbound` rule), whatever \
+                     the allow list holds. Source: anthropics/sandbox-runtime, \
+                     src/sandbox/macos-sandbox-utils.ts (read in source only).",
+        },
         HostRemedy::ShellWithoutPseudoConsole
         | HostRemedy::ReplacePersistentShell
         | HostRemedy::SandboxedBusyboxShell
         | HostRemedy::HomeOutsideTemp
         | HostRemedy::InstallSandboxTool
         | HostRemedy::CommandPolicy
-        | HostRemedy::WholeClientSandbox => return None,
+        | HostRemedy::WholeClientSandbox
+        | HostRemedy::WorkspaceWriteMode => return None,
     })
 }

@@ -58,12 +58,40 @@ pub(super) fn row(remedy: HostRemedy) -> Option<&'static Row> {
                      `codex-linux-sandbox` to start and every sandboxed command fails the same \
                      way. Moving `CODEX_HOME` (and `HOME`) elsewhere lets the helper be made.",
         },
+        HostRemedy::WorkspaceWriteMode => &Row {
+            en: "Under `read-only` no command may write, not even in the workspace; to let \
+                 commands write the workspace, the user starts Codex with `--sandbox \
+                 workspace-write` (or sets `sandbox_mode = \"workspace-write\"` in `config.toml`).",
+            zh_cn: "在 `read-only` 下任何命令都不能写入，工作区也不例外；若要让命令写入工作区，\
+                    用户可以 `--sandbox workspace-write` 启动 Codex（或在 `config.toml` 中设置 \
+                    `sandbox_mode = \"workspace-write\"`）。",
+            detail: "`read-only` mounts the whole filesystem read-only for sandboxed commands, \
+                     the workspace included, and turns the network off. `--sandbox \
+                     workspace-write` (or `sandbox_mode = \"workspace-write\"` in \
+                     `config.toml`) makes the workspace, `/tmp` and `$TMPDIR` writable and \
+                     keeps the rest read-only; the network stays off unless \
+                     `sandbox_workspace_write.network_access` is true.",
+        },
+        HostRemedy::WritableTempDir => &Row {
+            en: "Under `workspace-write`, `/tmp` and `$TMPDIR` stay writable (unless \
+                 `exclude_slash_tmp` or `exclude_tmpdir_env_var` is set in \
+                 `[sandbox_workspace_write]`).",
+            zh_cn: "在 `workspace-write` 下，`/tmp` 和 `$TMPDIR` 仍然可写（除非在 \
+                    `[sandbox_workspace_write]` 中设置了 `exclude_slash_tmp` 或 \
+                    `exclude_tmpdir_env_var`）。",
+            detail: "Codex's `workspace-write` adds `/tmp` and the directory in `$TMPDIR` to the \
+                     writable roots, unless `[sandbox_workspace_write]` in `config.toml` sets \
+                     `exclude_slash_tmp` or `exclude_tmpdir_env_var` to true. A cache or a \
+                     build output pointed there (or into the workspace) is written without \
+                     any change to the sandbox.",
+        },
         HostRemedy::ShellWithoutPseudoConsole
         | HostRemedy::ReplacePersistentShell
         | HostRemedy::SandboxedBusyboxShell
         | HostRemedy::WeakerNestedSandbox
         | HostRemedy::InstallSandboxTool
         | HostRemedy::CommandPolicy
-        | HostRemedy::WholeClientSandbox => return None,
+        | HostRemedy::WholeClientSandbox
+        | HostRemedy::ThroughSandboxProxy => return None,
     })
 }

@@ -47,6 +47,9 @@ pub(super) fn row(remedy: HostRemedy) -> Option<&'static Row> {
         | HostRemedy::HomeOutsideTemp
         | HostRemedy::InstallSandboxTool
         | HostRemedy::CommandPolicy
-        | HostRemedy::WholeClientSandbox => return None,
+        | HostRemedy::WholeClientSandbox
+        | HostRemedy::WorkspaceWriteMode
+        | HostRemedy::WritableTempDir
+        | HostRemedy::ThroughSandboxProxy => return None,
     })
 }

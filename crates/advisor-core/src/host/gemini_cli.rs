@@ -97,6 +97,9 @@ pub(super) fn row(remedy: HostRemedy) -> Option<&'static Row> {
         | HostRemedy::ReplacePersistentShell
         | HostRemedy::SandboxedBusyboxShell
         | HostRemedy::WeakerNestedSandbox
-        | HostRemedy::HomeOutsideTemp => return None,
+        | HostRemedy::HomeOutsideTemp
+        | HostRemedy::WorkspaceWriteMode
+        | HostRemedy::WritableTempDir
+        | HostRemedy::ThroughSandboxProxy => return None,
     })
 }

@@ -1,5 +1,7 @@
 //! A fixture read, checked and turned into what the registry decides on.
 
+mod write_checks;
+
 use std::path::Path;
 
 use serde_json::Value;
@@ -157,7 +159,12 @@ fn host_checks(spec: Option<&ChecksSpec>) -> Result<HostChecks, String> {
         Some(other) => return Err(format!("checks.codex_home: unknown `{other}`")),
     };
     let enabled = match spec.claude_sandbox.as_deref() {
-        None if spec.allowed_domains.is_empty() && spec.denied_domains.is_empty() => None,
+        None if spec.allowed_domains.is_empty()
+            && spec.denied_domains.is_empty()
+            && !write_checks::claude_keys(spec) =>
+        {
+            None
+        }
         None => return Err("checks: the domain lists need `claude_sandbox`".into()),
         Some("on") => Some(Some(true)),
         Some("off") => Some(Some(false)),
@@ -171,6 +178,7 @@ fn host_checks(spec: Option<&ChecksSpec>) -> Result<HostChecks, String> {
         Some(other) => return Err(format!("checks.sandbox_program: unknown `{other}`")),
     };
     let list = |d: &[String]| d.iter().map(|s| crate::Untrusted::new(s)).collect();
+    let dirs = write_checks::claude(spec)?;
     Ok(HostChecks {
         user_namespaces: userns_given.then_some(UserNamespaces {
             max_user_namespaces: spec.max_user_namespaces,
@@ -183,9 +191,15 @@ fn host_checks(spec: Option<&ChecksSpec>) -> Result<HostChecks, String> {
             enabled,
             allowed_domains: list(&spec.allowed_domains),
             denied_domains: list(&spec.denied_domains),
+            allow_write: dirs.allow_write.clone(),
+            tmpdir: dirs.tmpdir.clone(),
+            project_dir: dirs.project_dir.clone(),
         }),
         client_tail: spec.client_tail,
         sandbox_program,
+        mount: write_checks::mount(spec)?,
+        codex_config: write_checks::codex(spec)?,
+        inet_socket: spec.inet_socket,
     })
 }
 

@@ -14,8 +14,11 @@ use crate::registry::{Registry, RegistryBuilder};
 /// What the registry decided for one case.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Outcome {
-    /// The owning family's id, or `None` when nothing recognized the case.
+    /// The family that decided (the owner, or the one an owner deferred
+    /// to), or `None` when nothing recognized the case.
     pub family: Option<String>,
+    /// The first family that recognized it (the owner before any deferral).
+    pub first_owner: Option<String>,
     /// The owner's decision.
     pub decision: Option<Decision>,
     /// The withhold or decline code.
@@ -38,10 +41,15 @@ pub fn decide(registry: &Registry, case: &Case) -> Outcome {
     let mut report = format!("about: {}\n", case.fixture.about);
     let mut said = None;
     let mut family = None;
+    let mut first_owner = None;
     match &case.subject {
-        Subject::Observation(observation) => match registry.owner(observation, case.host.kind) {
-            None => report.push_str("owner: none\n"),
-            Some(owner) => {
+        Subject::Observation(observation) => {
+            let mut next = registry.owner(observation, case.host.kind);
+            first_owner = next.as_ref().map(|o| o.family.as_str().to_owned());
+            if next.is_none() {
+                report.push_str("owner: none\n");
+            }
+            while let Some(owner) = next.take() {
                 let _ = writeln!(report, "owner: {}", owner.family);
                 let _ = writeln!(report, "finding: {:?}", owner.finding.finding());
                 family = Some(owner.family);
@@ -71,9 +79,20 @@ pub fn decide(registry: &Registry, case: &Case) -> Outcome {
                         Some(owner.finding.diagnose(&env).at_most_suspected()),
                     ),
                     Gate::Decline(code) => Said::Decline(code),
+                    Gate::Defer(code) => {
+                        // The next family that recognizes it decides.
+                        let _ = writeln!(report, "deferred: {code}");
+                        next =
+                            registry.owner_after(observation, case.host.kind, Some(owner.position));
+                        if next.is_none() {
+                            report.push_str("owner: none after it\n");
+                            family = None;
+                        }
+                        continue;
+                    }
                 });
             }
-        },
+        }
         Subject::Preflight => {
             let env = case.environment(true);
             let checker = registry.preflight_families(&case.host).next();
@@ -131,6 +150,7 @@ pub fn decide(registry: &Registry, case: &Case) -> Outcome {
     };
     Outcome {
         family: family.map(|f| f.as_str().to_owned()),
+        first_owner,
         decision,
         reason,
         report,
@@ -216,12 +236,12 @@ pub fn check(builder: RegistryBuilder, crate_dir: &str) {
                 .families_on(case.host.kind)
                 .find(|f| f.recognize(observation).is_some())
                 .map(|f| f.id().as_str().to_owned());
-            if unfiltered != got.family {
+            if unfiltered != got.first_owner {
                 problems.push(format!(
                     "{}: the recognizers alone say {}, through the prefilter {}: an anchor hides a match, or a recognizer reads what its anchors exclude",
                     case.name,
                     unfiltered.as_deref().unwrap_or("no owner"),
-                    got.family.as_deref().unwrap_or("no owner"),
+                    got.first_owner.as_deref().unwrap_or("no owner"),
                 ));
             }
         }
@@ -324,6 +344,6 @@ pub fn verdict<F: crate::Family>(
     match family.gate(&finding, env) {
         Gate::Speak => Verdict::Speak(Box::new(family.advise(&finding, env).name_sources(env))),
         Gate::Withhold(reason) => Verdict::Withhold(reason.code()),
-        Gate::Decline(code) => Verdict::Decline(code),
+        Gate::Decline(code) | Gate::Defer(code) => Verdict::Decline(code),
     }
 }

@@ -47,6 +47,16 @@
 //! # codex_home = "under-temp"   # under-temp | outside-temp
 //! # claude_sandbox = "on"       # on | off | unknown, with allowed_domains / denied_domains = [...]
 //! # client_tail = 120           # bytes at the end the client wrote in a field of its own
+//! # mount = "writable"          # writable | read-only | an unknown code (`MOUNT_UNKNOWN`)
+//! # mount_judged = "path"       # path | ancestor (default)
+//! # mount_user_may_write = false  # default true
+//! # allow_write = ["/srv/x"]    # Claude Code's sandbox.filesystem.allowWrite (needs claude_sandbox)
+//! # claude_tmpdir = "/tmp/claude-0"   # its $CLAUDE_TMPDIR (needs claude_sandbox)
+//! # codex_config = "read"       # read | an unreadable code (`CODEX_UNREADABLE`)
+//! # codex_mode = "read-only"    # the mode its files give; writable_roots = [...], network_access,
+//! #                             # exclude_slash_tmp, exclude_tmpdir_env_var, codex_tmpdir (need "read")
+//! # inet_socket = true          # the host let this user create an inet socket
+//! # working_directory = "/ws"   # the client's working directory as the hook knows it
 //!
 //! # href = "https://…"          # the configured `href`
 //! # locale = "zh-CN"            # the configured `locale` (default `en`)
@@ -232,6 +242,51 @@ pub struct ChecksSpec {
     /// absent: not looked for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sandbox_program: Option<String>,
+    /// The host's mount at the finding's path: `writable`, `read-only`, or
+    /// the code of a check that could not tell; absent: not checked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mount: Option<String>,
+    /// Where the mount was read: `path` or `ancestor` (the default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mount_judged: Option<String>,
+    /// Whether this user may write there (default true).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mount_user_may_write: Option<bool>,
+    /// `sandbox.filesystem.allowWrite` (needs `claude_sandbox`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allow_write: Vec<String>,
+    /// Claude Code's `$CLAUDE_TMPDIR` (needs `claude_sandbox`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claude_tmpdir: Option<String>,
+    /// Codex's configuration: `read`, or the code of a file that could not be.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub codex_config: Option<String>,
+    /// The mode Codex's files give (needs `codex_config = "read"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub codex_mode: Option<String>,
+    /// `sandbox_workspace_write.writable_roots` (needs `codex_config = "read"`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub writable_roots: Vec<String>,
+    /// `sandbox_workspace_write.network_access` (needs `codex_config = "read"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub network_access: Option<bool>,
+    /// `sandbox_workspace_write.exclude_slash_tmp`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub exclude_slash_tmp: bool,
+    /// `sandbox_workspace_write.exclude_tmpdir_env_var`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub exclude_tmpdir_env_var: bool,
+    /// Codex's `$TMPDIR` (needs `codex_config = "read"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub codex_tmpdir: Option<String>,
+    /// Whether the host let this user create an inet socket.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inet_socket: Option<bool>,
+    /// The client's working directory as the hook knows it (Claude Code's
+    /// project directory, or Codex's `cwd`); needs `claude_sandbox` or
+    /// `codex_config = "read"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub working_directory: Option<String>,
 }
 
 /// `[call]`.

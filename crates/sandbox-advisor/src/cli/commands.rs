@@ -145,7 +145,7 @@ fn run_hook(
             Err(e) => return not_blocking(io, format!("{} payload: {e}", dialect.as_str())),
         };
     if args.plugin {
-        if let Some(settings) = install_answers(dialect, &payload.payload) {
+        if let Some(settings) = hook::install::plugin::install_answers(dialect, &payload.payload) {
             tracing::debug!(
                 target: HOOK_TARGET,
                 event = payload.payload.event.name,
@@ -185,14 +185,6 @@ fn run_hook(
 
 /// The host-log target of `hook`'s own decisions.
 const HOOK_TARGET: &str = "sandbox_advisor::hook";
-
-/// For the plugin's run: the settings file where `hook install`'s handler
-/// answers this payload's event too (`hook::install::plugin`).
-fn install_answers(dialect: Dialect, payload: &payload::Payload) -> Option<std::path::PathBuf> {
-    let client = hook::install::client::of(dialect)?;
-    let projects = client.project_dirs(payload.cwd.as_deref());
-    hook::install::plugin::mounted_by_install(client, payload.event.name, &projects)
-}
 
 /// The ledger the flags (else the config) name, for `role`.
 fn open_ledger(args: &LedgerArgs, config: &FileConfig, role: Role) -> Result<Opened, String> {

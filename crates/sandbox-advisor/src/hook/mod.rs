@@ -101,6 +101,8 @@
 pub mod dialect;
 pub mod gemini_cli;
 pub mod install;
+#[cfg(unix)]
+pub mod mount;
 pub mod output;
 pub mod payload;
 pub mod probe;

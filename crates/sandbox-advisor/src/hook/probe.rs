@@ -15,6 +15,9 @@
 //! | Claude Code's settings | `$CLAUDE_CONFIG_DIR/settings.json` (else `~/.claude/settings.json`), `<project>/.claude/settings.json` and `settings.local.json` (the project: `CLAUDE_PROJECT_DIR`, which Claude Code sets for its hooks, else the payload's `cwd`), `/etc/claude-code/managed-settings.json` | [`SETTINGS_MAX_BYTES`] a file; [`DOMAINS_MAX`](advisor_core::DOMAINS_MAX) entries a list |
 //! | the client's own field | nothing: how long Claude Code's own `stderr` of a Bash success was, from the payload | none needed |
 //! | the sandbox's program | `bwrap` on this process's `PATH` (the client's), each absolute directory `stat`ed ([`path`]) | [`path::PATH_MAX_DIRS`] directories, [`path::PATH_MAX_BYTES`] of `PATH` |
+//! | the mount at a path | the path the finding names (a relative one against the payload's `cwd`), walked from `/` without following a link, `statvfs` at it or its nearest existing ancestor, and the user's own access check ([`super::mount`]) | its own deadline, [`super::mount::DEADLINE`] |
+//! | Codex's configuration | `/etc/codex/config.toml`, `$CODEX_HOME/config.toml` (else `~/.codex/config.toml`), and in a project the user's file trusts, `.codex/config.toml` of each directory from the project's root down to `cwd` ([`codex`]); the command line of the `codex` process above the hook, `/proc/<pid>/cmdline` ([`codex_cli`]); `$TMPDIR` | [`codex::CONFIG_MAX_BYTES`] a file, [`codex::PROJECT_DEPTH_MAX`] directories, [`codex_cli::ANCESTORS_MAX`] processes and [`codex_cli::CMDLINE_MAX_BYTES`], [`advisor_core::ROOTS_MAX`] roots |
+//! | inet sockets | one `socket(AF_INET, SOCK_STREAM)`, closed at once, never connected | none needed |
 //!
 //! Every file is opened component by component from `/` without following a
 //! link (`O_NOFOLLOW` at each step), and must be a regular file; a settings
@@ -26,6 +29,8 @@
 //! cannot tell says so the same way.
 
 mod claude;
+mod codex;
+mod codex_cli;
 mod files;
 pub mod path;
 
@@ -78,6 +83,10 @@ impl HookProbe {
 
 impl HostProbe for HookProbe {
     fn check(&self, wanted: Checks, host: &HostFacts) -> HostChecks {
+        self.check_at(wanted, None, host)
+    }
+
+    fn check_at(&self, wanted: Checks, path: Option<&str>, host: &HostFacts) -> HostChecks {
         let mut out = HostChecks {
             client_tail: self
                 .client_tail
@@ -89,17 +98,21 @@ impl HostProbe for HookProbe {
             Check::CodexHome,
             Check::ClaudeSandbox,
             Check::SandboxProgram,
+            Check::MountAt,
+            Check::CodexConfig,
+            Check::InetSocket,
         ];
         // The host's facts are this machine's only when the platform stated is its own.
         if !on_host.iter().any(|c| wanted.contains(*c)) || host.platform != Platform::current() {
             return out;
         }
         let env = Inputs::of_this_process(self.cwd.as_deref());
+        let path = path.map(str::to_owned);
         let (tx, rx) = mpsc::channel();
         let spawned = std::thread::Builder::new()
             .name("sandbox-advisor-probe".into())
             .spawn(move || {
-                let _ = tx.send(gather(wanted, &env));
+                let _ = tx.send(gather(wanted, path.as_deref(), &env));
             });
         if spawned.is_err() {
             return out;
@@ -110,6 +123,9 @@ impl HostProbe for HookProbe {
                 out.codex_home = found.codex_home;
                 out.claude_sandbox = found.claude_sandbox;
                 out.sandbox_program = found.sandbox_program;
+                out.mount = found.mount;
+                out.codex_config = found.codex_config;
+                out.inet_socket = found.inet_socket;
             }
             Err(_) => {
                 tracing::info!(target: "sandbox_advisor::probe", "the host checks ran out of time; every fact stays unknown");
@@ -120,6 +136,7 @@ impl HostProbe for HookProbe {
 }
 
 /// What the checks read from this process's environment.
+#[derive(Clone)]
 struct Inputs {
     home: Option<PathBuf>,
     codex_home: Option<PathBuf>,
@@ -127,6 +144,15 @@ struct Inputs {
     project: Option<PathBuf>,
     temp: PathBuf,
     path: Option<std::ffi::OsString>,
+    /// The payload's `cwd`, when absolute.
+    cwd: Option<PathBuf>,
+    /// `$TMPDIR`: the client's, which a hook inherits (Codex keeps it writable).
+    tmpdir: Option<PathBuf>,
+    /// `$CLAUDE_TMPDIR`: the directory Claude Code sets for its commands.
+    claude_tmpdir: Option<PathBuf>,
+    /// The arguments of the `codex` process above this hook, when there is
+    /// one (read on the checking thread, only for a Codex check).
+    codex_arguments: Option<Vec<String>>,
 }
 
 impl Inputs {
@@ -143,11 +169,15 @@ impl Inputs {
             project: var("CLAUDE_PROJECT_DIR").or_else(|| cwd.map(PathBuf::from)),
             temp: std::env::temp_dir(),
             path: std::env::var_os("PATH"),
+            cwd: cwd.map(PathBuf::from).filter(|c| c.is_absolute()),
+            tmpdir: var("TMPDIR"),
+            claude_tmpdir: var("CLAUDE_TMPDIR"),
+            codex_arguments: None,
         }
     }
 }
 
-fn gather(wanted: Checks, env: &Inputs) -> HostChecks {
+fn gather(wanted: Checks, path: Option<&str>, env: &Inputs) -> HostChecks {
     HostChecks {
         user_namespaces: wanted
             .contains(Check::UserNamespaces)
@@ -165,7 +195,56 @@ fn gather(wanted: Checks, env: &Inputs) -> HostChecks {
             .contains(Check::SandboxProgram)
             .then(|| path::on_path(BWRAP_NAME, env.path.as_deref()))
             .flatten(),
+        mount: wanted
+            .contains(Check::MountAt)
+            .then(|| path.map(|p| super::mount::fact(&resolve(p, env))))
+            .flatten(),
+        codex_config: wanted.contains(Check::CodexConfig).then(|| {
+            let mut env = env.clone();
+            env.codex_arguments = codex_cli::codex_arguments();
+            codex::codex_config(&env)
+        }),
+        inet_socket: wanted.contains(Check::InetSocket).then(inet_socket),
     }
+}
+
+// ---- the mount at a path, and sockets ----------------------------------------
+
+/// `path` as the kernel resolved it for the command: an absolute one as it
+/// is; a relative one against the working directory with its links
+/// resolved, its leading `..` taken off that directory (which holds no
+/// link, so the kernel's `..` is the lexical one). A `..` further in is
+/// kept: what precedes it may be a link, and the check then refuses the
+/// path rather than guess. Without a working directory it stays relative,
+/// and the check says so.
+fn resolve(path: &str, env: &Inputs) -> PathBuf {
+    let Some(cwd) = env.cwd.as_ref().filter(|_| !path.starts_with('/')) else {
+        return PathBuf::from(path);
+    };
+    let mut base = std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.clone());
+    let mut rest = path;
+    loop {
+        rest = rest.trim_start_matches("./");
+        match rest.strip_prefix("../") {
+            Some(after) => {
+                base.pop();
+                rest = after;
+            }
+            None if rest == ".." => {
+                base.pop();
+                rest = "";
+            }
+            None => break,
+        }
+    }
+    base.join(rest)
+}
+
+/// Whether this user may create an inet socket here: one is created and
+/// closed at once, never bound or connected.
+fn inet_socket() -> bool {
+    use rustix::net::{AddressFamily, SocketType, socket};
+    socket(AddressFamily::INET, SocketType::STREAM, None).is_ok()
 }
 
 // ---- user namespaces ---------------------------------------------------------

@@ -265,7 +265,10 @@ fn verdict_of(explained: Vec<(FamilyId, Explanation)>, owner: FamilyId) -> Optio
                 reason.to_string(),
             )),
             Explanation::Declined(code) => Some(Verdict::Declined(code)),
-            Explanation::NotRecognized | Explanation::Outranked(_) => None,
+            // A family that deferred does not own it; the next one does.
+            Explanation::NotRecognized | Explanation::Outranked(_) | Explanation::Deferred(_) => {
+                None
+            }
         })
 }
 

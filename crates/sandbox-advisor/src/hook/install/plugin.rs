@@ -216,6 +216,17 @@ exec "$bin" {run} --plugin
     )
 }
 
+/// For the plugin's run of `hook`: the settings file where `hook install`'s
+/// handler answers this payload's event too, if any.
+pub fn install_answers(
+    dialect: crate::hook::Dialect,
+    payload: &crate::hook::payload::Payload,
+) -> Option<std::path::PathBuf> {
+    let client = super::client::of(dialect)?;
+    let projects = client.project_dirs(payload.cwd.as_deref());
+    mounted_by_install(client, payload.event.name, &projects)
+}
+
 /// When `hook install`'s handler for `event` is mounted in a settings file
 /// the client reads for a session in `project`: that file. The plugin's run
 /// of `hook` then stays silent (module doc). A file that cannot be read

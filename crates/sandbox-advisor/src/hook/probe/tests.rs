@@ -8,6 +8,7 @@ use super::files::{Owner, read_no_follow};
 use super::*;
 #[cfg(unix)]
 use advisor_core::Untrusted;
+use advisor_core::{Judged, MountFact, SandboxMode};
 
 fn inputs(dir: &Path) -> Inputs {
     Inputs {
@@ -17,6 +18,10 @@ fn inputs(dir: &Path) -> Inputs {
         project: Some(dir.join("proj")),
         temp: PathBuf::from("/tmp"),
         path: None,
+        cwd: Some(dir.join("proj")),
+        tmpdir: Some(PathBuf::from("/tmp/codex-tmp")),
+        claude_tmpdir: Some(PathBuf::from("/tmp/claude-0")),
+        codex_arguments: None,
     }
 }
 
@@ -209,4 +214,161 @@ fn nothing_is_checked_for_another_platform_or_when_nothing_was_named() {
     host.platform = Platform::current();
     let unasked = probe.check(Checks::of(&[Check::CodexHome]), &host);
     assert_eq!(unasked.client_tail, None);
+}
+
+fn posix(p: &Path) -> HostPath {
+    HostPath::lexical(PathStyle::Posix, p.to_str().unwrap())
+}
+
+#[test]
+fn claude_codes_writable_directories_from_its_settings_and_environment() {
+    let dir = tempfile::tempdir().unwrap();
+    let env = inputs(dir.path());
+    write(
+        &dir.path().join("proj/.claude/settings.json"),
+        r#"{"sandbox": {"enabled": true, "filesystem": {"allowWrite": ["/srv/extra", "~/cache", "relative", "/srv/glob/*", 3]}}}"#,
+    );
+    let found = claude_sandbox(&env);
+    assert_eq!(found.enabled, Some(true));
+    let roots: Vec<_> = found.allow_write.iter().map(HostPath::as_str).collect();
+    let home_cache = dir.path().join("home/cache");
+    assert_eq!(roots, ["/srv/extra", home_cache.to_str().unwrap()]);
+    assert_eq!(
+        found.tmpdir.as_ref().map(HostPath::as_str),
+        Some("/tmp/claude-0")
+    );
+    assert_eq!(found.project_dir, Some(posix(&dir.path().join("proj"))));
+}
+
+fn codex(dir: &Path) -> advisor_core::CodexSandbox {
+    let mut env = inputs(dir);
+    env.codex_home = Some(dir.join("codex-home"));
+    match codex::codex_config(&env) {
+        advisor_core::CodexConfig::Read(config) => config,
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn codexs_configuration_in_its_layers() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // No file at all: an untrusted project runs read-only.
+    let none = codex(d);
+    assert_eq!(none.mode, Some(SandboxMode::ReadOnly));
+    assert_eq!((none.writable_roots.len(), none.network_access), (0, None));
+    assert_eq!(
+        none.tmpdir.as_ref().map(HostPath::as_str),
+        Some("/tmp/codex-tmp")
+    );
+    assert_eq!(none.cwd, Some(posix(&d.join("proj"))));
+    // The user's file, and a project file that counts only once trusted.
+    write(
+        &d.join("codex-home/config.toml"),
+        "[sandbox_workspace_write]\nwritable_roots = [\"/srv/extra\", \"rel\"]\n",
+    );
+    write(
+        &d.join("proj/.codex/config.toml"),
+        "sandbox_mode = \"danger-full-access\"\n[sandbox_workspace_write]\nnetwork_access = true\n",
+    );
+    let untrusted = codex(d);
+    assert_eq!(untrusted.mode, Some(SandboxMode::ReadOnly));
+    assert_eq!(untrusted.network_access, None);
+    let roots: Vec<_> = untrusted
+        .writable_roots
+        .iter()
+        .map(HostPath::as_str)
+        .collect();
+    let rel = d.join("codex-home/rel");
+    assert_eq!(roots, ["/srv/extra", rel.to_str().unwrap()]);
+    let trust = format!(
+        "[sandbox_workspace_write]\nwritable_roots = [\"/srv/extra\"]\n[projects.\"{}\"]\ntrust_level = \"trusted\"\n",
+        d.join("proj").display()
+    );
+    write(&d.join("codex-home/config.toml"), &trust);
+    let trusted = codex(d);
+    assert_eq!(trusted.mode, Some(SandboxMode::DangerFullAccess));
+    assert_eq!(trusted.network_access, Some(true));
+    // Trusted with no mode anywhere: workspace-write.
+    std::fs::remove_file(d.join("proj/.codex/config.toml")).unwrap();
+    assert_eq!(codex(d).mode, Some(SandboxMode::WorkspaceWrite));
+}
+
+#[test]
+fn an_unreadable_codex_file_is_unreadable_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut env = inputs(d);
+    env.codex_home = Some(d.join("codex-home"));
+    write(&d.join("elsewhere.toml"), "sandbox_mode = \"read-only\"\n");
+    std::fs::create_dir_all(d.join("codex-home")).unwrap();
+    std::os::unix::fs::symlink(d.join("elsewhere.toml"), d.join("codex-home/config.toml")).unwrap();
+    assert_eq!(
+        codex::codex_config(&env),
+        advisor_core::CodexConfig::Unreadable("codex-config-not-readable")
+    );
+    std::fs::remove_file(d.join("codex-home/config.toml")).unwrap();
+    write(
+        &d.join("codex-home/config.toml"),
+        "sandbox_mode = \"everything\"\n",
+    );
+    assert_eq!(
+        codex::codex_config(&env),
+        advisor_core::CodexConfig::Unreadable("codex-config-unknown-mode")
+    );
+    env.codex_home = None;
+    env.home = None;
+    assert_eq!(
+        codex::codex_config(&env),
+        advisor_core::CodexConfig::Unreadable("codex-home-unknown")
+    );
+}
+
+#[test]
+fn the_mount_at_a_relative_path_is_read_against_cwd_and_sockets_are_tried() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("proj")).unwrap();
+    let env = inputs(d);
+    let wanted = Checks::of(&[Check::MountAt, Check::InetSocket]);
+    let found = gather(wanted, Some("../proj/missing/x"), &env);
+    assert_eq!(
+        found.mount,
+        Some(MountFact::Writable {
+            judged: Judged::Ancestor,
+            user_may_write: true,
+        })
+    );
+    assert_eq!(found.inet_socket, Some(true));
+    assert_eq!(gather(Checks::NONE, None, &env), HostChecks::default());
+    assert_eq!(
+        gather(Checks::of(&[Check::MountAt]), Some("a/../x"), &env).mount,
+        Some(MountFact::Unknown("path-unusual"))
+    );
+}
+
+#[test]
+fn codexs_command_line_outranks_its_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        &d.join("codex-home/config.toml"),
+        "sandbox_mode = \"read-only\"\n[sandbox_workspace_write]\nnetwork_access = false\nwritable_roots = [\"/srv/a\"]\n",
+    );
+    let mut env = inputs(d);
+    env.codex_home = Some(d.join("codex-home"));
+    env.codex_arguments = Some(
+        "codex exec --sandbox workspace-write -c sandbox_workspace_write.network_access=true --add-dir extra"
+            .split(' ')
+            .map(str::to_owned)
+            .collect(),
+    );
+    let advisor_core::CodexConfig::Read(got) = codex::codex_config(&env) else {
+        panic!("unreadable");
+    };
+    assert_eq!(got.mode, Some(SandboxMode::WorkspaceWrite));
+    assert_eq!(got.network_access, Some(true));
+    let roots: Vec<_> = got.writable_roots.iter().map(HostPath::as_str).collect();
+    let extra = d.join("proj/extra");
+    assert_eq!(roots, ["/srv/a", extra.to_str().unwrap()]);
 }

@@ -1,0 +1,143 @@
+//! The advisory: the brief ([`crate::brief`]) as its text, and the full
+//! account, always in English: the mechanism and its source, what the words
+//! prove and what the advisor checked, the ways through with the host's own
+//! words, what will not work, and where the account stops.
+
+use advisor_core::{Advisory, Environment, HostRemedy, Locale};
+
+use crate::ID;
+use crate::facts::{Network, Off, network};
+use crate::recognize::{Finding, Refusal, Runtime};
+
+/// Builds the advisory for a refused socket or a network kept off.
+pub fn advise(finding: &Finding, env: &Environment) -> Advisory {
+    let summary = match (env.locale, finding.refusal) {
+        (Locale::En, Refusal::Seatbelt) => "Claude Code's sandbox refused a direct network \
+            connection: only its proxy is let out; the user decides what to allow"
+            .to_owned(),
+        (Locale::En, _) => "Codex's sandbox keeps the network off in this session: retrying \
+            cannot help; the user decides whether to turn it on"
+            .to_owned(),
+        (Locale::ZhCn, Refusal::Seatbelt) => {
+            "Claude Code 的沙箱拒绝了直接网络连接：只放行其代理；允许什么由用户决定".to_owned()
+        }
+        (Locale::ZhCn, _) => {
+            "Codex 的沙箱在本会话中关闭了网络：重试无济于事；是否开启由用户决定".to_owned()
+        }
+    };
+    Advisory::new(ID, &summary, crate::brief::brief(finding, env)).with_detail(detail(finding, env))
+}
+
+fn runtime(runtime: Runtime) -> &'static str {
+    match runtime {
+        Runtime::Python => "Python",
+        Runtime::Ssh => "ssh",
+        Runtime::Node => "Node",
+        Runtime::Wget => "wget",
+        Runtime::Curl => "curl",
+        Runtime::Git => "git",
+        Runtime::Seatbelt => "macOS's sandbox (Seatbelt)",
+    }
+}
+
+/// The full account, in English.
+fn detail(finding: &Finding, env: &Environment) -> String {
+    let host = env.host.kind;
+    let mut out: Vec<String> = Vec::with_capacity(32);
+    out.push(match finding.refusal {
+        Refusal::Seatbelt => "Claude Code's sandbox on macOS is Seatbelt (sandbox-exec). With its \
+            network restricted it allows outbound connections only to its own proxies' local \
+            ports, and logs any other connection it refuses; Claude Code appends the log lines \
+            to the output in a <sandbox_violations> block. Source: anthropics/sandbox-runtime, \
+            src/sandbox/macos-sandbox-utils.ts and sandbox-manager.ts (read in source only; no \
+            Mac ran this advisory)."
+            .to_owned(),
+        _ => "Codex's sandbox on Linux runs each command under bubblewrap with a seccomp \
+            filter. Under `read-only`, and under `workspace-write` unless \
+            `sandbox_workspace_write.network_access` is true, the filter refuses every socket \
+            but a Unix one with EPERM: a program sees 'Operation not permitted' when it \
+            creates a socket, or fails to resolve a name (the resolver's own socket is refused \
+            the same way). Recorded with Codex 0.171.0 in docs/hooks/codex/network-*."
+            .to_owned(),
+    });
+    out.push(String::new());
+    out.push(format!("What {} reported:", runtime(finding.runtime)));
+    out.push(finding.line.quote_block().to_string());
+    out.push(String::new());
+    out.push("What the words prove, and what the advisor checked:".to_owned());
+    out.push(match finding.refusal {
+        Refusal::SocketCreation => "- The socket was refused as it was created (EPERM from \
+            socket()). Outside a sandbox only a seccomp filter or a security module does that; \
+            a firewall refuses packets, not sockets."
+            .to_owned(),
+        Refusal::ConnectEperm => "- The connection was refused with EPERM. A seccomp filter \
+            does that, and so does a host firewall that drops the packet, so the words alone \
+            do not say which."
+            .to_owned(),
+        Refusal::Unreachable => "- A name did not resolve, or the connection was not made. An \
+            offline machine prints the same, so the words alone prove nothing about the \
+            sandbox."
+            .to_owned(),
+        Refusal::Seatbelt => "- The line is Seatbelt's own refusal of a network-outbound \
+            operation, in the block Claude Code appends; a program can print such a block too."
+            .to_owned(),
+    });
+    if env.checks.inet_socket == Some(true) {
+        out.push(
+            "- Outside the sandbox, the hook created an inet socket as this user and closed it \
+             without connecting: the host itself does not refuse sockets."
+                .to_owned(),
+        );
+    }
+    match network(env) {
+        Ok(Network::Off(Off::ReadOnlyMode)) => out.push(
+            "- The session runs under `read-only` (the stated mode, else `sandbox_mode` of \
+             Codex's configuration), which gives commands no network."
+                .to_owned(),
+        ),
+        Ok(Network::Off(Off::NoNetworkAccess)) => out.push(
+            "- The session runs under `workspace-write`, and Codex's configuration files \
+             (user and trusted project) leave `sandbox_workspace_write.network_access` unset \
+             or false."
+                .to_owned(),
+        ),
+        _ => {}
+    }
+    out.push(String::new());
+    out.push("Ways through, each the user's decision:".to_owned());
+    let rows: &[HostRemedy] = match finding.refusal {
+        Refusal::Seatbelt => &[
+            HostRemedy::ThroughSandboxProxy,
+            HostRemedy::AllowNetworkHost,
+            HostRemedy::EscalateOneCommand,
+        ],
+        _ => &[
+            HostRemedy::WorkspaceWriteMode,
+            HostRemedy::AllowNetworkHost,
+            HostRemedy::EscalateOneCommand,
+        ],
+    };
+    out.extend(
+        rows.iter()
+            .filter_map(|r| host.remedy_detail(*r))
+            .map(|t| format!("- {t}")),
+    );
+    out.push("- The user runs the command themselves, outside the client.".to_owned());
+    out.push(String::new());
+    out.push("What will not work:".to_owned());
+    out.push(
+        "- Retrying, waiting, another tool, or a proxy started inside the sandbox: every \
+         process in it is under the same filter."
+            .to_owned(),
+    );
+    out.push(String::new());
+    out.push(
+        "Where this stops: a hook cannot see the client's command line (Codex's `-c \
+         sandbox_workspace_write.network_access=true`, `--sandbox`); the stated mode \
+         (`--mode`) and the configuration files stand for it. An offline machine and a \
+         sandbox with the network off print the same resolver errors; for those the advisor \
+         relies on the configuration alone."
+            .to_owned(),
+    );
+    out.join("\n")
+}

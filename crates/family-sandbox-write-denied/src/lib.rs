@@ -1,0 +1,48 @@
+#![doc = include_str!("../README.md")]
+
+pub mod advise;
+mod brief;
+pub mod facts;
+pub mod gate;
+pub mod provenance;
+pub mod recognize;
+#[cfg(feature = "testing")]
+pub mod testing;
+
+use advisor_core::{Anchors, Diagnosis, FamilyId, ToolScope};
+
+pub use recognize::{Carrier, Finding, Place};
+
+/// The family id.
+pub const ID: FamilyId = FamilyId::new("sandbox-write-denied");
+
+/// The structured diagnosis: the command ran, and the sandbox refused a
+/// write outside the directories it lets commands write.
+pub const DIAGNOSIS: Diagnosis = advisor_core::diagnosis!(
+    category: FileAccessDenied, phase: Execute, confidence: Confirmed, source: Policy,
+    command_started: Yes, effects: Possible, retry: AfterRemedy, remedy_owner: User
+);
+
+advisor_core::family! {
+    /// A write the client's sandbox refused outside its writable roots (or
+    /// any write, under Codex's `read-only`).
+    pub struct SandboxWriteDenied {
+        id: ID,
+        finding: Finding,
+        readme: include_str!("../README.md"),
+        hosts: &[advisor_core::Host::ClaudeCode, advisor_core::Host::Codex],
+        anchors: Anchors::OutputText { needles: &[advisor_core::erofs::NEEDLE, recognize::SEATBELT_WRITE] },
+        recognize: recognize::recognize,
+        gate: gate::gate,
+        advise: advise::advise,
+        // The line comes from a process the sandbox confined; a file or
+        // network tool's text quoting it is not one.
+        tools: ToolScope::SandboxProcess,
+        // The host's own facts, checked by the hook outside the sandbox.
+        checks: provenance::checks,
+        check_path: provenance::check_path,
+        provenance: provenance::provenance,
+        diagnose: |_, _| DIAGNOSIS,
+        sample: testing::sample(),
+    }
+}

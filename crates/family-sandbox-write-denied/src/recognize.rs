@@ -1,0 +1,267 @@
+//! The predicate: did a program report a write refused as a read-only file
+//! system (Linux: bubblewrap's read-only binds answer with `EROFS`), or does
+//! the output end with Claude Code's `<sandbox_violations>` block holding a
+//! Seatbelt write refusal (macOS, read in source only)?
+//!
+//! **Linux.** The producer's own `EROFS` line, where the producer leaves it
+//! ([`advisor_core::erofs::find`]: coreutils, a shell's redirection, git,
+//! Python, Node, Rust). The text is a failure's message (one `Error: `
+//! envelope removed; Claude Code's `Exit code N` line is above the output,
+//! so it never hides the last line) or a success's content (Codex sends the
+//! bare output).
+//!
+//! **macOS (Claude Code).** Seatbelt refuses a write with `EPERM`, and the
+//! program says `Operation not permitted`, which every other denial says
+//! too. What names the refusal is the sandbox runtime's own log, which
+//! Claude Code appends as a block closing the output
+//! (`anthropics/sandbox-runtime`, `src/sandbox/macos-sandbox-utils.ts`,
+//! `startMacOSSandboxLogMonitor`, keeps each kernel line after `Sandbox: `;
+//! `sandbox-manager.ts`, `annotateStderrWithSandboxFailures`, writes
+//! [`OPEN_TAG`], one line per violation, [`CLOSE_TAG`]). A write refusal
+//! reads `<process>(<pid>) deny(1) file-write-<operation> <path>`. The
+//! block must close the output, and every line in it must be a Seatbelt
+//! line or the proxy's `deny network-outbound …` line; the first write line
+//! is read. **Read in source only: no Mac ran it.**
+//!
+//! **Relative paths** are kept as printed and resolved later against the
+//! session's working directory; when the command changes directory first
+//! ([`changes_directory`]), that directory is not the one the program wrote
+//! in, and the path is marked so ([`Place::AfterDirectoryChange`]).
+
+use advisor_core::erofs::{self, Producer};
+use advisor_core::{HostPath, Observation, Outcome, PathStyle, Untrusted, envelope};
+
+/// The block's opening tag, on a line of its own.
+pub const OPEN_TAG: &str = "<sandbox_violations>";
+
+/// The block's closing tag, the output's last line.
+pub const CLOSE_TAG: &str = "</sandbox_violations>";
+
+/// What a Seatbelt write refusal holds after the process: the verdict and
+/// the operation's family.
+pub const SEATBELT_WRITE: &str = " deny(1) file-write-";
+
+/// The most block lines read, back from the closing tag.
+pub const MAX_BLOCK_LINES: usize = 512;
+
+/// Where the refusal was reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Carrier {
+    /// The program's own `EROFS` line (Linux).
+    Erofs(Producer),
+    /// A Seatbelt line in Claude Code's `<sandbox_violations>` block (macOS).
+    Seatbelt,
+}
+
+/// Where the path points, as far as the text tells.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Place {
+    /// An absolute path, normalized lexically.
+    Absolute(HostPath),
+    /// A relative path, to be resolved against the session's working directory.
+    Relative,
+    /// A relative path printed after the command changed directory: not
+    /// resolvable against the session's working directory.
+    AfterDirectoryChange,
+}
+
+/// A recognized refusal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// Who reported it.
+    pub carrier: Carrier,
+    /// The reporting line, as evidence.
+    pub line: Untrusted,
+    /// The path as printed.
+    pub path: Untrusted,
+    /// Where it points.
+    pub place: Place,
+}
+
+/// The text the family reads: a failure's message (its rendered content
+/// when the message is empty) without its one envelope, or a success's
+/// content.
+pub fn text(observation: &Observation) -> &str {
+    match &observation.outcome {
+        Outcome::Failure(f) if f.message.trim().is_empty() => envelope::unwrap(&f.content),
+        Outcome::Failure(f) => envelope::unwrap(&f.message),
+        Outcome::Success(s) => &s.content,
+    }
+}
+
+/// Recognizes a refused write; `None` (without allocating) for anything else.
+pub fn recognize(observation: &Observation) -> Option<Finding> {
+    let text = text(observation);
+    let (carrier, line, path) = match erofs::find(text) {
+        Some(r) => (Carrier::Erofs(r.producer), r.line, r.path),
+        None => {
+            let (line, path) = seatbelt_write(text)?;
+            (Carrier::Seatbelt, line, path)
+        }
+    };
+    let place = if path.starts_with('/') {
+        Place::Absolute(HostPath::lexical(PathStyle::Posix, path))
+    } else if changes_directory(command(observation)) {
+        Place::AfterDirectoryChange
+    } else {
+        Place::Relative
+    };
+    Some(Finding {
+        carrier,
+        line: Untrusted::new(line),
+        path: Untrusted::new(path),
+        place,
+    })
+}
+
+/// The call's shell command (`command` of Claude Code's and Codex's `Bash`).
+fn command(observation: &Observation) -> &str {
+    observation
+        .arguments
+        .get("command")
+        .and_then(|v| v.as_str())
+        .unwrap_or_default()
+}
+
+/// Words that move a command (or the program it runs) to another directory
+/// before it writes: the shell's `cd`/`pushd`, `-C`/`--directory` (git,
+/// make, tar), `--prefix`/`--cwd` (npm, yarn), a runtime's `chdir`.
+const DIRECTORY_CHANGES: &[&str] = &[
+    "cd",
+    "pushd",
+    "-C",
+    "--directory",
+    "--prefix",
+    "--cwd",
+    "--work-tree",
+    "--git-dir",
+];
+
+/// Whether `command` may change directory before the write: one of
+/// [`DIRECTORY_CHANGES`] as a word, or `chdir` anywhere.
+pub fn changes_directory(command: &str) -> bool {
+    command.contains("chdir")
+        || command
+            .split(|c: char| c.is_whitespace() || matches!(c, ';' | '&' | '|' | '(' | ')' | '`'))
+            .any(|word| {
+                let word = word.split('=').next().unwrap_or_default();
+                DIRECTORY_CHANGES.contains(&word)
+            })
+}
+
+/// The first Seatbelt write refusal in a `<sandbox_violations>` block that
+/// closes `text`: the line and its path.
+fn seatbelt_write(text: &str) -> Option<(&str, &str)> {
+    let mut lines = text
+        .lines()
+        .rev()
+        .map(|l| l.trim_end_matches('\r'))
+        .skip_while(|l| l.trim().is_empty());
+    if lines.next()? != CLOSE_TAG {
+        return None;
+    }
+    let mut first_write = None;
+    for line in lines.take(MAX_BLOCK_LINES) {
+        if line == OPEN_TAG {
+            return first_write;
+        }
+        match seatbelt_line(line) {
+            Some(Some(path)) => first_write = Some((line, path)),
+            Some(None) => {}
+            None if line.starts_with("deny network-outbound ") => {}
+            None => return None,
+        }
+    }
+    None
+}
+
+/// A Seatbelt line, `<process>(<pid>) deny(1) <operation> <operand>`:
+/// `Some(Some(path))` for a write refusal of an absolute path, `Some(None)`
+/// for another operation; `None` for a line of another shape.
+fn seatbelt_line(line: &str) -> Option<Option<&str>> {
+    let (process, rest) = line.split_once(") deny(1) ")?;
+    let (name, pid) = process.rsplit_once('(')?;
+    let pid_ok = !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit());
+    (pid_ok && !name.is_empty()).then_some(())?;
+    let (operation, operand) = rest.split_once(' ').unwrap_or((rest, ""));
+    let op_ok = !operation.is_empty()
+        && operation
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b == b'-' || b == b'*');
+    op_ok.then_some(())?;
+    let write = operation.starts_with("file-write-")
+        && operand.starts_with('/')
+        && operand.len() <= erofs::PATH_MAX_BYTES
+        && !operand.chars().any(char::is_control);
+    Some(write.then_some(operand))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn directory_changes_are_words() {
+        for command in [
+            "cd /tmp && touch x",
+            "(cd sub; touch ../x)",
+            "git -C ../other commit",
+            "make --directory=build",
+            "npm --prefix ../x install",
+            "python3 -c 'import os; os.chdir(\"/\"); open(\"x\",\"w\")'",
+        ] {
+            assert!(changes_directory(command), "{command}");
+        }
+        for command in ["touch ../x", "echo cdrom > x", "git commit -Cx", "abcd x"] {
+            assert!(!changes_directory(command), "{command}");
+        }
+    }
+
+    #[test]
+    fn seatbelt_lines() {
+        assert_eq!(
+            seatbelt_line("touch(1234) deny(1) file-write-create /private/tmp/nope"),
+            Some(Some("/private/tmp/nope"))
+        );
+        assert_eq!(
+            seatbelt_line("Google Chrome(77) deny(1) file-write-data /Users/me/x y"),
+            Some(Some("/Users/me/x y"))
+        );
+        assert_eq!(
+            seatbelt_line("curl(9) deny(1) network-outbound 1.2.3.4:443"),
+            Some(None)
+        );
+        for line in [
+            "deny network-outbound example.com:443 (user denied)",
+            "touch(x) deny(1) file-write-create /a",
+            "(12) deny(1) file-write-create /a",
+            "touch(12) deny(1) FILE /a",
+        ] {
+            assert_eq!(seatbelt_line(line), None, "{line}");
+        }
+        assert_eq!(
+            seatbelt_line("touch(12) deny(1) file-write-create relative"),
+            Some(None)
+        );
+    }
+
+    #[test]
+    fn only_a_block_closing_the_output() {
+        let block = "touch: /x: Operation not permitted\n\n<sandbox_violations>\n\
+                     touch(5) deny(1) file-write-create /x\n</sandbox_violations>\n";
+        assert_eq!(
+            seatbelt_write(block),
+            Some(("touch(5) deny(1) file-write-create /x", "/x"))
+        );
+        assert_eq!(seatbelt_write(&format!("{block}more")), None);
+        let mixed = block.replace(
+            "<sandbox_violations>\n",
+            "<sandbox_violations>\ndeny network-outbound a.example:443 (x)\n",
+        );
+        assert!(seatbelt_write(&mixed).is_some());
+        let foreign = block.replace("<sandbox_violations>\n", "<sandbox_violations>\nhello\n");
+        assert_eq!(seatbelt_write(&foreign), None);
+        let unopened = "touch(5) deny(1) file-write-create /x\n</sandbox_violations>\n";
+        assert_eq!(seatbelt_write(unopened), None);
+    }
+}

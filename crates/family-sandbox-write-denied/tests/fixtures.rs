@@ -1,0 +1,9 @@
+//! Every fixture in `tests/fixtures/` through the family, one snapshot each.
+
+#[test]
+fn fixtures() {
+    advisor_core::testing::check(
+        advisor_core::Registry::builder().family(family_sandbox_write_denied::SandboxWriteDenied),
+        env!("CARGO_MANIFEST_DIR"),
+    );
+}
