@@ -151,6 +151,65 @@ fn environments() -> &'static [Environment] {
                 host_version: None,
                 checks: Default::default(),
             },
+            // The everyday refusals speak only on the host's facts (issue 37):
+            // Codex's read-only mode with every fact checked, and Claude Code's
+            // sandbox on with a configured writable root, so their gates and
+            // advisories run.
+            Environment {
+                host: HostFacts {
+                    kind: advisor_core::Host::Codex,
+                    ..host(Platform::Linux, HostBinary::NotElectron)
+                },
+                policy: PolicyState::Resolved(ResolvedPolicy {
+                    mode: SandboxMode::ReadOnly,
+                    workspace_root: Some(WorkspaceRoot::new(HostPath::lexical(
+                        PathStyle::Posix,
+                        "/ws",
+                    ))),
+                }),
+                href: None,
+                locale: advisor_core::Locale::En,
+                host_version: None,
+                checks: advisor_core::HostChecks {
+                    mount: Some(advisor_core::MountFact::Writable {
+                        judged: advisor_core::Judged::Ancestor,
+                        user_may_write: true,
+                    }),
+                    codex_config: Some(advisor_core::CodexConfig::Read(
+                        advisor_core::CodexSandbox {
+                            cwd: Some(HostPath::lexical(PathStyle::Posix, "/ws")),
+                            ..Default::default()
+                        },
+                    )),
+                    inet_socket: Some(true),
+                    ..Default::default()
+                },
+            },
+            Environment {
+                host: HostFacts {
+                    kind: advisor_core::Host::ClaudeCode,
+                    ..host(Platform::Linux, HostBinary::NotElectron)
+                },
+                policy: PolicyState::Unresolved(Unresolved::NoModeStated),
+                href: None,
+                locale: advisor_core::Locale::ZhCn,
+                host_version: None,
+                checks: advisor_core::HostChecks {
+                    mount: Some(advisor_core::MountFact::Writable {
+                        judged: advisor_core::Judged::Path,
+                        user_may_write: false,
+                    }),
+                    claude_sandbox: Some(advisor_core::ClaudeSandbox {
+                        enabled: Some(true),
+                        allowed_domains: Vec::new(),
+                        denied_domains: Vec::new(),
+                        allow_write: vec![HostPath::lexical(PathStyle::Posix, "/srv/out")],
+                        tmpdir: Some(HostPath::lexical(PathStyle::Posix, "/tmp/claude-0")),
+                        project_dir: Some(HostPath::lexical(PathStyle::Posix, "/ws")),
+                    }),
+                    ..Default::default()
+                },
+            },
         ]
     })
 }
