@@ -229,3 +229,38 @@ fn the_example_in_docs_parses() {
     assert!(raw[0].equivalent.is_some());
     assert_eq!(raw[0].packages.as_ref().unwrap().len(), 2);
 }
+
+/// This repository's own catalogue, as `cargo xtask inject` will load it:
+/// every entry applies (its file exists and its `find` occurs exactly once)
+/// and names packages that exist. A code move or a rename that strands an
+/// arm fails here, in the test step, rather than minutes into an inject run.
+#[test]
+fn this_workspaces_catalogue_applies_and_names_real_packages() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let entries = load(&root).unwrap();
+    assert!(entries.len() > 100, "{} entries", entries.len());
+    let broken: Vec<String> = entries
+        .iter()
+        .filter_map(|e| e.broken.as_ref().map(|why| format!("{}: {why}", e.id)))
+        .collect();
+    assert!(broken.is_empty(), "broken entries: {broken:#?}");
+    let mut known = std::collections::BTreeSet::new();
+    for dir in CATALOGUE_DIRS {
+        for child in fs::read_dir(root.join(dir)).unwrap() {
+            let manifest = child.unwrap().path().join("Cargo.toml");
+            if let Ok(name) = fs::read_to_string(&manifest)
+                .map_err(|e| e.to_string())
+                .and_then(|t| parse_package_name(&t))
+            {
+                known.insert(name);
+            }
+        }
+    }
+    let strays: Vec<String> = entries
+        .iter()
+        .flat_map(|e| e.packages.iter().map(move |p| (e, p)))
+        .filter(|(_, p)| !known.contains(p.as_str()))
+        .map(|(e, p)| format!("{}: {p}", e.id))
+        .collect();
+    assert!(strays.is_empty(), "packages no crate is named: {strays:#?}");
+}
