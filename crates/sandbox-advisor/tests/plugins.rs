@@ -456,3 +456,51 @@ fn codex_install_check_names_the_enabled_plugin() {
     );
     assert!(!off.stdout.contains("plugin:"), "{}", off.stdout);
 }
+
+/// README.md's install blocks name what this repository ships: each client's
+/// commands with the marketplace's and the plugin's own names, the Gemini
+/// extension's directory, the npm package's name and the CLI crate's.
+#[test]
+fn the_readme_installs_each_plugin() {
+    let root = repo_root();
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let json = |path: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(root.join(path)).unwrap()).unwrap()
+    };
+    let name = |v: &serde_json::Value| v["name"].as_str().unwrap().to_owned();
+    let claude = json(".claude-plugin/marketplace.json");
+    let codex = json(".agents/plugins/marketplace.json");
+    let gemini = json("plugins/gemini-cli/gemini-extension.json");
+    let npm = json("npm/sandbox-advisor/package.json");
+    assert_eq!(name(&gemini), "sandbox-advisor");
+    let want = [
+        "claude plugin marketplace add <repo>".to_owned(),
+        format!(
+            "claude plugin install {}@{}",
+            name(&claude["plugins"][0]),
+            name(&claude)
+        ),
+        "codex plugin marketplace add <repo>".to_owned(),
+        format!(
+            "codex plugin add {}@{}",
+            name(&codex["plugins"][0]),
+            name(&codex)
+        ),
+        "gemini extensions install <repo>/plugins/gemini-cli".to_owned(),
+        format!("npm install -g {}", name(&npm)),
+        "cargo install sandbox-advisor --locked".to_owned(),
+        "cargo install --path crates/sandbox-advisor --locked".to_owned(),
+    ];
+    for line in &want {
+        assert!(
+            readme.lines().any(|l| l == line),
+            "README.md does not show `{line}`"
+        );
+    }
+    let cli = std::fs::read_to_string(root.join("crates/sandbox-advisor/Cargo.toml")).unwrap();
+    assert!(cli.contains("name = \"sandbox-advisor\""));
+    assert!(
+        root.join("plugins/gemini-cli/gemini-extension.json")
+            .is_file()
+    );
+}
