@@ -119,13 +119,18 @@ fn an_ordinary_user_trusts_its_own_directory_and_forget_reports_what_it_cannot_d
     }
     chmod(tmp.path(), 0o755);
     chown(&parent, Some(USER), Some(USER)).unwrap();
+    // The other user runs a copy: the build tree may lie where only its
+    // owner can enter (a clone in a 0700 directory).
+    let exe = tmp.path().join("test-exe");
+    fs::copy(std::env::current_exe().unwrap(), &exe).unwrap();
+    chmod(&exe, 0o755);
     let child = Command::new("setpriv")
         .args([
             format!("--reuid={USER}"),
             format!("--regid={USER}"),
             "--clear-groups".to_owned(),
         ])
-        .arg(std::env::current_exe().unwrap())
+        .arg(&exe)
         .args(["child", "--exact", "--nocapture", "--test-threads=1"])
         .env(ROLE, "unprivileged")
         .env("LEDGER_FILE_DIR", &parent)

@@ -57,11 +57,19 @@ fn scratch() -> tempfile::TempDir {
 /// `user` (`setpriv` in front) when given; asserts it ran and passed.
 fn inside(dir: &Path, setup: &str, inner: &str, user: Option<&str>) {
     let exe = std::env::current_exe().unwrap();
-    let setpriv = user.map_or(String::new(), |uid| {
-        format!("setpriv --reuid={uid} --regid={uid} --clear-groups ")
+    // Another user runs a copy in the scratch directory: the build tree may
+    // lie where only its owner can enter (a clone in a 0700 directory).
+    let (setpriv, exe_ref) = user.map_or((String::new(), "\"$0\""), |uid| {
+        (
+            format!(
+                "cp \"$0\" \"$D/test-exe\"; chmod 755 \"$D/test-exe\"; exec setpriv --reuid={uid} --regid={uid} --clear-groups "
+            ),
+            "\"$D/test-exe\"",
+        )
     });
+    let exec = if setpriv.is_empty() { "exec " } else { "" };
     let script = format!(
-        "set -e; {setup}; exec {setpriv}\"$0\" --ignored --exact {inner} --nocapture --test-threads 1"
+        "set -e; {setup}; {setpriv}{exec}{exe_ref} --ignored --exact {inner} --nocapture --test-threads 1"
     );
     let out = Command::new("unshare")
         .args(["-m", "--propagation", "private", "--", "sh", "-c", &script])

@@ -129,8 +129,13 @@ fn hook_on(host: &Recorded, args: &[&str], stdin: String) -> Run {
         setup.push_str("; echo 0 > /proc/sys/user/max_user_namespaces");
     }
     let mut exec = "exec".to_owned();
+    // The binary the hook runs as: the build's, or for another user a copy
+    // in the run directory (the build tree may lie where only its owner can
+    // enter, as a clone in a 0700 directory does).
+    let mut bin = BIN.to_owned();
     if host.as_user && root {
-        setup.push_str(&format!("; chown -R 65534:65534 {RUN}"));
+        bin = format!("{RUN}/sandbox-advisor");
+        setup.push_str(&format!("; cp '{BIN}' {bin}; chown -R 65534:65534 {RUN}"));
         exec.push_str(" setpriv --reuid=65534 --regid=65534 --clear-groups");
     }
     if let Some(present) = host.bwrap_on_path {
@@ -155,13 +160,13 @@ fn hook_on(host: &Recorded, args: &[&str], stdin: String) -> Run {
         None => {
             command
                 .arg(format!("{setup}; {exec} \"$0\" \"$@\""))
-                .arg(BIN)
+                .arg(&bin)
                 .args(args);
         }
         Some(argv) => {
             // A process named `codex` with Codex's arguments, running the
             // hook as its child (`; exit` keeps sh from exec'ing it).
-            let hook: Vec<String> = std::iter::once(BIN)
+            let hook: Vec<String> = std::iter::once(bin.as_str())
                 .chain(args.iter().copied())
                 .map(|a| format!("'{a}'"))
                 .collect();
