@@ -181,7 +181,8 @@ install_clients() {
 #                  mount the advisor as a plugin user does: this checkout's plugin, added and
 #                  installed with the client's own commands (`claude plugin marketplace add` and
 #                  `plugin install`; `codex plugin marketplace add` and `plugin add`, then its hooks
-#                  trusted through `codex app-server`); the binary on the client's PATH
+#                  trusted through `codex app-server`; `gemini extensions install`, the folder
+#                  trusted with `y`); the binary on the client's PATH
 #                  (<dir>/bin), in <dir>/home/.cargo/bin, or nowhere
 #   tui=TEXT       run the interactive client on a pseudo-terminal (clients/pty-screen.py) until
 #                  the screen shows TEXT; what it showed is in <dir>/screen.txt
@@ -279,6 +280,9 @@ run_scenario() {
     gemini-cli:)
       node "$CLIENTS/configure.mjs" gemini-settings "$dir/home" "$hook" "${sandbox:-on}"
       ;;
+    gemini-cli:plugin)
+      node "$CLIENTS/configure.mjs" gemini-settings "$dir/home" "" "${sandbox:-on}"
+      ;;
     gemini-cli:advisor)
       # The newcomer's path: the user's own settings first, then one `hook install` on the project.
       node "$CLIENTS/configure.mjs" gemini-settings "$dir/home" "" "${sandbox:-on}"
@@ -325,6 +329,13 @@ install_plugin() { # CLIENT DIR WHERE
     codex)
       "${penv[@]}" "$CODEX_BIN" plugin marketplace add "$ROOT" &&
         "${penv[@]}" "$CODEX_BIN" plugin add sandbox-advisor@sandbox-advisor
+      ;;
+    gemini-cli)
+      # `--consent` covers the extension's own consent; the folder-trust question that
+      # follows for a local source is answered `y` on stdin, as its user types it.
+      # Run from the home: Gemini trusts the working directory with the source.
+      (cd "$dir/home" && printf 'y\n' |
+        "${penv[@]}" "$GEMINI_BIN" extensions install "$ROOT/plugins/gemini-cli" --consent)
       ;;
   esac > "$dir/plugin.out" 2>&1
 }
@@ -479,7 +490,7 @@ inner() {
       fi
       ;;
     gemini-cli)
-      local genv=(env -i PATH="$CLIENT_PATH" HOME="$dir/home" SHELL=/bin/bash LANG=C.UTF-8
+      local genv=(env -i PATH="$SCN_PATH" HOME="$dir/home" SHELL=/bin/bash LANG=C.UTF-8
         GOOGLE_GEMINI_BASE_URL="http://127.0.0.1:$port" GEMINI_API_KEY=scripted-offline)
       # Folder trust: without it, project settings and project hooks are ignored.
       [ "$SCN_TRUST" = none ] || genv+=(GEMINI_CLI_TRUST_WORKSPACE=true)

@@ -2,8 +2,9 @@
 # The client plugins of this checkout, installed the way a plugin user installs
 # them: with each client's own commands (`claude plugin marketplace add` and
 # `claude plugin install`; `codex plugin marketplace add` and `codex plugin
-# add`, then Codex's hook trust through `codex app-server`), offline, against
-# the scripted model (.ci/clients.sh runs each scenario inside `unshare -n`).
+# add`, then Codex's hook trust through `codex app-server`; `gemini extensions
+# install`), offline, against the scripted model (.ci/clients.sh runs each
+# scenario inside `unshare -n`).
 #
 #   .ci/plugins.sh test    validate, then per client: one sandbox failure advised
 #                          through the plugin; the binary missing (the call goes
@@ -61,6 +62,9 @@ scenario() { # CLIENT NAME SCRIPT [key=value ...]: prints the scenario's directo
   echo "$dir"
 }
 
+# CMD's output, both streams, goes to the log (a redirection on `check` would take its verdict too).
+logged() { "$@" >> "$RUN_ROOT/plugins-validate.log" 2>&1; }
+
 validate() {
   local claude
   claude=$CACHE_BASE/clients/$(sha256sum "$ROOT/clients/package-lock.json" | cut -d' ' -f1)/node_modules/.bin/claude
@@ -70,17 +74,17 @@ validate() {
   local target
   for target in "$ROOT" "$ROOT/plugins/claude-code"; do
     check "claude plugin validate --strict ./${target#"$ROOT"}" \
-      unshare -n -- env -i PATH=/usr/bin:/bin HOME="$home" DISABLE_TELEMETRY=1 \
-      "$claude" plugin validate --strict "$target" >> "$RUN_ROOT/plugins-validate.log"
+      logged unshare -n -- env -i PATH=/usr/bin:/bin HOME="$home" DISABLE_TELEMETRY=1 \
+      "$claude" plugin validate --strict "$target"
   done
   # Gemini CLI's extension: validated, then linked into a scratch home, offline.
   local gemini=${claude%/claude}/gemini
   check "gemini extensions validate ./plugins/gemini-cli" \
-    unshare -n -- env -i PATH=/usr/bin:/bin HOME="$home" \
-    "$gemini" extensions validate "$ROOT/plugins/gemini-cli" >> "$RUN_ROOT/plugins-validate.log"
+    logged unshare -n -- env -i PATH=/usr/bin:/bin HOME="$home" \
+    "$gemini" extensions validate "$ROOT/plugins/gemini-cli"
   check "gemini extensions link ./plugins/gemini-cli" \
-    unshare -n -- env -i PATH=/usr/bin:/bin HOME="$home" \
-    "$gemini" extensions link "$ROOT/plugins/gemini-cli" --consent >> "$RUN_ROOT/plugins-validate.log" 2>&1
+    logged unshare -n -- env -i PATH=/usr/bin:/bin HOME="$home" \
+    "$gemini" extensions link "$ROOT/plugins/gemini-cli" --consent
 }
 
 test_client() { # CLIENT
@@ -105,6 +109,31 @@ test_client() { # CLIENT
   dir=$(scenario "$client" plugin-missing "$touch" plugin=missing tui=done.)
   check "$client: without the binary the call goes ahead" test -e "$dir/proj/ran-marker"
   check "$client: and the client shows the install line once" once "$dir/screen.txt" "$MISSING"
+}
+
+# Gemini CLI's extension, installed with `gemini extensions install` (see
+# clients.sh's install_plugin), the tool sandbox on.
+test_gemini() {
+  local g=gemini-cli dir bwrap touch first=${MISSING%% Install it*}
+  bwrap=$(script_file gemini-bwrap '{"run":"echo one"}')
+  touch=$(script_file touch '{"run":"touch ran-marker"}')
+  # 1. The binary on PATH, bubblewrap not installed: the advice reaches the model's next request, once.
+  dir=$(scenario $g plugin-advised "$bwrap" plugin=path nobwrap=1)
+  check "$g: the extension installed with gemini's own command" \
+    has "$dir/plugin.out" 'Extension "sandbox-advisor" installed successfully and enabled.'
+  check "$g: the failure is advised once, through the extension" \
+    once "$(last_request "$dir")" "<hook_context>Gemini CLI's tool sandbox could not start"
+  # 2. No binary, the interactive TUI: the call goes ahead, and SessionStart's systemMessage is
+  #    shown once, as an info line (Markdown rendered: the backticks go; the line wraps at the
+  #    pty's 200 columns, so the first sentence and the command are checked). Measured: headless
+  #    (-p, stream-json) puts it on stderr only, twice (the line, then `Hook system message: `
+  #    and the line), and in none of stdout's events; the model never sees it.
+  dir=$(scenario $g plugin-missing "$touch" plugin=missing pty=1)
+  check "$g: without the binary the call goes ahead" test -e "$dir/proj/ran-marker"
+  check "$g: and the TUI shows the install line once" \
+    bash -c '[ "$(grep -aoF -- "$2" "$1" | wc -l)" -eq 1 ] && [ "$(grep -aoF -- "$3" "$1" | wc -l)" -eq 1 ]' _ \
+    "$dir/pty.txt" "$first" 'Install it with npm install -g sandbox-advisor'
+  check "$g: and the model does not see it" bash -c '! grep -qF -- "$2" "$1"' _ "$dir/requests.jsonl" "$first"
 }
 
 # The plugin and hook install's handler both mounted: only hook install's
@@ -134,6 +163,7 @@ case "${1:-}" in
     timed "validate" validate
     timed "claude-code" test_client claude-code
     timed "codex" test_client codex
+    timed "gemini-cli" test_gemini
     timed "claude-code, plugin and hook install" test_both
     printf '\n==> plugins.sh times\n' >&2
     printf '%s\n' "${TIMES[@]}" >&2
@@ -142,7 +172,7 @@ case "${1:-}" in
     [ "$FAILS" -eq 0 ]
     ;;
   *)
-    sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac
