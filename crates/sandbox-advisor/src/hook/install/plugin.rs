@@ -22,10 +22,11 @@
 //!
 //! **Without the binary** every event exits 0 with nothing on stdout, so
 //! the call goes ahead, and the client's session-start event (a new session
-//! only) answers `{"systemMessage": MISSING}`, which both clients show the
-//! user as one line (Claude Code: `SessionStart:startup says: …`; Codex: `Hook
-//! · …`; measured with each client's interface). Neither shows it to the
-//! model.
+//! only) answers `{"systemMessage": MISSING}`, which each interactive client
+//! shows the user as one line (Claude Code: `SessionStart:startup says: …`;
+//! Codex: `Hook · …`; Gemini CLI: an info line, its Markdown rendered;
+//! measured with each client's interface). Headless Gemini CLI prints it only
+//! on stderr. None shows it to the model.
 //!
 //! **Not twice.** With `--plugin`, `hook` stays silent for an event whose
 //! settings file (the user's or the project's, the files `hook install`
