@@ -27,8 +27,23 @@ const SKIPPED: [&str; 3] = ["target", ".git", "node_modules"];
 /// and `COPIED_DIRS`, without `target/` or `.git/`. Only files whose bytes
 /// differ are written, so unchanged files keep their mtimes and the slot's
 /// target dir stays warm; files gone from `root` are removed.
+///
+/// A tree found at another path than the one it was made at (a moved
+/// checkout, or a `target/` carried between clones by a build cache) is made
+/// again from nothing: cargo judges a unit fresh by its sources' mtimes, which
+/// a move keeps, while the tests' binaries hold `CARGO_MANIFEST_DIR` of the
+/// old path and would read fixtures that are no longer there.
 pub fn sync(root: &Path, tree: &Path) -> Result<()> {
+    let stamp = made_at_stamp(tree);
+    let here = std::path::absolute(tree)?;
+    if fs::symlink_metadata(tree).is_ok()
+        && fs::read(&stamp).ok().as_deref() != Some(here.as_os_str().as_encoded_bytes())
+    {
+        remove(tree).with_context(|| format!("removing {}, made elsewhere", tree.display()))?;
+    }
     fs::create_dir_all(tree)?;
+    fs::write(&stamp, here.as_os_str().as_encoded_bytes())
+        .with_context(|| format!("writing {}", stamp.display()))?;
     let mut wanted = Vec::new();
     for child in fs::read_dir(root).with_context(|| format!("listing {}", root.display()))? {
         let child = child?;
@@ -49,6 +64,14 @@ pub fn sync(root: &Path, tree: &Path) -> Result<()> {
         sync_path(&root.join(&name), &tree.join(&name))?;
     }
     Ok(())
+}
+
+/// Where [`sync`] records the path a tree was made at: beside it, since the
+/// tree itself holds only what `root` holds.
+fn made_at_stamp(tree: &Path) -> PathBuf {
+    let mut name = tree.file_name().unwrap_or_default().to_os_string();
+    name.push(".made-at");
+    tree.with_file_name(name)
 }
 
 fn remove(path: &Path) -> Result<()> {
@@ -215,6 +238,50 @@ mod tests {
         assert!(!tree.join("crates/a/stray.rs").exists());
         assert_eq!(fs::read_to_string(tree.join("Cargo.lock")).unwrap(), "lock");
         assert_eq!(mtime(), before, "an unchanged file must not be rewritten");
+    }
+
+    #[test]
+    fn a_tree_moved_elsewhere_is_made_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("root");
+        fs::create_dir_all(root.join("crates/a/src")).unwrap();
+        fs::write(root.join("crates/a/src/lib.rs"), "pub fn a() {}").unwrap();
+        let first = dir.path().join("old/tree-1");
+        fs::create_dir_all(first.parent().unwrap()).unwrap();
+        sync(&root, &first).unwrap();
+        let mtime = |tree: &Path| {
+            fs::metadata(tree.join("crates/a/src/lib.rs"))
+                .unwrap()
+                .modified()
+                .unwrap()
+        };
+        let before = mtime(&first);
+
+        // Same path again: kept, the unchanged file untouched.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        sync(&root, &first).unwrap();
+        assert_eq!(mtime(&first), before);
+
+        // The state directory moves, as a build cache carries it between clones.
+        let moved = dir.path().join("new");
+        fs::rename(dir.path().join("old"), &moved).unwrap();
+        let tree = moved.join("tree-1");
+        sync(&root, &tree).unwrap();
+        assert!(
+            mtime(&tree) > before,
+            "a moved tree's files must be new to cargo"
+        );
+        assert_eq!(
+            fs::read_to_string(tree.join("crates/a/src/lib.rs")).unwrap(),
+            "pub fn a() {}"
+        );
+        assert_eq!(
+            fs::read(moved.join("tree-1.made-at")).unwrap(),
+            std::path::absolute(&tree)
+                .unwrap()
+                .as_os_str()
+                .as_encoded_bytes()
+        );
     }
 
     #[test]
