@@ -20,6 +20,8 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
+/// Gemini's temporary folder in the recorded home: one folder per project.
+const TMP: &str = "scan-fixtures/gemini-cli/home/.gemini/tmp/";
 const CHATS: &str = "scan-fixtures/gemini-cli/home/.gemini/tmp/proj/chats/";
 const FIXTURES: &str = "crates/session-scan/tests/fixtures/gemini/";
 
@@ -49,7 +51,9 @@ impl Sink for Recorder {
     fn record(&mut self, record: Record) {
         self.events.push(match &record {
             Record::Mode(mode) => format!("mode {}", mode.as_str()),
-            Record::Usage { step, usage, at: t, .. } => format!(
+            Record::Usage {
+                step, usage, at: t, ..
+            } => format!(
                 "usage step={} in={} cw={} cr={} out={} @{}",
                 step.0,
                 usage.input,
@@ -77,10 +81,9 @@ impl Sink for Recorder {
                     Ending::StillRunning => "still-running",
                 };
                 let outcome = match outcome {
-                    Outcome::Failure(f) => format!(
-                        "failure {:?} {:?} code={:?}",
-                        f.message, f.content, f.code
-                    ),
+                    Outcome::Failure(f) => {
+                        format!("failure {:?} {:?} code={:?}", f.message, f.content, f.code)
+                    }
                     Outcome::Success(s) => format!("success {:?}", s.content),
                 };
                 format!("result {call} {ending} {outcome} @{}", at(*t))
@@ -107,7 +110,7 @@ impl Sink for Recorder {
 }
 
 /// Reads `file` (relative to the workspace root) and compares every event.
-fn check(file: &str, expected: &[&str]) {
+fn check(file: &str, expected: &[String]) {
     let path = root().join(file);
     let bytes = fs::read(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
     let mut sink = Recorder::default();
@@ -117,12 +120,126 @@ fn check(file: &str, expected: &[&str]) {
     assert_eq!(sink.decoded, bytes.len() as u64, "{file}: decoded bytes");
 }
 
+const STRACE: &str = r#"{"command":"strace -f -o /dev/null true","additional_permissions":{"fileSystem":{"read":["/usr/bin","/tmp/gemini-shell-UvumLO"],"write":["/usr/bin","/tmp/gemini-shell-UvumLO"]}}}"#;
+const LS_FAILED: &str = r#"failed failure "Exit code 2\nls: cannot access '/nonexistent': No such file or directory" "<untrusted_context>\nOutput: ls: cannot access '/nonexistent': No such file or directory\nExit Code: 2\nProcess Group PGID: {pgid}\n</untrusted_context>" code=None"#;
+
+/// A response of the scripted model: 10 in, 5 out, nothing cached.
+fn usage(step: u64, t: i64) -> String {
+    format!("usage step={step} in=10 cw=0 cr=0 out=5 @{t}")
+}
+
+fn call(id: u64, step: u64, args: &str, t: i64) -> String {
+    format!(
+        "call run_shell_command__run_shell_command_{id}_0 step={step} run_shell_command {args} @{t}"
+    )
+}
+
+fn result(id: u64, rest: &str, t: i64) -> String {
+    format!("result run_shell_command__run_shell_command_{id}_0 {rest} @{t}")
+}
+
 #[test]
 fn declined_expansion_success_and_ordinary_failure() {
-    check(&format!("{CHATS}session-2026-12-07T06-19-24f8619f.jsonl"), &[]);
+    // Recorded with `.ci/clients.sh scenario gemini-cli … pty=decline`: the
+    // user pressed Esc at the expansion dialog. The chat keeps Gemini's
+    // request as the error, not strace's output: the mark, and no text.
+    let begin = r#"begin gemini-cli 24f8619f-8b8e-4ef0-bc2c-f0499763ae7e cwd=Some("/home/dev/run/proj") platform=Some(Linux) subagent=false"#;
+    let want = [
+        begin.to_owned(),
+        usage(1, 1_796_624_361_058),
+        call(
+            1_796_624_360_755,
+            1,
+            &STRACE.replace("UvumLO", "OW4O6e"),
+            1_796_624_361_058,
+        ),
+        result(
+            1_796_624_360_755,
+            r#"failed failure "" "" code=Some("sandbox_expansion_required")"#,
+            1_796_624_366_311,
+        ),
+        usage(2, 1_796_624_366_636),
+        // `description` left out, as the hook leaves it out.
+        call(
+            1_796_624_366_547,
+            2,
+            r#"{"command":"echo hello"}"#,
+            1_796_624_366_636,
+        ),
+        // The wrapper's noise line is gone: a plain success.
+        result(
+            1_796_624_366_547,
+            r#"succeeded success "hello""#,
+            1_796_624_368_717,
+        ),
+        usage(3, 1_796_624_368_942),
+        call(
+            1_796_624_368_938,
+            3,
+            r#"{"command":"ls /nonexistent"}"#,
+            1_796_624_368_942,
+        ),
+        result(
+            1_796_624_368_938,
+            &LS_FAILED.replace("{pgid}", "31942"),
+            1_796_624_369_707,
+        ),
+        usage(4, 1_796_624_369_735),
+        "end".to_owned(),
+    ];
+    check(
+        &format!("{CHATS}session-2026-12-07T06-19-24f8619f.jsonl"),
+        &want,
+    );
 }
 
 #[test]
 fn allowed_once_the_same_lines_without_the_mark() {
-    check(&format!("{CHATS}session-2026-12-07T06-17-783133fb.jsonl"), &[]);
+    // `pty=1`: "Allow once" re-ran strace with the grants Gemini proposed;
+    // it failed again and Gemini did not mark it: an ordinary failure.
+    let strace = "Exit code 1\\nstrace: test_ptrace_get_syscall_info: PTRACE_TRACEME: Operation not permitted\\nstrace: ptrace(PTRACE_TRACEME, ...): Operation not permitted\\nstrace: PTRACE_SETOPTIONS: Operation not permitted\\nstrace: detach: waitpid(7): No child processes";
+    let rendered = "<untrusted_context>\\nOutput: strace: test_ptrace_get_syscall_info: PTRACE_TRACEME: Operation not permitted\\nstrace: ptrace(PTRACE_TRACEME, ...): Operation not permitted\\nstrace: PTRACE_SETOPTIONS: Operation not permitted\\nstrace: detach: waitpid(7): No child processes\\nExit Code: 1\\nProcess Group PGID: 12064\\n</untrusted_context>";
+    let want = [
+        r#"begin gemini-cli 783133fb-d17a-4091-8d5f-f5284c74c044 cwd=Some("/home/dev/run/proj") platform=Some(Linux) subagent=false"#.to_owned(),
+        usage(1, 1_796_624_279_856),
+        call(1_796_624_279_531, 1, STRACE, 1_796_624_279_856),
+        result(
+            1_796_624_279_531,
+            &format!(r#"failed failure "{strace}" "{rendered}" code=None"#),
+            1_796_624_283_898,
+        ),
+        usage(2, 1_796_624_284_018),
+        call(1_796_624_284_001, 2, r#"{"command":"echo hello"}"#, 1_796_624_284_018),
+        result(1_796_624_284_001, r#"succeeded success "hello""#, 1_796_624_285_000),
+        usage(3, 1_796_624_285_086),
+        call(1_796_624_285_070, 3, r#"{"command":"ls /nonexistent"}"#, 1_796_624_285_086),
+        result(1_796_624_285_070, &LS_FAILED.replace("{pgid}", "12159"), 1_796_624_285_984),
+        usage(4, 1_796_624_286_110),
+        "end".to_owned(),
+    ];
+    check(
+        &format!("{CHATS}session-2026-12-07T06-17-783133fb.jsonl"),
+        &want,
+    );
+}
+
+#[test]
+fn bwrap_missing_every_command_exits_127() {
+    let failed = r#"failed failure "Exit code 127\n_: 1: exec: bwrap: not found" "<untrusted_context>\nOutput: _: 1: exec: bwrap: not found\nExit Code: 127\nProcess Group PGID: {pgid}\n</untrusted_context>" code=None"#;
+    let echo = r#"{"command":"echo hello"}"#;
+    let want = [
+        r#"begin gemini-cli 46ceded4-70c5-4d5e-954b-77066bc444b2 cwd=Some("/home/dev/run/proj") platform=Some(Linux) subagent=false"#.to_owned(),
+        usage(1, 1_796_624_610_420),
+        call(1_796_624_610_087, 1, echo, 1_796_624_610_420),
+        result(1_796_624_610_087, &failed.replace("{pgid}", "20932"), 1_796_624_611_299),
+        usage(2, 1_796_624_611_415),
+        call(1_796_624_611_401, 2, echo, 1_796_624_611_415),
+        result(1_796_624_611_401, &failed.replace("{pgid}", "21010"), 1_796_624_612_188),
+        usage(3, 1_796_624_612_210),
+        "end".to_owned(),
+    ];
+    check(
+        &format!("{TMP}nobwrap/chats/session-2026-12-07T06-23-46ceded4.jsonl"),
+        &want,
+    );
 }

@@ -48,7 +48,7 @@ mod result;
 mod shapes;
 
 pub use result::MARKER;
-use shapes::{FunctionResponse, Head, Message, Part, Response, Set, TextPart, ToolCall, Tokens};
+use shapes::{FunctionResponse, Head, Message, Part, Response, Set, TextPart, Tokens, ToolCall};
 
 /// The shell tool, whose results are read as the hook reads them.
 pub const SHELL_TOOL: &str = "run_shell_command";
@@ -303,10 +303,9 @@ impl Reader<'_> {
                 };
                 (ending, advisor_core::Outcome::Success(success))
             }
-            (None, Some(error)) if shell && status == "error" && result::is_marked(&error) => (
-                Ending::Failed,
-                result::marked(&error, call.result_display),
-            ),
+            (None, Some(error)) if shell && status == "error" && result::is_marked(&error) => {
+                (Ending::Failed, result::marked(&error, call.result_display))
+            }
             (None, Some(error)) => (Ending::Failed, result::error(&error)),
             (None, None) => {
                 self.problem(

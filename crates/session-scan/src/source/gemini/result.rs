@@ -240,11 +240,15 @@ mod tests {
             (framed("Output: (empty)\nProcess Group PGID: 1"), ok("")),
             // Not the wrapper's line (a relative shell): kept.
             (
-                framed("Output: bash: line 1: /tmp/gemini-shell-Ezzgt2/bgpids.tmp: No such file or directory"),
+                framed(
+                    "Output: bash: line 1: /tmp/gemini-shell-Ezzgt2/bgpids.tmp: No such file or directory",
+                ),
                 ok("bash: line 1: /tmp/gemini-shell-Ezzgt2/bgpids.tmp: No such file or directory"),
             ),
             (
-                framed(&format!("Output: no\n{NOISE}\nExit Code: 2\nProcess Group PGID: 1")),
+                framed(&format!(
+                    "Output: no\n{NOISE}\nExit Code: 2\nProcess Group PGID: 1"
+                )),
                 (Ending::Failed, "Exit code 2\nno".to_owned()),
             ),
             (
@@ -288,7 +292,10 @@ mod tests {
         let Outcome::Failure(f) = marked("{}", Some(&lines)) else {
             panic!("not a failure")
         };
-        assert_eq!((f.content.as_str(), f.code.as_deref()), ("a  b", Some(MARKER)));
+        assert_eq!(
+            (f.content.as_str(), f.code.as_deref()),
+            ("a  b", Some(MARKER))
+        );
         let same = raw(r#""{\"type\":\"sandbox_expansion\"}""#);
         let Outcome::Failure(f) = marked(r#"{"type":"sandbox_expansion"}"#, Some(&same)) else {
             panic!("not a failure")
