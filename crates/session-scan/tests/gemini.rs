@@ -243,3 +243,175 @@ fn bwrap_missing_every_command_exits_127() {
         &want,
     );
 }
+
+#[test]
+fn updates_rewrites_and_rewinds_count_each_response_and_call_once() {
+    // Gemini's request, as a refused call records it; here in other places.
+    let req = r#"{\"type\":\"sandbox_expansion\",\"command\":\"x\",\"additionalPermissions\":{\"network\":true}}"#;
+    let curl = r#"{"command":"curl -sS http://example.com"}"#;
+    let t = |s: i64| 1_796_623_200_000 + s * 1000;
+    let want = [
+        // The platform and directory Gemini wrote in its own context message.
+        r#"begin gemini-cli gem-updates cwd=Some("/Users/dev/proj") platform=Some(Macos) subagent=false"#.to_owned(),
+        // Written while executing (no result yet), then again when done: one
+        // call, one result; the tokens, null at first, counted once when set.
+        format!(r#"call c1 step=1 run_shell_command {{"command":"echo a"}} @{}"#, t(1)),
+        format!(r#"result c1 succeeded success "a" @{}"#, t(2)),
+        // 100 in, 60 of them cached, 2 of a tool-use prompt; 7 out and 3 thoughts.
+        format!("usage step=1 in=42 cw=0 cr=60 out=10 @{}", t(1)),
+        // The same line again and the history rewritten by `$set`: nothing new.
+        // Not the shell: `description` kept, and an error is only an error.
+        format!(
+            r#"call c2 step=2 read_file {{"file_path":"/x","description":"kept: not the shell"}} @{}"#,
+            t(3)
+        ),
+        format!(r#"result c2 failed failure "{req}" "{req}" code=None @{}"#, t(4)),
+        // A command that prints Gemini's request: a success, as its output.
+        format!(r#"call c3 step=2 run_shell_command {{"command":"cat request.json"}} @{}"#, t(3)),
+        format!(r#"result c3 succeeded success "{req}" @{}"#, t(4)),
+        // The request on a call that is not `status: "error"`: no mark.
+        format!("call c4 step=2 run_shell_command {curl} @{}", t(3)),
+        format!(r#"result c4 failed failure "{req}" "{req}" code=None @{}"#, t(4)),
+        format!("call c6 step=2 run_shell_command {curl} @{}", t(3)),
+        format!(r#"result c6 failed failure "{req}" "{req}" code=None @{}"#, t(4)),
+        format!("usage step=2 in=10 cw=0 cr=0 out=5 @{}", t(3)),
+        // The rewind to m2 undoes nothing. m3's time is refused, not its calls.
+        "problem line=12 stopped=false `timestamp` is not a time from 2000-01-01 to 2099-12-31 (UTC); the record is read without a time".to_owned(),
+        r#"call c5 step=3 run_shell_command {"command":"touch /etc/x"} @-"#.to_owned(),
+        // Marked, with a display that is the command's own text (the
+        // headless form): that text, the wrapper's noise line removed.
+        format!(
+            r#"result c5 failed failure "{ro}" "{ro}" code=Some("sandbox_expansion_required") @{}"#,
+            t(6),
+            ro = "touch: cannot touch '/etc/x': Read-only file system"
+        ),
+        "usage step=3 in=5 cw=0 cr=0 out=1 @-".to_owned(),
+        "end".to_owned(),
+    ];
+    check(&format!("{FIXTURES}updates.jsonl"), &want);
+}
+
+#[test]
+fn malformed_lines_are_named_and_skipped() {
+    let t = |s: i64| 1_796_623_200_000 + s * 1000;
+    let want = [
+        "problem line=1 stopped=false a message before the session's metadata line; skipped".to_owned(),
+        "problem line=2 stopped=false a `$set` line before the session's metadata line; skipped".to_owned(),
+        "problem line=4 stopped=false not valid JSON (column 2); skipped".to_owned(),
+        // No context message: directory and platform unknown.
+        "begin gemini-cli gem-sub cwd=None platform=None subagent=true".to_owned(),
+        "problem line=5 stopped=false a tool call without `id` or `name`; skipped".to_owned(),
+        format!(r#"call c1 step=1 run_shell_command {{"command":"ls"}} @{}"#, t(1)),
+        // Its result names neither: the call stays unresolved.
+        "problem line=5 stopped=false a completed tool call whose result has neither `output` nor `error`; its result is not read".to_owned(),
+        // `7` is no tool call.
+        "problem line=5 stopped=false a tool call without `id` or `name`; skipped".to_owned(),
+        format!("usage step=1 in=3 cw=0 cr=0 out=2 @{}", t(1)),
+        // A numeric `id` is no message; a second metadata line changes nothing.
+        "problem line=8 stopped=false the last line is cut short (no newline, not whole JSON); skipped".to_owned(),
+        "end".to_owned(),
+    ];
+    check(&format!("{FIXTURES}malformed.jsonl"), &want);
+}
+
+#[test]
+fn a_chat_without_a_session_is_a_problem_not_a_panic() {
+    let inputs: &[&[u8]] = &[
+        b"",
+        b"\n\n",
+        b"\xff\xfe{",
+        b"[1,2]\n",
+        b"{\"sessionId\":\"no-hash\"}\n{\"id\":\"m\",\"type\":\"gemini\"}\n",
+        &[b'['; 4096],
+    ];
+    for input in inputs {
+        let mut sink = Recorder::default();
+        let budget = Budget::new(session_scan::Limits::default());
+        gemini::read(Path::new("odd.jsonl"), &mut &input[..], &mut sink, &budget);
+        let last = sink.events.last().cloned().unwrap_or_default();
+        assert_eq!(
+            last,
+            "problem line=- stopped=false no metadata line (`sessionId` and `projectHash`); no session read",
+            "{input:?}"
+        );
+        assert!(
+            !sink.events.iter().any(|e| e.starts_with("call")),
+            "{input:?}"
+        );
+    }
+}
+
+#[test]
+fn scan_counts_what_the_hook_would_advise() {
+    let report = session_scan::scan(
+        &[root().join(TMP)],
+        session_scan::Options {
+            assume: session_scan::Assume::default(),
+            jobs: 1,
+            progress: false,
+            limits: session_scan::Limits::default(),
+        },
+    )
+    .unwrap();
+    let json = serde_json::to_value(&report).unwrap();
+    let input = &json["input"];
+    // 11 responses of 10 in and 5 out; 8 calls ended, 6 of them failed.
+    assert_eq!(
+        [
+            &input["calls"],
+            &input["failed_calls"],
+            &input["unresolved_calls"]
+        ],
+        [8, 6, 0]
+    );
+    assert_eq!(
+        [&input["tokens"]["input"], &input["tokens"]["output"]],
+        [110, 55]
+    );
+    assert_eq!(
+        input["formats"],
+        serde_json::json!([{"format": "gemini-cli", "sessions": 3}])
+    );
+    // The declined expansion: marked, and no output for any family to read.
+    assert_eq!(input["marked_results"], 1);
+    let family = |id: &str| {
+        json["families"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["family"] == id)
+            .cloned()
+            .unwrap_or_default()
+    };
+    // bwrap missing: both calls are the family's, and it speaks once.
+    let bwrap = family("bwrap-not-found");
+    assert_eq!(
+        [
+            &bwrap["failing_calls"],
+            &bwrap["identical_repeats"],
+            &bwrap["wasted_steps"],
+            &bwrap["would_speak"]
+        ],
+        [2, 1, 2, 1],
+        "{bwrap:#}"
+    );
+    // The tracer's lines without Gemini's mark: the gate declines them.
+    let ptrace = family("ptrace-refused");
+    assert_eq!(ptrace["failing_calls"], 0, "{ptrace:#}");
+    assert_eq!(
+        ptrace["declined"],
+        serde_json::json!([{"reason": "not-marked", "calls": 1, "sessions": 1}])
+    );
+    // The successes and the ordinary failures (`ls`) are no family's.
+    assert_eq!(
+        json["families"].as_array().map(Vec::len),
+        Some(2),
+        "{:#}",
+        json["families"]
+    );
+    let table = session_scan::report::table::render(&report);
+    assert!(
+        table.contains("1 result marked by the client as its sandbox's refusal (Gemini CLI's `sandbox_expansion_required`)."),
+        "{table}"
+    );
+}
