@@ -415,3 +415,75 @@ fn scan_counts_what_the_hook_would_advise() {
         "{table}"
     );
 }
+
+/// Counts of the records `text` (a chat) yields, by kind.
+fn counts(text: &str) -> (usize, usize, usize) {
+    let mut sink = Recorder::default();
+    let budget = Budget::new(session_scan::Limits::default());
+    gemini::read(
+        Path::new("bound.jsonl"),
+        &mut text.as_bytes(),
+        &mut sink,
+        &budget,
+    );
+    let n = |kind: &str| sink.events.iter().filter(|e| e.starts_with(kind)).count();
+    (n("usage "), n("call "), n("result "))
+}
+
+#[test]
+fn responses_and_calls_past_their_bounds_are_forgotten() {
+    assert_eq!(gemini::MESSAGES_MAX, gemini::CALLS_MAX);
+    let response = |n: usize| {
+        format!(
+            r#"{{"id":"m{n}","type":"gemini","tokens":{{"input":1,"output":1}},"toolCalls":[{{"id":"c{n}","name":"run_shell_command","args":{{"command":"true"}},"status":"success","result":[{{"functionResponse":{{"response":{{"output":"x"}}}}}}]}}]}}"#
+        )
+    };
+    let mut text = String::from("{\"sessionId\":\"s\",\"projectHash\":\"h\"}\n");
+    for n in 0..=gemini::MESSAGES_MAX {
+        text.push_str(&response(n));
+        text.push('\n');
+    }
+    let within = gemini::MESSAGES_MAX + 1;
+    // Every response and call once; a copy of the last is still known.
+    let last = response(gemini::MESSAGES_MAX);
+    assert_eq!(counts(&format!("{text}{last}\n")), (within, within, within));
+    // The first was forgotten when the maps were full: its copy counts again.
+    let (usage, calls, results) = counts(&format!("{text}{}\n", response(0)));
+    assert_eq!(
+        usage,
+        within + 1,
+        "the response map kept more than its bound"
+    );
+    assert_eq!(
+        (calls, results),
+        (within + 1, within + 1),
+        "the call map kept more than its bound"
+    );
+}
+
+#[test]
+fn a_gemini_working_directory_past_its_bound_is_unknown() {
+    let file = root().join(format!("{CHATS}session-2026-12-07T06-19-24f8619f.jsonl"));
+    let text = fs::read_to_string(file).unwrap();
+    let long = format!("/{}", "d".repeat(5_000));
+    let longer = text.replace("  - /home/dev/run/proj\\n", &format!("  - {long}\\n"));
+    assert!(
+        longer.contains(&long),
+        "the chat names no workspace directory"
+    );
+    for (text, want) in [(&text, "Some(\"/home/dev/run/proj\")"), (&longer, "None")] {
+        let mut sink = Recorder::default();
+        let budget = Budget::new(session_scan::Limits::default());
+        gemini::read(
+            Path::new("x.jsonl"),
+            &mut text.as_bytes(),
+            &mut sink,
+            &budget,
+        );
+        assert!(
+            sink.events[0].contains(&format!("cwd={want} ")),
+            "{}",
+            sink.events[0]
+        );
+    }
+}

@@ -33,7 +33,6 @@ use std::collections::HashMap;
 use std::io::Read;
 use std::path::Path;
 
-use advisor_core::Platform;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
@@ -44,11 +43,12 @@ use super::time::{self, Stamp};
 use crate::budget::{Budget, Strings};
 use crate::model::{Ending, Format, Millis, Problem, Record, SessionHeader, Sink, StepId, Usage};
 
+mod context;
 mod result;
 mod shapes;
 
 pub use result::MARKER;
-use shapes::{FunctionResponse, Head, Message, Part, Response, Set, TextPart, Tokens, ToolCall};
+use shapes::{FunctionResponse, Head, Message, Part, Response, Set, Tokens, ToolCall};
 
 /// The shell tool, whose results are read as the hook reads them.
 pub const SHELL_TOOL: &str = "run_shell_command";
@@ -171,13 +171,7 @@ impl Reader<'_> {
             return;
         };
         self.begun = true;
-        let context = first
-            .content
-            .and_then(super::json::first)
-            .and_then(|part| or_default::<TextPart<'_>>(Some(part)).text)
-            .filter(|t| t.starts_with(CONTEXT))
-            .filter(|_| first.kind.as_deref() == Some("user"));
-        let (os, cwd) = context.as_deref().map_or((None, None), environment);
+        let (os, cwd) = context::read(first);
         let cwd = cwd.filter(|c| c.len() <= self.budget.limits().cwd_bytes);
         self.sink.begin(SessionHeader {
             path: self.path.to_owned(),
@@ -364,35 +358,4 @@ impl Reader<'_> {
             });
         }
     }
-}
-
-/// How Gemini's own context message begins.
-const CONTEXT: &str = "<session_context>\nThis is the Gemini CLI.";
-/// The line naming the platform (Node's `process.platform`).
-const OS_LINE: &str = "My operating system is: ";
-/// The heading of the workspace directories, each on a line `  - <dir>`.
-const DIRS_LINE: &str = "- **Workspace Directories:**";
-
-/// The platform and first workspace directory a context message names.
-fn environment(text: &str) -> (Option<Platform>, Option<String>) {
-    let mut os = None;
-    let mut cwd = None;
-    let mut lines = text.lines();
-    while let Some(line) = lines.next() {
-        if let Some(name) = line.strip_prefix(OS_LINE) {
-            os = match name {
-                "linux" => Some(Platform::Linux),
-                "darwin" => Some(Platform::Macos),
-                "win32" => Some(Platform::Win32),
-                _ => None,
-            };
-        } else if line == DIRS_LINE {
-            cwd = lines
-                .next()
-                .and_then(|l| l.strip_prefix("  - "))
-                .map(str::to_owned);
-            break;
-        }
-    }
-    (os, cwd)
 }
