@@ -283,6 +283,70 @@ fn no_path_reads_the_clients_own_folders() {
     assert_eq!(report["families"][0]["family"], "bwrap-cannot-start");
 }
 
+#[test]
+fn no_path_reads_gemini_cli_s_project_chats() {
+    let home = tempfile::tempdir().unwrap();
+    let none = scan_home(home.path());
+    assert!(
+        none.stderr.contains(".gemini/tmp/*/chats"),
+        "{}",
+        none.stderr
+    );
+    // The recorded home: two projects' chats. Beside them, what Gemini also
+    // keeps in a project's folder is not read, and a link is not followed.
+    let recorded = repo_root().join("scan-fixtures/gemini-cli/home/.gemini/tmp");
+    let tmp = home.path().join(".gemini/tmp");
+    for project in ["proj", "nobwrap"] {
+        let chats = tmp.join(project).join("chats");
+        std::fs::create_dir_all(&chats).unwrap();
+        for file in std::fs::read_dir(recorded.join(project).join("chats")).unwrap() {
+            let file = file.unwrap().path();
+            std::fs::copy(&file, chats.join(file.file_name().unwrap())).unwrap();
+        }
+    }
+    std::fs::write(tmp.join("proj/logs.json"), "[]").unwrap();
+    std::fs::create_dir_all(tmp.join("linked")).unwrap();
+    std::os::unix::fs::symlink(tmp.join("proj/chats"), tmp.join("linked/chats")).unwrap();
+    let run = scan_home(home.path());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stderr
+            .matches("sandbox-advisor: scan: reading ")
+            .count(),
+        2,
+        "{}",
+        run.stderr
+    );
+    let report: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(
+        report["input"]["formats"],
+        serde_json::json!([{"format": "gemini-cli", "sessions": 3}])
+    );
+    assert_eq!(report["input"]["marked_results"], 1);
+    let bwrap = report["families"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["family"] == "bwrap-not-found")
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(bwrap["would_speak"], 1, "{:#}", report["families"]);
+    // GEMINI_CLI_HOME is Gemini's home when set.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let moved = common::run_command(
+        std::process::Command::new(common::BIN)
+            .current_dir(elsewhere.path())
+            .env_clear()
+            .env("HOME", elsewhere.path())
+            .env("GEMINI_CLI_HOME", home.path())
+            .args(["scan", "--no-progress", "--format", "json"]),
+        "",
+    );
+    assert_eq!(moved.code, 0, "{}", moved.stderr);
+    let report: Value = serde_json::from_str(&moved.stdout).unwrap();
+    assert_eq!(report["input"]["sessions"], 3);
+}
+
 /// `scan` reads no configuration file, so its help names none (issue 39).
 #[test]
 fn the_help_names_no_config() {
