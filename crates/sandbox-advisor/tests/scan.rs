@@ -409,3 +409,22 @@ fn a_file_name_that_is_not_utf8_is_read_and_shown_escaped() {
         assert!(stderr.contains("\u{fffd}"), "{stderr}");
     }
 }
+
+/// Past 4,096 entries of `.gemini/tmp`, no more project is looked at.
+#[test]
+fn gemini_cli_s_projects_are_looked_at_within_their_bound() {
+    let home = tempfile::tempdir().unwrap();
+    let tmp = home.path().join(".gemini/tmp");
+    for n in 0..=4_096 {
+        std::fs::create_dir_all(tmp.join(format!("p{n}/chats"))).unwrap();
+    }
+    let run = scan_home(home.path());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stderr
+            .matches("sandbox-advisor: scan: reading ")
+            .count(),
+        4_096,
+        "the projects looked at"
+    );
+}

@@ -1,5 +1,6 @@
 //! `scan`: the report over recorded sessions, in the format asked for.
 
+use std::fmt::Write as _;
 use std::io::{IsTerminal as _, Write};
 use std::path::PathBuf;
 
@@ -24,14 +25,17 @@ pub(super) fn run(mut args: ScanArgs, locale: Option<Locale>, io: &mut Io<'_>) -
                 ),
             );
         }
+        // One write for all the lines: a Gemini home may name thousands of folders.
+        let mut reading = String::new();
         for path in &found {
             let shown = path.display().to_string();
             let _ = writeln!(
-                io.stderr,
+                reading,
                 "sandbox-advisor: scan: reading {}",
                 advisor_core::quote::escaped(&shown)
             );
         }
+        let _ = io.stderr.write_all(reading.as_bytes());
         args.paths = found;
     }
     // A path that is not there is a mistyped command line, not an empty scan.

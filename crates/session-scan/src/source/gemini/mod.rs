@@ -280,7 +280,7 @@ impl Reader<'_> {
             .and_then(first)
             .map(|part| or_default::<Part<'_>>(Some(part)).function_response)
             .map(|fr| or_default::<FunctionResponse<'_>>(fr).response)
-            .map(|r| or_default(r))
+            .map(or_default)
             .unwrap_or_default();
         let shell = name == SHELL_TOOL;
         let (ending, outcome) = match (response.output, response.error) {
