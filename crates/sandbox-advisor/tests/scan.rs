@@ -428,3 +428,72 @@ fn gemini_cli_s_projects_are_looked_at_within_their_bound() {
         "the projects looked at"
     );
 }
+
+/// The scan's Gemini CLI reader hands the families what the hook hands them:
+/// every recorded `AfterTool` payload of `run_shell_command`
+/// (`docs/hooks/gemini-cli/`), put in the form a chat records it (the
+/// output as `response.output`; a marked refusal as `status: "error"` with
+/// Gemini's request as `response.error` and the display beside it), reads
+/// to the same outcome through both.
+#[test]
+fn gemini_results_are_read_as_the_hook_reads_them() {
+    use session_scan::model::{Problem, Record, SessionHeader, Sink};
+    #[derive(Default)]
+    struct Outcomes(Vec<advisor_core::Outcome>);
+    impl Sink for Outcomes {
+        fn begin(&mut self, _: SessionHeader) {}
+        fn record(&mut self, record: Record) {
+            if let Record::Result { outcome, .. } = record {
+                self.0.push(outcome);
+            }
+        }
+        fn end(&mut self) {}
+        fn problem(&mut self, p: Problem) {
+            panic!("{p:?}");
+        }
+    }
+    let dir = repo_root().join("docs/hooks/gemini-cli");
+    let mut read = 0;
+    let mut marked = 0;
+    for file in std::fs::read_dir(&dir).unwrap() {
+        let file = file.unwrap().path();
+        if !file.to_string_lossy().ends_with(".AfterTool.json") {
+            continue;
+        }
+        let payload: Value =
+            serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        if payload["tool_name"] != "run_shell_command" {
+            continue;
+        }
+        let response = &payload["tool_response"];
+        let raw = serde_json::value::RawValue::from_string(response.to_string()).unwrap();
+        let hooked = sandbox_advisor::hook::gemini_cli::response::read(&raw)
+            .unwrap()
+            .outcome();
+        let call = if response["error"]["type"] == "sandbox_expansion_required" {
+            marked += 1;
+            serde_json::json!({"id": "c", "name": "run_shell_command", "args": {"command": "x"},
+                "status": "error", "resultDisplay": response["returnDisplay"],
+                "result": [{"functionResponse": {"response": {"error": response["error"]["message"]}}}]})
+        } else {
+            serde_json::json!({"id": "c", "name": "run_shell_command", "args": {"command": "x"},
+                "status": "success",
+                "result": [{"functionResponse": {"response": {"output": response["llmContent"]}}}]})
+        };
+        let chat = format!(
+            "{}\n{}\n",
+            serde_json::json!({"sessionId": "s", "projectHash": "h"}),
+            serde_json::json!({"id": "m", "type": "gemini", "toolCalls": [call]})
+        );
+        let mut outcomes = Outcomes::default();
+        let budget = session_scan::budget::Budget::new(session_scan::Limits::default());
+        session_scan::source::gemini::read(&file, &mut chat.as_bytes(), &mut outcomes, &budget);
+        assert_eq!(outcomes.0, [hooked], "{}", file.display());
+        read += 1;
+    }
+    // The recordings hold both forms.
+    assert!(
+        read >= 10 && marked >= 4,
+        "{read} payloads, {marked} marked"
+    );
+}

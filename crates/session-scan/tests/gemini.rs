@@ -487,3 +487,38 @@ fn a_gemini_working_directory_past_its_bound_is_unknown() {
         );
     }
 }
+
+#[test]
+fn a_call_no_result_ended_is_unresolved() {
+    // A chat whose client was stopped while the call ran: recorded, never completed.
+    let dir = tempfile::tempdir().unwrap();
+    let chat = dir.path().join("session-2026-12-07T06-00-00000000.jsonl");
+    fs::write(
+        &chat,
+        concat!(
+            r#"{"sessionId":"s","projectHash":"h","kind":"main"}"#,
+            "\n",
+            r#"{"id":"m","type":"gemini","tokens":{"input":4,"output":2},"toolCalls":[{"id":"c","name":"run_shell_command","args":{"command":"sleep 9"},"status":"executing"}]}"#,
+            "\n",
+        ),
+    )
+    .unwrap();
+    let report = session_scan::scan(
+        &[chat],
+        session_scan::Options {
+            assume: session_scan::Assume::default(),
+            jobs: 1,
+            progress: false,
+            limits: session_scan::Limits::default(),
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        (
+            report.input.calls,
+            report.input.unresolved_calls,
+            report.input.tokens.total
+        ),
+        (0, 1, 6)
+    );
+}
