@@ -172,6 +172,7 @@ install_clients() {
 #   pty=N          Gemini CLI: run the interactive TUI (-i) through a pseudo-terminal
 #                  (clients/pty-drive.py) and choose "Allow once" at each of at most N approval
 #                  dialogs; then Esc (the model is told the user declined); screen in <dir>/pty.txt
+#   pty=decline    Gemini CLI: the TUI as pty=N, with Esc at the first dialog
 #   limit=S        seconds the client may run (default CLIENT_TIMEOUT); a Gemini headless run
 #                  stuck on an approval is ended by it (exit 124)
 #   hostile=1      Codex: <dir>/proj is a cloned repository Codex trusts as a project, whose
@@ -494,12 +495,15 @@ inner() {
         GOOGLE_GEMINI_BASE_URL="http://127.0.0.1:$port" GEMINI_API_KEY=scripted-offline)
       # Folder trust: without it, project settings and project hooks are ignored.
       [ "$SCN_TRUST" = none ] || genv+=(GEMINI_CLI_TRUST_WORKSPACE=true)
+      # pty=decline: the TUI with Esc at the first approval dialog (the user declines).
+      local allow=$SCN_PTY
+      [ "$allow" != decline ] || allow=0
       if [ "$SCN_PTY" = 0 ]; then
         "${genv[@]}" TERM=dumb ${CLIENT_WRAP:-} timeout "$SCN_LIMIT" "$GEMINI_BIN" -p "$prompt" \
           --output-format stream-json < /dev/null > "$dir/client.out" 2> "$dir/client.err" || status=$?
       else
         "${genv[@]}" TERM=xterm-256color timeout "$SCN_LIMIT" python3 "$CLIENTS/pty-drive.py" \
-          --allow "$SCN_PTY" --screen "$dir/pty.txt" -- "$GEMINI_BIN" -i "$prompt" \
+          --allow "$allow" --screen "$dir/pty.txt" -- "$GEMINI_BIN" -i "$prompt" \
           < /dev/null > "$dir/client.out" 2> "$dir/client.err" || status=$?
       fi
       ;;

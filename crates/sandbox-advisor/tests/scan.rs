@@ -283,6 +283,70 @@ fn no_path_reads_the_clients_own_folders() {
     assert_eq!(report["families"][0]["family"], "bwrap-cannot-start");
 }
 
+#[test]
+fn no_path_reads_gemini_cli_s_project_chats() {
+    let home = tempfile::tempdir().unwrap();
+    let none = scan_home(home.path());
+    assert!(
+        none.stderr.contains(".gemini/tmp/*/chats"),
+        "{}",
+        none.stderr
+    );
+    // The recorded home: two projects' chats. Beside them, what Gemini also
+    // keeps in a project's folder is not read, and a link is not followed.
+    let recorded = repo_root().join("scan-fixtures/gemini-cli/home/.gemini/tmp");
+    let tmp = home.path().join(".gemini/tmp");
+    for project in ["proj", "nobwrap"] {
+        let chats = tmp.join(project).join("chats");
+        std::fs::create_dir_all(&chats).unwrap();
+        for file in std::fs::read_dir(recorded.join(project).join("chats")).unwrap() {
+            let file = file.unwrap().path();
+            std::fs::copy(&file, chats.join(file.file_name().unwrap())).unwrap();
+        }
+    }
+    std::fs::write(tmp.join("proj/logs.json"), "[]").unwrap();
+    std::fs::create_dir_all(tmp.join("linked")).unwrap();
+    std::os::unix::fs::symlink(tmp.join("proj/chats"), tmp.join("linked/chats")).unwrap();
+    let run = scan_home(home.path());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stderr
+            .matches("sandbox-advisor: scan: reading ")
+            .count(),
+        2,
+        "{}",
+        run.stderr
+    );
+    let report: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(
+        report["input"]["formats"],
+        serde_json::json!([{"format": "gemini-cli", "sessions": 3}])
+    );
+    assert_eq!(report["input"]["marked_results"], 1);
+    let bwrap = report["families"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["family"] == "bwrap-not-found")
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(bwrap["would_speak"], 1, "{:#}", report["families"]);
+    // GEMINI_CLI_HOME is Gemini's home when set.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let moved = common::run_command(
+        std::process::Command::new(common::BIN)
+            .current_dir(elsewhere.path())
+            .env_clear()
+            .env("HOME", elsewhere.path())
+            .env("GEMINI_CLI_HOME", home.path())
+            .args(["scan", "--no-progress", "--format", "json"]),
+        "",
+    );
+    assert_eq!(moved.code, 0, "{}", moved.stderr);
+    let report: Value = serde_json::from_str(&moved.stdout).unwrap();
+    assert_eq!(report["input"]["sessions"], 3);
+}
+
 /// `scan` reads no configuration file, so its help names none (issue 39).
 #[test]
 fn the_help_names_no_config() {
@@ -344,4 +408,92 @@ fn a_file_name_that_is_not_utf8_is_read_and_shown_escaped() {
         );
         assert!(stderr.contains("\u{fffd}"), "{stderr}");
     }
+}
+
+/// Past 4,096 entries of `.gemini/tmp`, no more project is looked at.
+#[test]
+fn gemini_cli_s_projects_are_looked_at_within_their_bound() {
+    let home = tempfile::tempdir().unwrap();
+    let tmp = home.path().join(".gemini/tmp");
+    for n in 0..=4_096 {
+        std::fs::create_dir_all(tmp.join(format!("p{n}/chats"))).unwrap();
+    }
+    let run = scan_home(home.path());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stderr
+            .matches("sandbox-advisor: scan: reading ")
+            .count(),
+        4_096,
+        "the projects looked at"
+    );
+}
+
+/// The scan's Gemini CLI reader hands the families what the hook hands them:
+/// every recorded `AfterTool` payload of `run_shell_command`
+/// (`docs/hooks/gemini-cli/`), put in the form a chat records it (the
+/// output as `response.output`; a marked refusal as `status: "error"` with
+/// Gemini's request as `response.error` and the display beside it), reads
+/// to the same outcome through both.
+#[test]
+fn gemini_results_are_read_as_the_hook_reads_them() {
+    use session_scan::model::{Problem, Record, SessionHeader, Sink};
+    #[derive(Default)]
+    struct Outcomes(Vec<advisor_core::Outcome>);
+    impl Sink for Outcomes {
+        fn begin(&mut self, _: SessionHeader) {}
+        fn record(&mut self, record: Record) {
+            if let Record::Result { outcome, .. } = record {
+                self.0.push(outcome);
+            }
+        }
+        fn end(&mut self) {}
+        fn problem(&mut self, p: Problem) {
+            panic!("{p:?}");
+        }
+    }
+    let dir = repo_root().join("docs/hooks/gemini-cli");
+    let mut read = 0;
+    let mut marked = 0;
+    for file in std::fs::read_dir(&dir).unwrap() {
+        let file = file.unwrap().path();
+        if !file.to_string_lossy().ends_with(".AfterTool.json") {
+            continue;
+        }
+        let payload: Value =
+            serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        if payload["tool_name"] != "run_shell_command" {
+            continue;
+        }
+        let response = &payload["tool_response"];
+        let raw = serde_json::value::RawValue::from_string(response.to_string()).unwrap();
+        let hooked = sandbox_advisor::hook::gemini_cli::response::read(&raw)
+            .unwrap()
+            .outcome();
+        let call = if response["error"]["type"] == "sandbox_expansion_required" {
+            marked += 1;
+            serde_json::json!({"id": "c", "name": "run_shell_command", "args": {"command": "x"},
+                "status": "error", "resultDisplay": response["returnDisplay"],
+                "result": [{"functionResponse": {"response": {"error": response["error"]["message"]}}}]})
+        } else {
+            serde_json::json!({"id": "c", "name": "run_shell_command", "args": {"command": "x"},
+                "status": "success",
+                "result": [{"functionResponse": {"response": {"output": response["llmContent"]}}}]})
+        };
+        let chat = format!(
+            "{}\n{}\n",
+            serde_json::json!({"sessionId": "s", "projectHash": "h"}),
+            serde_json::json!({"id": "m", "type": "gemini", "toolCalls": [call]})
+        );
+        let mut outcomes = Outcomes::default();
+        let budget = session_scan::budget::Budget::new(session_scan::Limits::default());
+        session_scan::source::gemini::read(&file, &mut chat.as_bytes(), &mut outcomes, &budget);
+        assert_eq!(outcomes.0, [hooked], "{}", file.display());
+        read += 1;
+    }
+    // The recordings hold both forms.
+    assert!(
+        read >= 10 && marked >= 4,
+        "{read} payloads, {marked} marked"
+    );
 }

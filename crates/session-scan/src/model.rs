@@ -23,6 +23,8 @@ pub enum Format {
     ClaudeCode,
     /// A Codex rollout (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`).
     Codex,
+    /// A Gemini CLI chat (`~/.gemini/tmp/<project>/chats/session-*.jsonl`).
+    GeminiCli,
 }
 
 impl Format {
@@ -32,10 +34,11 @@ impl Format {
             Format::DshV0 | Format::DshV1 | Format::DshV2 | Format::DshV3 => Host::Dsh,
             Format::ClaudeCode => Host::ClaudeCode,
             Format::Codex => Host::Codex,
+            Format::GeminiCli => Host::GeminiCli,
         }
     }
 
-    /// The name used in reports (`dsh-v0`, `claude-code`, `codex`).
+    /// The name used in reports (`dsh-v0`, `claude-code`, `codex`, `gemini-cli`).
     pub fn as_str(self) -> &'static str {
         match self {
             Format::DshV0 => "dsh-v0",
@@ -44,6 +47,7 @@ impl Format {
             Format::DshV3 => "dsh-v3",
             Format::ClaudeCode => "claude-code",
             Format::Codex => "codex",
+            Format::GeminiCli => "gemini-cli",
         }
     }
 }

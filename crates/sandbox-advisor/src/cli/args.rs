@@ -68,9 +68,9 @@ pub(super) enum Command {
     ///
     /// Reads DeepSeek harness session logs (`~/.dsh/sessions`, plain or zstd, formats
     /// v0 to v3, and the web export's .zip), Claude Code transcripts
-    /// (`~/.claude/projects`) and Codex rollouts (`~/.codex/sessions`). A file it cannot
-    /// read is named on stderr and the scan goes on; the exit status is 0 whenever a
-    /// report was written.
+    /// (`~/.claude/projects`), Codex rollouts (`~/.codex/sessions`) and Gemini CLI
+    /// chats (`~/.gemini/tmp/*/chats`). A file it cannot read is named on stderr and
+    /// the scan goes on; the exit status is 0 whenever a report was written.
     Scan(ScanArgs),
     /// Collect the on-disk ledger (agents past 7 days or beyond 10 000) if a
     /// collection is due; `hook` starts this detached after answering.
@@ -220,7 +220,8 @@ pub(super) struct ScanArgs {
     /// Files or directories to read (directories are walked; links are not followed).
     /// None given: the clients' own folders that exist (`$DSH_HOME/sessions` or
     /// `~/.dsh/sessions`, `$CLAUDE_CONFIG_DIR/projects` or `~/.claude/projects`,
-    /// `$CODEX_HOME/sessions` or `~/.codex/sessions`).
+    /// `$CODEX_HOME/sessions` or `~/.codex/sessions`, and each project's
+    /// `$GEMINI_CLI_HOME/.gemini/tmp/*/chats` or `~/.gemini/tmp/*/chats`).
     pub paths: Vec<PathBuf>,
     /// `table` for people, `json` for programs (docs/scan/report.md), `html` for one
     /// self-contained page with charts.

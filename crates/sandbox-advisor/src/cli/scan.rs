@@ -1,5 +1,6 @@
 //! `scan`: the report over recorded sessions, in the format asked for.
 
+use std::fmt::Write as _;
 use std::io::{IsTerminal as _, Write};
 use std::path::PathBuf;
 
@@ -24,14 +25,17 @@ pub(super) fn run(mut args: ScanArgs, locale: Option<Locale>, io: &mut Io<'_>) -
                 ),
             );
         }
+        // One write for all the lines: a Gemini home may name thousands of folders.
+        let mut reading = String::new();
         for path in &found {
             let shown = path.display().to_string();
             let _ = writeln!(
-                io.stderr,
+                reading,
                 "sandbox-advisor: scan: reading {}",
                 advisor_core::quote::escaped(&shown)
             );
         }
+        let _ = io.stderr.write_all(reading.as_bytes());
         args.paths = found;
     }
     // A path that is not there is a mistyped command line, not an empty scan.
@@ -121,17 +125,44 @@ fn default_folders(
         under("CLAUDE_CONFIG_DIR", ".claude", "projects"),
         under("CODEX_HOME", ".codex", "sessions"),
     ];
+    let is_dir = |p: &std::path::Path| std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir());
     let mut found = Vec::new();
     let mut looked = Vec::new();
     for place in places.into_iter().flatten() {
         looked.push(advisor_core::quote::escaped(&place.display().to_string()).to_string());
         // A folder, not a link to one: the walk follows no link either.
-        if std::fs::symlink_metadata(&place).is_ok_and(|m| m.is_dir()) {
+        if is_dir(&place) {
             found.push(place);
+        }
+    }
+    // Gemini CLI keeps one folder per project under its home's `.gemini/tmp`
+    // (`$GEMINI_CLI_HOME`, else `HOME`), its chats in `chats/`; the rest of
+    // a project's folder (logs, tool outputs, plans) is not read.
+    let gemini_home = env("GEMINI_CLI_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or(home);
+    if let Some(tmp) = gemini_home.map(|h| h.join(".gemini").join("tmp")) {
+        let shown = tmp.join("*").join("chats");
+        looked.push(advisor_core::quote::escaped(&shown.display().to_string()).to_string());
+        if is_dir(&tmp) {
+            let mut chats: Vec<PathBuf> = std::fs::read_dir(&tmp)
+                .into_iter()
+                .flatten()
+                .take(GEMINI_PROJECTS_MAX)
+                .filter_map(|entry| entry.ok().map(|e| e.path().join("chats")))
+                .filter(|chats| chats.parent().is_some_and(is_dir) && is_dir(chats))
+                .collect();
+            chats.sort();
+            found.extend(chats);
         }
     }
     (found, looked)
 }
+
+/// The most entries of Gemini CLI's `.gemini/tmp` looked at for a project's
+/// `chats` folder (name them as paths to read more).
+const GEMINI_PROJECTS_MAX: usize = 4_096;
 
 /// Names on stderr each file or line that could not be read.
 fn tell_problems(report: &Report, io: &mut Io<'_>) {

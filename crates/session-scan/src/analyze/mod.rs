@@ -175,6 +175,10 @@ impl Scanner {
         {
             self.totals.unjudged_results += 1;
         }
+        if matches!(&outcome, Outcome::Failure(f) if f.code.as_deref() == Some(crate::source::gemini::MARKER))
+        {
+            self.totals.marked_results += 1;
+        }
         let observation = Observation {
             agent: AgentId::from(header.id.clone()),
             session: Some(session_id(header)),

@@ -33,6 +33,8 @@ pub struct Totals {
     day_tokens: BTreeMap<i64, Usage>,
     /// See [`crate::report::InputSummary::unjudged_results`].
     pub unjudged_results: u64,
+    /// See [`crate::report::InputSummary::marked_results`].
+    pub marked_results: u64,
     problems: BTreeMap<(String, u64, u64), Problem>,
     problems_total: u64,
     problem_seq: u64,
@@ -206,6 +208,7 @@ impl Totals {
             *entry = entry.plus(usage);
         }
         self.unjudged_results += other.unjudged_results;
+        self.marked_results += other.marked_results;
         self.problems_total += other.problems_total;
         for ((path, line, _), problem) in other.problems {
             self.problem_seq += 1;
@@ -285,6 +288,7 @@ impl Totals {
                 problems: self.problems.into_values().collect(),
                 problems_total: self.problems_total,
                 unjudged_results: self.unjudged_results,
+                marked_results: self.marked_results,
             },
             families: self.families.into_iter().map(|(_, c)| c).collect(),
             sessions: self.listed.into_values().collect(),

@@ -115,6 +115,11 @@ pub struct InputSummary {
     /// the rendered text (the log keeps no value): the families that read a
     /// value could not judge them, so nothing was said of them.
     pub unjudged_results: u64,
+    /// Results the client itself marked as its sandbox's refusal (Gemini
+    /// CLI's `sandbox_expansion_required`, a field no command's output
+    /// reaches), whether or not a family could judge them: a declined
+    /// expansion keeps only Gemini's request in the chat, not the output.
+    pub marked_results: u64,
 }
 
 /// Sessions of one format.

@@ -88,6 +88,14 @@ fn header(out: &mut String, report: &Report) {
             plural(input.unjudged_results, "result", "results"),
         );
     }
+    if input.marked_results > 0 {
+        let _ = writeln!(
+            out,
+            "{} {} marked by the client as its sandbox's refusal (Gemini CLI's `sandbox_expansion_required`).",
+            thousands(input.marked_results),
+            plural(input.marked_results, "result", "results"),
+        );
+    }
 }
 
 fn families(out: &mut String, families: &[FamilyCost]) {

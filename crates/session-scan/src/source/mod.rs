@@ -16,6 +16,7 @@ use crate::model::{Problem, Sink};
 pub mod claude;
 pub mod codex;
 pub mod dsh;
+pub mod gemini;
 mod json;
 mod time;
 mod tree;
@@ -39,6 +40,8 @@ pub enum Input {
     ClaudeCode(Vec<Located>),
     /// A Codex rollout.
     Codex(Located),
+    /// A Gemini CLI chat.
+    GeminiCli(Located),
 }
 
 impl Input {
@@ -48,7 +51,7 @@ impl Input {
             Input::DshSession(files) | Input::ClaudeCode(files) => {
                 files.first().map_or(Path::new(""), Located::path)
             }
-            Input::DshExport(f) | Input::Codex(f) => f.path(),
+            Input::DshExport(f) | Input::Codex(f) | Input::GeminiCli(f) => f.path(),
         }
     }
 
@@ -57,7 +60,7 @@ impl Input {
         match self {
             Input::DshSession(files) => files.iter().map(Located::size).max().unwrap_or(0),
             Input::ClaudeCode(files) => files.iter().map(Located::size).sum(),
-            Input::DshExport(f) | Input::Codex(f) => f.size(),
+            Input::DshExport(f) | Input::Codex(f) | Input::GeminiCli(f) => f.size(),
         }
     }
 }
@@ -101,6 +104,7 @@ pub fn read(input: &Input, sink: &mut dyn Sink, limits: Limits) {
             }
         }
         Input::Codex(file) => with_file(file, sink, &Budget::new(limits), &mut codex::read),
+        Input::GeminiCli(file) => with_file(file, sink, &Budget::new(limits), &mut gemini::read),
     }
 }
 
@@ -218,6 +222,9 @@ fn sniff(
         Some(Input::DshSession(vec![file]))
     } else if has(b"\"session_meta\"") {
         Some(Input::Codex(file))
+    } else if has(b"\"projectHash\"") && has(b"\"sessionId\"") {
+        // Gemini CLI's metadata line; looked for before Claude Code's `sessionId`.
+        Some(Input::GeminiCli(file))
     } else if has(b"\"sessionId\"") {
         Some(Input::ClaudeCode(vec![file]))
     } else {

@@ -1,4 +1,4 @@
-//! ISO 8601 timestamps, as Claude Code and Codex stamp their records
+//! ISO 8601 timestamps, as Claude Code, Codex and Gemini CLI stamp their records
 //! (`2026-12-02T08:48:43.085Z`), to [`Millis`]; no calendar crate needed.
 //! Every time a reader keeps, these and the DeepSeek harness's Unix
 //! milliseconds alike, lies in [`FIRST`]..[`END`]: a time outside it is

@@ -1,6 +1,6 @@
-//! What the Claude Code and Codex readers share: one JSON record per line,
-//! read through the bounded [`Lines`], problems named in the scanner's words,
-//! and the platform a working directory implies.
+//! What the Claude Code, Codex and Gemini CLI readers share: one JSON record
+//! per line, read through the bounded [`Lines`], problems named in the
+//! scanner's words, and the platform a working directory implies.
 
 use std::io::{BufReader, Read};
 use std::path::Path;
@@ -11,7 +11,7 @@ use crate::budget::{Budget, Pass, bytes_text};
 use crate::lines::{Line, Lines};
 use crate::model::{Problem, Sink};
 
-/// A reader of one JSON record per line (this one and Codex's).
+/// A reader of one JSON record per line (this one, Codex's and Gemini CLI's).
 pub(in crate::source) trait LineReader {
     /// Where records go.
     fn sink(&mut self) -> &mut dyn Sink;
