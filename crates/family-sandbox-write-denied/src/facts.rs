@@ -9,6 +9,7 @@
 //! | Claude Code (sandbox on) | the working directory; `sandbox.filesystem.allowWrite` of every settings layer; `$CLAUDE_TMPDIR`, the temporary directory it sets for commands (`/tmp` itself is read-only, recorded in `docs/hooks/claude-code/sandbox-write-tmp`) |
 //! | Codex `workspace-write` | the working directory; `sandbox_workspace_write.writable_roots`; `/tmp` unless `exclude_slash_tmp`; `$TMPDIR` unless `exclude_tmpdir_env_var` |
 //! | Codex `read-only` | none |
+//! | Gemini CLI (a result it marked) | the working directory but its `.git` (unless the command runs git); the sandbox's own `/tmp` ([`crate::gemini`]) |
 //!
 //! Codex's `--add-dir` and `-c` overrides are on its command line, which the
 //! hook cannot see; a write inside such a root is not refused, so the
@@ -88,7 +89,8 @@ fn posix(raw: &str) -> Option<HostPath> {
 
 /// The session's working directory (the workspace root), absolute: the
 /// resolved policy's root, else the one the client's facts name (Claude
-/// Code's project directory, Codex's `cwd`), which need no stated mode.
+/// Code's project directory, Codex's `cwd`, the payload's `cwd` the mount
+/// check had), which need no stated mode.
 pub fn workspace(env: &Environment) -> Result<HostPath, Not> {
     let resolved = env
         .policy()
@@ -98,6 +100,8 @@ pub fn workspace(env: &Environment) -> Result<HostPath, Not> {
     let known = match (&env.checks.claude_sandbox, &env.checks.codex_config) {
         (Some(claude), _) => claude.project_dir.clone(),
         (None, Some(CodexConfig::Read(codex))) => codex.cwd.clone(),
+        // Gemini CLI: the payload's `cwd`, which the mount check had.
+        (None, None) if env.host.kind == Host::GeminiCli => env.checks.working_directory.clone(),
         _ => None,
     };
     match (resolved, known) {
@@ -139,12 +143,13 @@ pub fn codex_mode(env: &Environment) -> Result<SandboxMode, Not> {
 }
 
 /// How the client's sandbox confines writes in this session.
-pub fn confinement(env: &Environment) -> Result<Confinement, Not> {
+pub fn confinement(finding: &Finding, env: &Environment) -> Result<Confinement, Not> {
     match env.host.kind {
         Host::Codex => codex(env),
         Host::ClaudeCode => claude(env),
-        // Gemini CLI is not among this family's hosts (never asked here).
-        Host::Dsh | Host::GeminiCli => Err(Not::Decline(UNCONFINED)),
+        Host::GeminiCli => crate::gemini::confinement(finding, env),
+        // Not among this family's hosts (never asked here).
+        Host::Dsh => Err(Not::Decline(UNCONFINED)),
     }
 }
 

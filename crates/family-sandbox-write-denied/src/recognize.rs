@@ -76,6 +76,22 @@ pub struct Finding {
     pub path: Untrusted,
     /// Where it points.
     pub place: Place,
+    /// Whether the client marked the result as its sandbox's refusal
+    /// (Gemini CLI's `sandbox_expansion_required`, [`crate::gemini::MARK`]).
+    pub mark: Mark,
+    /// Whether `git` is one of the command's words (Gemini CLI makes the
+    /// workspace's `.git` writable for a command that runs git).
+    pub runs_git: bool,
+}
+
+/// The client's own word on the result, from a field no output reaches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mark {
+    /// No client mark (Claude Code and Codex never set one).
+    None,
+    /// Gemini CLI's `sandbox_expansion_required`, carried by
+    /// `hook --dialect gemini-cli` as the failure's code.
+    SandboxExpansion,
 }
 
 /// The text the family reads: a failure's message (its rendered content
@@ -106,15 +122,35 @@ pub fn recognize(observation: &Observation) -> Option<Finding> {
     } else {
         Place::Relative
     };
+    let mark = match observation.failure().and_then(|f| f.code.as_deref()) {
+        Some(crate::gemini::MARK) => Mark::SandboxExpansion,
+        _ => Mark::None,
+    };
     Some(Finding {
         carrier,
         line: Untrusted::new(line),
         path: Untrusted::new(path),
         place,
+        mark,
+        runs_git: runs_git(command(observation)),
     })
 }
 
-/// The call's shell command (`command` of Claude Code's and Codex's `Bash`).
+/// Whether one of `command`'s words is `git` (or a path ending in `/git`):
+/// Gemini CLI lets such a command write the workspace's `.git` (its
+/// `isGitCommand`, any root of the pipeline). A word anywhere counts, so a
+/// command that may run git is never told `.git` was kept from it.
+pub fn runs_git(command: &str) -> bool {
+    words(command).any(|word| word == "git" || word.ends_with("/git"))
+}
+
+/// The shell words of `command`, split at blanks and the shell's separators.
+fn words(command: &str) -> impl Iterator<Item = &str> {
+    command.split(|c: char| c.is_whitespace() || matches!(c, ';' | '&' | '|' | '(' | ')' | '`'))
+}
+
+/// The call's shell command (`command` of Claude Code's and Codex's `Bash`,
+/// and of Gemini CLI's `run_shell_command`).
 fn command(observation: &Observation) -> &str {
     observation
         .arguments
@@ -214,6 +250,21 @@ mod tests {
         }
         for command in ["touch ../x", "echo cdrom > x", "git commit -Cx", "abcd x"] {
             assert!(!changes_directory(command), "{command}");
+        }
+    }
+
+    #[test]
+    fn git_is_a_word_of_the_command() {
+        for command in [
+            "git commit -m x",
+            "cd sub && git add .",
+            "/usr/bin/git gc",
+            "(git stash)",
+        ] {
+            assert!(runs_git(command), "{command}");
+        }
+        for command in ["touch .git/x", "echo git> .git/x", "gitk", "cat .gitignore"] {
+            assert!(!runs_git(command), "{command}");
         }
     }
 
