@@ -7,15 +7,16 @@ use advisor_core::erofs::Producer;
 use advisor_core::{Advisory, Environment, HostRemedy, Judged, Locale, MountFact};
 
 use crate::ID;
-use crate::brief::user_may_write;
-use crate::facts::{Confinement, Root, RootKind, absolute, confinement};
+use crate::facts::{
+    Confinement, Root, RootKind, absolute, confinement, in_git_dir, user_may_write,
+};
 use crate::recognize::{Carrier, Finding};
 
 /// Builds the advisory for a write the sandbox refused.
 pub fn advise(finding: &Finding, env: &Environment) -> Advisory {
     let confinement = confinement(finding, env).ok();
     let read_only = confinement == Some(Confinement::ReadOnlyMode);
-    let git = crate::gemini::in_git_dir(finding, env);
+    let git = in_git_dir(finding, env);
     let summary = if git {
         git_summary(env.locale).to_owned()
     } else {
@@ -145,7 +146,7 @@ fn detail(finding: &Finding, env: &Environment, confinement: Option<&Confinement
              `sandbox_mode` of Codex's configuration): no directory is writable."
                 .to_owned(),
         ),
-        Some(Confinement::OutsideRoots(_)) if crate::gemini::in_git_dir(finding, env) => {}
+        Some(Confinement::OutsideRoots(_)) if in_git_dir(finding, env) => {}
         Some(Confinement::OutsideRoots(roots)) => {
             out.push(
                 "- The path lies outside every directory the sandbox lets commands write, as \
@@ -162,7 +163,7 @@ fn detail(finding: &Finding, env: &Environment, confinement: Option<&Confinement
         }
         None => {}
     }
-    let git = crate::gemini::in_git_dir(finding, env);
+    let git = in_git_dir(finding, env);
     if git {
         out.push(GIT_DIR_KEPT.to_owned());
     }

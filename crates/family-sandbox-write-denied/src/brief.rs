@@ -10,9 +10,9 @@
 //! its own ([`crate::gemini::brief`]).
 
 use advisor_core::brief::{ExplainInput, fill, full_account};
-use advisor_core::{Environment, HostRemedy, Locale, MountFact};
+use advisor_core::{Environment, HostRemedy, Locale};
 
-use crate::facts::{Confinement, confinement};
+use crate::facts::{Confinement, confinement, in_git_dir, user_may_write};
 use crate::recognize::Finding;
 
 /// The sentences of the brief in one locale; `{name}` marks a value filled in.
@@ -85,21 +85,10 @@ pub(crate) fn words(locale: Locale) -> &'static Words {
     }
 }
 
-/// Whether the host says this user could write there outside the sandbox.
-pub(crate) fn user_may_write(env: &Environment) -> bool {
-    !matches!(
-        env.checks.mount,
-        Some(MountFact::Writable {
-            user_may_write: false,
-            ..
-        })
-    )
-}
-
 /// The brief, in the environment's locale.
 pub fn brief(finding: &Finding, env: &Environment) -> String {
     if env.host.kind == advisor_core::Host::GeminiCli {
-        let git = crate::gemini::in_git_dir(finding, env);
+        let git = in_git_dir(finding, env);
         return crate::gemini::brief::brief(finding, env, git);
     }
     let w = words(env.locale);

@@ -13,7 +13,7 @@
 //! 5. **The path is outside every writable root the advisor knows**
 //!    (`crate::facts`); inside one, something else refused it, except the
 //!    workspace's `.git` under Gemini CLI for a command that does not run
-//!    git, which its sandbox keeps read-only ([`crate::gemini`]).
+//!    git, which its sandbox keeps read-only ([`crate::facts::kept_git_dir`]).
 //!
 //! Under Gemini CLI, condition 2 is its mark on the result: a result it did
 //! not mark is declined (`not-marked`).
@@ -22,9 +22,8 @@ use advisor_core::{Environment, Gate, Host, MountFact, Platform, WithholdReason}
 
 use crate::facts::{
     Confinement, HOST_READ_ONLY, INSIDE_ROOT, MOUNT_NOT_CHECKED, Not, absolute, confinement,
-    holding,
+    holding, kept_git_dir,
 };
-use crate::gemini::kept_git_dir;
 use crate::recognize::{Carrier, Finding};
 
 /// Speak only for a write the sandbox refused outside its writable roots.

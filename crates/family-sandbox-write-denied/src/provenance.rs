@@ -14,7 +14,7 @@
 //!   gate then withholds with the check's reason.
 //!
 //! Under Gemini CLI the mount check is joined by Gemini's own mark
-//! ([`crate::gemini`]): a writable mount proves the refusal only on a result
+//! (the `gemini` module): a writable mount proves the refusal only on a result
 //! Gemini marked; without the mark the text is forgeable (and the gate
 //! declines it).
 //!

@@ -41,6 +41,11 @@ pub const CLOSE_TAG: &str = "</sandbox_violations>";
 /// the operation's family.
 pub const SEATBELT_WRITE: &str = " deny(1) file-write-";
 
+/// `tool_response.error.type` of a result Gemini CLI marked as its
+/// sandbox's refusal (the failure's code, as `hook --dialect gemini-cli`
+/// carries it; see the `gemini` module).
+pub const GEMINI_MARK: &str = "sandbox_expansion_required";
+
 /// The most block lines read, back from the closing tag.
 pub const MAX_BLOCK_LINES: usize = 512;
 
@@ -77,7 +82,7 @@ pub struct Finding {
     /// Where it points.
     pub place: Place,
     /// Whether the client marked the result as its sandbox's refusal
-    /// (Gemini CLI's `sandbox_expansion_required`, [`crate::gemini::MARK`]).
+    /// (Gemini CLI's `sandbox_expansion_required`, [`GEMINI_MARK`]).
     pub mark: Mark,
     /// Whether `git` is one of the command's words (Gemini CLI makes the
     /// workspace's `.git` writable for a command that runs git).
@@ -123,7 +128,7 @@ pub fn recognize(observation: &Observation) -> Option<Finding> {
         Place::Relative
     };
     let mark = match observation.failure().and_then(|f| f.code.as_deref()) {
-        Some(crate::gemini::MARK) => Mark::SandboxExpansion,
+        Some(GEMINI_MARK) => Mark::SandboxExpansion,
         _ => Mark::None,
     };
     Some(Finding {

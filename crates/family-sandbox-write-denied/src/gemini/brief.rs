@@ -12,7 +12,7 @@
 use advisor_core::brief::{ExplainInput, fill, full_account};
 use advisor_core::{Environment, Locale};
 
-use crate::brief::user_may_write;
+use crate::facts::user_may_write;
 use crate::recognize::Finding;
 
 struct Words {
@@ -101,7 +101,7 @@ fn words(locale: Locale) -> &'static Words {
 }
 
 /// The brief, in the environment's locale; `git` when the path lies in the
-/// workspace's `.git` ([`super::kept_git_dir`]).
+/// workspace's `.git` ([`crate::facts::kept_git_dir`]).
 pub fn brief(finding: &Finding, env: &Environment, git: bool) -> String {
     let w = words(env.locale);
     let row = |remedy| env.host.kind.remedy(remedy, env.locale);
