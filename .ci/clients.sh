@@ -640,6 +640,8 @@ record_gemini() { # [NAME...]: only those scenarios (their files replaced, the o
   printf '{"enforceAfter": 2, "maxDenials": 3}\n' > "$RUN_ROOT/advisor-config.json"
   gem tui-advisor-ptrace '{"run":"strace -f -o /dev/null true"}' \
     advisor="--config $RUN_ROOT/advisor-config.json" pty=1 limit=240
+  gem tui-advisor-write "{\"run\":\"touch $RUN_ROOT/$g/tui-advisor-write/outside\"}" \
+    advisor="--config $RUN_ROOT/advisor-config.json" pty=1 limit=240
   gem control-readonly-mount \
     "{\"run\":\"touch $RUN_ROOT/$g/control-readonly-mount/ro/x\"}" romount=1 sandbox=off
   gem control-python-connect \
