@@ -644,6 +644,8 @@ record_gemini() { # [NAME...]: only those scenarios (their files replaced, the o
   printf '{"enforceAfter": 2, "maxDenials": 3}\n' > "$RUN_ROOT/advisor-config.json"
   gem tui-advisor-ptrace '{"run":"strace -f -o /dev/null true"}' \
     advisor="--config $RUN_ROOT/advisor-config.json" pty=1 limit=240
+  gem tui-advisor-write "{\"run\":\"touch $RUN_ROOT/$g/tui-advisor-write/outside\"}" \
+    advisor="--config $RUN_ROOT/advisor-config.json" pty=1 limit=240
   gem control-readonly-mount \
     "{\"run\":\"touch $RUN_ROOT/$g/control-readonly-mount/ro/x\"}" romount=1 sandbox=off
   gem control-python-connect \
@@ -1082,6 +1084,20 @@ test_gemini() {
   check "$g: the success and the ordinary failure are silent" none_in_last "$dir" "</hook_context>"
   check "$g: the success and the ordinary failure reach the model as Gemini wrote them" \
     once_in_last "$dir" "Exit Code: 2"
+  # 4. A write outside the workspace, the advisor mounted: Gemini marks it and, without
+  #    the advisor, waits for an approval until killed (docs/hooks/gemini-cli/write-outside.exit)
+  #    proposing /usr/bin; the advisor's deny replaces the result with advice that names
+  #    the refused path (in JSON, "Refused path:\n> <path>\n"), and the run ends.
+  local outside=$RUN_ROOT/$g/advisor-write/outside
+  script=$(script_file "$g-advisor-write" "{\"run\":\"touch $outside\"}")
+  status=0
+  dir=$(run_scenario $g advisor-write "$script" advisor="--config $cfg" limit=120) || status=$?
+  check "$g: the headless run with a write outside the workspace ends" test "$status" -eq 0
+  check "$g: the run with the refused write reached its last turn" has "$dir/client.out" '"type":"result"'
+  check "$g: the write outside the workspace is advised once" \
+    once_in_last "$dir" "tool sandbox refused a write outside the directories it lets commands write"
+  check "$g: the advice names the refused path" once_in_last "$dir" "Refused path:\\n> $outside\\n"
+  check "$g: the sandbox kept the write out" test ! -e "$outside"
 }
 
 run_tests() {

@@ -191,6 +191,10 @@ pub struct HostChecks {
     pub sandbox_program: Option<ProgramOnPath>,
     /// [`Check::MountAt`].
     pub mount: Option<MountFact>,
+    /// [`Check::MountAt`]: the call's working directory as the client gave
+    /// it (the hook payload's `cwd`), absolute, against which a relative
+    /// path was resolved for the mount check.
+    pub working_directory: Option<HostPath>,
     /// [`Check::CodexConfig`].
     pub codex_config: Option<CodexConfig>,
     /// [`Check::InetSocket`]: `Some(true)` when the socket was created.
@@ -217,6 +221,9 @@ impl HostChecks {
                 .sandbox_program
                 .filter(|_| wanted.contains(Check::SandboxProgram)),
             mount: self.mount.filter(|_| wanted.contains(Check::MountAt)),
+            working_directory: self
+                .working_directory
+                .filter(|_| wanted.contains(Check::MountAt)),
             codex_config: self
                 .codex_config
                 .filter(|_| wanted.contains(Check::CodexConfig)),
@@ -287,10 +294,14 @@ mod tests {
             client_tail: Some(3),
             sandbox_program: Some(ProgramOnPath::Missing),
             mount: Some(MountFact::Unknown("x")),
+            working_directory: Some(HostPath::lexical(crate::PathStyle::Posix, "/w")),
             codex_config: Some(CodexConfig::Unreadable("y")),
             inet_socket: Some(true),
         };
         let some = all.clone().only(Checks::of(&[Check::CodexHome]));
+        assert_eq!(some.working_directory, None);
+        let mount = all.clone().only(Checks::of(&[Check::MountAt]));
+        assert_eq!(mount.working_directory, all.working_directory);
         assert_eq!(some.codex_home, Some(HomePlace::UnderTemp));
         assert_eq!(
             (some.user_namespaces, some.claude_sandbox, some.client_tail),

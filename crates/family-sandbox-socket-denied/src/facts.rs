@@ -26,6 +26,9 @@ pub const NO_SANDBOX_REPORT: &str = "no-sandbox-report";
 pub const SANDBOX_OFF: &str = "sandbox-off";
 /// Withheld: the network may be on (Codex's configuration could not be read).
 pub const NETWORK_UNKNOWN: &str = "network-state-unknown";
+/// Withheld: under Gemini CLI, whose approval mode (network off in the
+/// default mode, on in yolo) the advisor does not know.
+pub const GEMINI_NETWORK_UNKNOWN: &str = "gemini-network-mode-unknown";
 /// Withheld: Codex's configuration could not be read.
 pub const CODEX_CONFIG_UNREADABLE: &str = "codex-config-unreadable";
 /// Withheld: Claude Code's settings could not all be read.

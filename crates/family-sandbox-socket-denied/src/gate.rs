@@ -9,6 +9,16 @@
 //!   known to be off; a connection refused with `EPERM`, an unresolved name
 //!   or a failed connection speak only when the network is known to be off,
 //!   since a firewall or an offline machine says the same.
+//! - **Gemini CLI on Linux**: withheld (`gemini-network-mode-unknown`),
+//!   marked or not. Its sandbox keeps the network off in the default, plan
+//!   and auto-edit approval modes and gives it in yolo mode; its mark
+//!   (`sandbox_expansion_required` with a network expansion) is set in yolo
+//!   mode too, since Gemini asks whenever its keyword match reads a network
+//!   failure and the call did not already ask for the network (read in its
+//!   bundle, `parsePosixSandboxDenials` and the shell tool). The approval
+//!   mode is on Gemini's command line, in its settings, and can change during
+//!   a session; the advisor reads none of them yet, so it cannot tell the
+//!   sandbox's refusal from a real refused connection, and says nothing.
 //! - **Claude Code on macOS**: Seatbelt's own line, and the settings turn the
 //!   sandbox on. A bare connection failure in Claude Code is declined: its
 //!   sandbox reports its own refusals in its block.
@@ -16,8 +26,13 @@
 use advisor_core::{Environment, Gate, Host, Platform, WithholdReason};
 
 use crate::facts::{
-    HOST_REFUSES, NETWORK_UNKNOWN, NO_SANDBOX_REPORT, Network, Not, claude_sandbox_on, network,
+    GEMINI_NETWORK_UNKNOWN, HOST_REFUSES, NETWORK_UNKNOWN, NO_SANDBOX_REPORT, Network, Not,
+    claude_sandbox_on, network,
 };
+
+fn other_reason(code: &'static str) -> Not {
+    Not::Withhold(WithholdReason::Other(code))
+}
 use crate::recognize::{Finding, Refusal};
 
 /// Speak only for a socket the sandbox refused, or a network it keeps off.
@@ -39,10 +54,13 @@ fn decide(finding: &Finding, env: &Environment) -> Result<(), Not> {
             return Err(Not::Withhold(WithholdReason::PlatformOutOfScope(platform)));
         }
         (Host::ClaudeCode, _) => return Err(Not::Decline(NO_SANDBOX_REPORT)),
-        // Gemini CLI is not among this family's hosts (never asked here).
-        (Host::Codex, Refusal::Seatbelt) | (Host::Dsh | Host::GeminiCli, _) => {
+        (Host::Codex | Host::GeminiCli, Refusal::Seatbelt) | (Host::Dsh, _) => {
             return Err(Not::Decline(NO_SANDBOX_REPORT));
         }
+        (Host::GeminiCli, _) if platform != Platform::Linux => {
+            return Err(Not::Withhold(WithholdReason::PlatformOutOfScope(platform)));
+        }
+        (Host::GeminiCli, _) => return Err(other_reason(GEMINI_NETWORK_UNKNOWN)),
         (Host::Codex, _) if platform != Platform::Linux => {
             return Err(Not::Withhold(WithholdReason::PlatformOutOfScope(platform)));
         }

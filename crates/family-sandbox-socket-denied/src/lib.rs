@@ -30,7 +30,11 @@ advisor_core::family! {
         id: ID,
         finding: Finding,
         readme: include_str!("../README.md"),
-        hosts: &[advisor_core::Host::ClaudeCode, advisor_core::Host::Codex],
+        hosts: &[
+            advisor_core::Host::ClaudeCode,
+            advisor_core::Host::Codex,
+            advisor_core::Host::GeminiCli,
+        ],
         anchors: Anchors::OutputText { needles: recognize::NEEDLES },
         recognize: recognize::recognize,
         gate: gate::gate,

@@ -23,6 +23,8 @@ use crate::recognize::{Finding, Refusal};
 pub fn checks(finding: &Finding, host: &HostFacts) -> Checks {
     match (host.kind, finding.refusal) {
         (Host::ClaudeCode, _) => Checks::of(&[Check::ClaudeSandbox]),
+        // Gemini CLI: withheld whatever the host says (`crate::gate`).
+        (Host::GeminiCli, _) => Checks::NONE,
         (_, Refusal::SocketCreation) => Checks::of(&[Check::CodexConfig, Check::InetSocket]),
         _ => Checks::of(&[Check::CodexConfig]),
     }

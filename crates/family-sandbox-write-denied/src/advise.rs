@@ -7,15 +7,21 @@ use advisor_core::erofs::Producer;
 use advisor_core::{Advisory, Environment, HostRemedy, Judged, Locale, MountFact};
 
 use crate::ID;
-use crate::brief::user_may_write;
-use crate::facts::{Confinement, Root, RootKind, absolute, confinement};
+use crate::facts::{
+    Confinement, Root, RootKind, absolute, confinement, in_git_dir, user_may_write,
+};
 use crate::recognize::{Carrier, Finding};
 
 /// Builds the advisory for a write the sandbox refused.
 pub fn advise(finding: &Finding, env: &Environment) -> Advisory {
-    let confinement = confinement(env).ok();
+    let confinement = confinement(finding, env).ok();
     let read_only = confinement == Some(Confinement::ReadOnlyMode);
-    let summary = summary(env, read_only);
+    let git = in_git_dir(finding, env);
+    let summary = if git {
+        git_summary(env.locale).to_owned()
+    } else {
+        summary(env, read_only)
+    };
     Advisory::new(ID, &summary, crate::brief::brief(finding, env)).with_detail(detail(
         finding,
         env,
@@ -39,6 +45,16 @@ fn summary(env: &Environment, read_only: bool) -> String {
         (Locale::ZhCn, true) => {
             "Codex 以 read-only 运行：一切写入均被拒绝；重试无济于事".to_owned()
         }
+    }
+}
+
+/// The summary of a write Gemini CLI kept from the workspace's `.git`.
+fn git_summary(locale: Locale) -> &'static str {
+    match locale {
+        Locale::En => {
+            "Gemini CLI keeps .git read-only for commands that do not run git: use git itself"
+        }
+        Locale::ZhCn => "Gemini CLI 对不运行 git 的命令保持 .git 只读：请用 git 本身",
     }
 }
 
@@ -96,6 +112,14 @@ fn detail(finding: &Finding, env: &Environment, confinement: Option<&Confinement
             ));
         }
     }
+    if finding.mark == crate::Mark::SandboxExpansion {
+        out.push(
+            "- Gemini CLI marked the result `sandbox_expansion_required` (`error.type` of its \
+             hook payload, a field no command's output reaches): its sandbox ran the command \
+             and its own match read a refusal in the output."
+                .to_owned(),
+        );
+    }
     out.push(match &env.checks.mount {
         Some(MountFact::Writable { judged, .. }) => format!(
             "- The host's own mount at {} is writable (statvfs, no link followed): a real \
@@ -122,6 +146,7 @@ fn detail(finding: &Finding, env: &Environment, confinement: Option<&Confinement
              `sandbox_mode` of Codex's configuration): no directory is writable."
                 .to_owned(),
         ),
+        Some(Confinement::OutsideRoots(_)) if in_git_dir(finding, env) => {}
         Some(Confinement::OutsideRoots(roots)) => {
             out.push(
                 "- The path lies outside every directory the sandbox lets commands write, as \
@@ -138,9 +163,16 @@ fn detail(finding: &Finding, env: &Environment, confinement: Option<&Confinement
         }
         None => {}
     }
+    let git = in_git_dir(finding, env);
+    if git {
+        out.push(GIT_DIR_KEPT.to_owned());
+    }
     out.push(String::new());
     out.push("Ways through:".to_owned());
-    let rows: &[HostRemedy] = if confinement == Some(&Confinement::ReadOnlyMode) {
+    let rows: &[HostRemedy] = if git {
+        out.push(GIT_WAY.to_owned());
+        &[]
+    } else if confinement == Some(&Confinement::ReadOnlyMode) {
         &[
             HostRemedy::WorkspaceWriteMode,
             HostRemedy::EscalateOneCommand,
@@ -177,16 +209,41 @@ fn detail(finding: &Finding, env: &Environment, confinement: Option<&Confinement
             .to_owned(),
     );
     out.push(String::new());
-    out.push(
-        "Where this stops: the advisor did not see the sandbox's mounts. It reads the \
-         producer's line, checks the host's own mount at the path from outside the sandbox, \
-         and compares the path with the writable directories it knows: the working directory, \
-         the client's own configuration files, and the temporary directories the client \
-         keeps writable. What the client was told on its command line (Codex's `--add-dir`, \
-         `-c`, `--sandbox`) is not visible to a hook; the stated mode (`--mode`) stands for \
-         it. A program that prints this line without trying the write would get the same \
-         advisory; what it states about the sandbox and the path would still be true."
-            .to_owned(),
-    );
+    out.push(if host == advisor_core::Host::GeminiCli {
+        STOPS_GEMINI.to_owned()
+    } else {
+        STOPS.to_owned()
+    });
     out.join("\n")
 }
+
+/// Why the workspace's `.git` refused the write, under Gemini CLI.
+const GIT_DIR_KEPT: &str = "- The path lies in the workspace's `.git`. Gemini CLI's sandbox binds \
+     `.git` read-only unless one of the command's roots is `git`, and then adds it to the \
+     command's writable paths (`GOVERNANCE_FILES` and `isGitCommand` in the bundle of \
+     @google/gemini-cli 0.61.0, read there; recorded in docs/hooks/gemini-cli/git-write). No \
+     word of this command is `git`.";
+
+/// The way through for `.git`, under Gemini CLI.
+const GIT_WAY: &str = "- Change the repository with a git command (`git config`, `git commit`, \
+     `git update-ref`, …); Gemini CLI makes `.git` writable for it, with no approval and no \
+     change to the sandbox.";
+
+const STOPS: &str = "Where this stops: the advisor did not see the sandbox's mounts. It reads \
+     the producer's line, checks the host's own mount at the path from outside the sandbox, \
+     and compares the path with the writable directories it knows: the working directory, the \
+     client's own configuration files, and the temporary directories the client keeps \
+     writable. What the client was told on its command line (Codex's `--add-dir`, `-c`, \
+     `--sandbox`) is not visible to a hook; the stated mode (`--mode`) stands for it. A \
+     program that prints this line without trying the write would get the same advisory; what \
+     it states about the sandbox and the path would still be true.";
+
+const STOPS_GEMINI: &str = "Where this stops: the advisor did not see the sandbox's mounts. It \
+     reads the producer's line and Gemini CLI's mark, checks the host's own mount at the path \
+     from outside the sandbox, and compares the path with the workspace and the sandbox's \
+     `/tmp`. It does not read Gemini's settings: a directory listed in \
+     `tools.sandboxAllowedPaths`, or granted by an approved expansion, is writable in the \
+     sandbox, so a refusal there is a real read-only mount, which the mount check declines \
+     first. The mark says Gemini's own keyword match read a refusal in the output; a program \
+     that prints this line without trying the write would get the same advisory, and what it \
+     states about the sandbox and the path would still be true.";

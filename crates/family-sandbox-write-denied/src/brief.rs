@@ -6,12 +6,13 @@
 //! One structure, one set of sentences per locale ([`Words`]). The path and
 //! the line are the producer's text and appear only in `> ` quote blocks.
 //! Sentences that name a client's configuration come from its host table
-//! ([`advisor_core::HostRemedy`]), never from here.
+//! ([`advisor_core::HostRemedy`]), never from here. Gemini CLI's brief is
+//! its own ([`crate::gemini::brief`]).
 
 use advisor_core::brief::{ExplainInput, fill, full_account};
-use advisor_core::{Environment, HostRemedy, Locale, MountFact};
+use advisor_core::{Environment, HostRemedy, Locale};
 
-use crate::facts::{Confinement, confinement};
+use crate::facts::{Confinement, confinement, in_git_dir, user_may_write};
 use crate::recognize::Finding;
 
 /// The sentences of the brief in one locale; `{name}` marks a value filled in.
@@ -84,22 +85,15 @@ pub(crate) fn words(locale: Locale) -> &'static Words {
     }
 }
 
-/// Whether the host says this user could write there outside the sandbox.
-pub(crate) fn user_may_write(env: &Environment) -> bool {
-    !matches!(
-        env.checks.mount,
-        Some(MountFact::Writable {
-            user_may_write: false,
-            ..
-        })
-    )
-}
-
 /// The brief, in the environment's locale.
 pub fn brief(finding: &Finding, env: &Environment) -> String {
+    if env.host.kind == advisor_core::Host::GeminiCli {
+        let git = in_git_dir(finding, env);
+        return crate::gemini::brief::brief(finding, env, git);
+    }
     let w = words(env.locale);
     let host = env.host.kind;
-    let read_only = confinement(env) == Ok(Confinement::ReadOnlyMode);
+    let read_only = confinement(finding, env) == Ok(Confinement::ReadOnlyMode);
     let row = |remedy| host.remedy(remedy, env.locale);
     let mut lines: Vec<String> = Vec::with_capacity(24);
 

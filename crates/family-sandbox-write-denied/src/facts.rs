@@ -9,6 +9,7 @@
 //! | Claude Code (sandbox on) | the working directory; `sandbox.filesystem.allowWrite` of every settings layer; `$CLAUDE_TMPDIR`, the temporary directory it sets for commands (`/tmp` itself is read-only, recorded in `docs/hooks/claude-code/sandbox-write-tmp`) |
 //! | Codex `workspace-write` | the working directory; `sandbox_workspace_write.writable_roots`; `/tmp` unless `exclude_slash_tmp`; `$TMPDIR` unless `exclude_tmpdir_env_var` |
 //! | Codex `read-only` | none |
+//! | Gemini CLI (a result it marked) | the working directory but its `.git` (unless the command runs git); the sandbox's own `/tmp` (the `gemini` module) |
 //!
 //! Codex's `--add-dir` and `-c` overrides are on its command line, which the
 //! hook cannot see; a write inside such a root is not refused, so the
@@ -16,11 +17,11 @@
 //! mount check catches first) is not declined by this table.
 
 use advisor_core::{
-    ClaudeSandbox, CodexConfig, Containment, Environment, Host, HostPath, PathStyle, SandboxMode,
-    Unresolved, WithholdReason,
+    ClaudeSandbox, CodexConfig, Containment, Environment, Host, HostPath, MountFact, PathStyle,
+    SandboxMode, Unresolved, WithholdReason,
 };
 
-use crate::recognize::{Finding, Place};
+use crate::recognize::{Finding, Mark, Place};
 
 /// Declined: the sandbox is off in Claude Code's settings.
 pub const SANDBOX_OFF: &str = "sandbox-off";
@@ -88,7 +89,8 @@ fn posix(raw: &str) -> Option<HostPath> {
 
 /// The session's working directory (the workspace root), absolute: the
 /// resolved policy's root, else the one the client's facts name (Claude
-/// Code's project directory, Codex's `cwd`), which need no stated mode.
+/// Code's project directory, Codex's `cwd`, the payload's `cwd` the mount
+/// check had), which need no stated mode.
 pub fn workspace(env: &Environment) -> Result<HostPath, Not> {
     let resolved = env
         .policy()
@@ -98,6 +100,8 @@ pub fn workspace(env: &Environment) -> Result<HostPath, Not> {
     let known = match (&env.checks.claude_sandbox, &env.checks.codex_config) {
         (Some(claude), _) => claude.project_dir.clone(),
         (None, Some(CodexConfig::Read(codex))) => codex.cwd.clone(),
+        // Gemini CLI: the payload's `cwd`, which the mount check had.
+        (None, None) if env.host.kind == Host::GeminiCli => env.checks.working_directory.clone(),
         _ => None,
     };
     match (resolved, known) {
@@ -139,12 +143,13 @@ pub fn codex_mode(env: &Environment) -> Result<SandboxMode, Not> {
 }
 
 /// How the client's sandbox confines writes in this session.
-pub fn confinement(env: &Environment) -> Result<Confinement, Not> {
+pub fn confinement(finding: &Finding, env: &Environment) -> Result<Confinement, Not> {
     match env.host.kind {
         Host::Codex => codex(env),
         Host::ClaudeCode => claude(env),
-        // Gemini CLI is not among this family's hosts (never asked here).
-        Host::Dsh | Host::GeminiCli => Err(Not::Decline(UNCONFINED)),
+        Host::GeminiCli => gemini(finding, env),
+        // Not among this family's hosts (never asked here).
+        Host::Dsh => Err(Not::Decline(UNCONFINED)),
     }
 }
 
@@ -226,4 +231,67 @@ pub fn holding<'r>(path: &HostPath, roots: &'r [Root]) -> Option<&'r Root> {
     roots
         .iter()
         .find(|r| path.relation_to(&r.path) != Containment::Outside)
+}
+
+// ---- Gemini CLI (its facts; its brief is the `gemini` module) ------------------------
+
+/// Declined: Gemini CLI did not mark the result as its sandbox's refusal.
+pub const NOT_MARKED: &str = "not-marked";
+
+/// The directory Gemini keeps read-only inside the workspace for commands
+/// that do not run `git`.
+pub const GIT_DIR: &str = ".git";
+
+/// The writable roots of a result Gemini marked: the workspace and the
+/// sandbox's own `/tmp`; a declined result without the mark.
+pub fn gemini(finding: &Finding, env: &Environment) -> Result<Confinement, Not> {
+    if finding.mark != Mark::SandboxExpansion {
+        return Err(Not::Decline(NOT_MARKED));
+    }
+    let roots = vec![
+        Root {
+            path: workspace(env)?,
+            kind: RootKind::Workspace,
+        },
+        Root {
+            path: HostPath::lexical(PathStyle::Posix, "/tmp"),
+            kind: RootKind::Temporary,
+        },
+    ];
+    Ok(Confinement::OutsideRoots(roots))
+}
+
+/// The workspace's `.git` when `path` lies in it and the command does not
+/// run git: the one place inside the workspace Gemini's sandbox keeps
+/// read-only. `None` for every other path, and for any other host.
+pub fn kept_git_dir(finding: &Finding, path: &HostPath, env: &Environment) -> Option<HostPath> {
+    if env.host.kind != Host::GeminiCli
+        || finding.mark != Mark::SandboxExpansion
+        || finding.runs_git
+    {
+        return None;
+    }
+    let root = workspace(env).ok()?;
+    let git = HostPath::lexical(PathStyle::Posix, &format!("{}/{GIT_DIR}", root.as_str()));
+    (path.relation_to(&git) != Containment::Outside).then_some(git)
+}
+
+/// Whether the refused path lies in the workspace's `.git`, kept read-only
+/// from this command ([`kept_git_dir`]).
+pub fn in_git_dir(finding: &Finding, env: &Environment) -> bool {
+    absolute(finding, env)
+        .ok()
+        .and_then(|path| kept_git_dir(finding, &path, env))
+        .is_some()
+}
+
+/// Whether the host says this user could write there outside the sandbox.
+pub fn user_may_write(env: &Environment) -> bool {
+    !matches!(
+        env.checks.mount,
+        Some(MountFact::Writable {
+            user_may_write: false,
+            ..
+        })
+    )
 }

@@ -11,13 +11,18 @@
 //! 4. **The host's own mount there is writable** (the hook looked, outside
 //!    the sandbox): a read-only mount refused it, not the sandbox.
 //! 5. **The path is outside every writable root the advisor knows**
-//!    (`crate::facts`); inside one, something else refused it.
+//!    (`crate::facts`); inside one, something else refused it, except the
+//!    workspace's `.git` under Gemini CLI for a command that does not run
+//!    git, which its sandbox keeps read-only ([`crate::facts::kept_git_dir`]).
+//!
+//! Under Gemini CLI, condition 2 is its mark on the result: a result it did
+//! not mark is declined (`not-marked`).
 
 use advisor_core::{Environment, Gate, Host, MountFact, Platform, WithholdReason};
 
 use crate::facts::{
     Confinement, HOST_READ_ONLY, INSIDE_ROOT, MOUNT_NOT_CHECKED, Not, absolute, confinement,
-    holding,
+    holding, kept_git_dir,
 };
 use crate::recognize::{Carrier, Finding};
 
@@ -39,7 +44,7 @@ fn decide(finding: &Finding, env: &Environment) -> Result<(), Not> {
     if !carried {
         return Err(Not::Withhold(WithholdReason::PlatformOutOfScope(platform)));
     }
-    let confinement = confinement(env)?;
+    let confinement = confinement(finding, env)?;
     let path = absolute(finding, env)?;
     match &env.checks.mount {
         Some(MountFact::Writable { .. }) => {}
@@ -48,7 +53,7 @@ fn decide(finding: &Finding, env: &Environment) -> Result<(), Not> {
         None => return Err(Not::Withhold(WithholdReason::Other(MOUNT_NOT_CHECKED))),
     }
     if let Confinement::OutsideRoots(roots) = &confinement {
-        if holding(&path, roots).is_some() {
+        if holding(&path, roots).is_some() && kept_git_dir(finding, &path, env).is_none() {
             return Err(Not::Decline(INSIDE_ROOT));
         }
     }

@@ -4,6 +4,7 @@ pub mod advise;
 mod brief;
 pub mod facts;
 pub mod gate;
+pub mod gemini;
 pub mod provenance;
 pub mod recognize;
 #[cfg(feature = "testing")]
@@ -11,7 +12,7 @@ pub mod testing;
 
 use advisor_core::{Anchors, Diagnosis, FamilyId, ToolScope};
 
-pub use recognize::{Carrier, Finding, Place};
+pub use recognize::{Carrier, Finding, Mark, Place};
 
 /// The family id.
 pub const ID: FamilyId = FamilyId::new("sandbox-write-denied");
@@ -30,7 +31,11 @@ advisor_core::family! {
         id: ID,
         finding: Finding,
         readme: include_str!("../README.md"),
-        hosts: &[advisor_core::Host::ClaudeCode, advisor_core::Host::Codex],
+        hosts: &[
+            advisor_core::Host::ClaudeCode,
+            advisor_core::Host::Codex,
+            advisor_core::Host::GeminiCli,
+        ],
         anchors: Anchors::OutputText { needles: &[advisor_core::erofs::NEEDLE, recognize::SEATBELT_WRITE] },
         recognize: recognize::recognize,
         gate: gate::gate,

@@ -13,6 +13,11 @@
 //! - **unknown** (no probe, a link on the way, a hung mount): forgeable; the
 //!   gate then withholds with the check's reason.
 //!
+//! Under Gemini CLI the mount check is joined by Gemini's own mark
+//! (the `gemini` module): a writable mount proves the refusal only on a result
+//! Gemini marked; without the mark the text is forgeable (and the gate
+//! declines it).
+//!
 //! A program that only prints the line for a path that really is outside
 //! the writable roots cannot be told apart; what the advisory then states
 //! (that path is not writable from inside the sandbox) is still true. This
@@ -21,19 +26,25 @@
 use advisor_core::{Check, Checks, Environment, Host, HostFacts, MountFact, Proof, Provenance};
 
 use crate::facts::HOST_READ_ONLY;
-use crate::recognize::{Finding, Place};
+use crate::recognize::{Finding, Mark, Place};
 
 /// The facts the gate needs: the mount at the path, and the client's own
 /// configuration (Claude Code's settings, or Codex's).
 pub fn checks(finding: &Finding, host: &HostFacts) -> Checks {
     let config = match host.kind {
-        Host::ClaudeCode => Check::ClaudeSandbox,
-        // Gemini CLI is not among this family's hosts (never asked here).
-        Host::Codex | Host::Dsh | Host::GeminiCli => Check::CodexConfig,
+        Host::ClaudeCode => Some(Check::ClaudeSandbox),
+        // Gemini's mark stands for its settings; the advisor reads none.
+        Host::GeminiCli => None,
+        Host::Codex | Host::Dsh => Some(Check::CodexConfig),
     };
-    match finding.place {
-        Place::AfterDirectoryChange => Checks::of(&[config]),
-        Place::Absolute(_) | Place::Relative => Checks::of(&[Check::MountAt, config]),
+    let mount = match finding.place {
+        Place::AfterDirectoryChange => None,
+        Place::Absolute(_) | Place::Relative => Some(Check::MountAt),
+    };
+    match (mount, config) {
+        (Some(m), Some(c)) => Checks::of(&[m, c]),
+        (Some(one), None) | (None, Some(one)) => Checks::of(&[one]),
+        (None, None) => Checks::of(&[]),
     }
 }
 
@@ -46,9 +57,12 @@ pub fn check_path(finding: &Finding) -> Option<&str> {
     }
 }
 
-/// Proven by a writable host mount, refuted by a read-only one.
-pub fn provenance(_finding: &Finding, env: &Environment) -> Provenance {
+/// Proven by a writable host mount (under Gemini CLI, on a result it
+/// marked), refuted by a read-only one.
+pub fn provenance(finding: &Finding, env: &Environment) -> Provenance {
+    let unmarked = env.host.kind == Host::GeminiCli && finding.mark != Mark::SandboxExpansion;
     match env.checks.mount {
+        Some(MountFact::Writable { .. }) if unmarked => Provenance::Forgeable,
         Some(MountFact::Writable { .. }) => Provenance::Proven(Proof::HostCheck),
         Some(MountFact::ReadOnly { .. }) => Provenance::Refuted(HOST_READ_ONLY),
         Some(MountFact::Unknown(_)) | None => Provenance::Forgeable,

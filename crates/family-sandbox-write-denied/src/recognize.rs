@@ -41,6 +41,11 @@ pub const CLOSE_TAG: &str = "</sandbox_violations>";
 /// the operation's family.
 pub const SEATBELT_WRITE: &str = " deny(1) file-write-";
 
+/// `tool_response.error.type` of a result Gemini CLI marked as its
+/// sandbox's refusal (the failure's code, as `hook --dialect gemini-cli`
+/// carries it; see the `gemini` module).
+pub const GEMINI_MARK: &str = "sandbox_expansion_required";
+
 /// The most block lines read, back from the closing tag.
 pub const MAX_BLOCK_LINES: usize = 512;
 
@@ -76,6 +81,22 @@ pub struct Finding {
     pub path: Untrusted,
     /// Where it points.
     pub place: Place,
+    /// Whether the client marked the result as its sandbox's refusal
+    /// (Gemini CLI's `sandbox_expansion_required`, [`GEMINI_MARK`]).
+    pub mark: Mark,
+    /// Whether `git` is one of the command's words (Gemini CLI makes the
+    /// workspace's `.git` writable for a command that runs git).
+    pub runs_git: bool,
+}
+
+/// The client's own word on the result, from a field no output reaches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mark {
+    /// No client mark (Claude Code and Codex never set one).
+    None,
+    /// Gemini CLI's `sandbox_expansion_required`, carried by
+    /// `hook --dialect gemini-cli` as the failure's code.
+    SandboxExpansion,
 }
 
 /// The text the family reads: a failure's message (its rendered content
@@ -106,15 +127,35 @@ pub fn recognize(observation: &Observation) -> Option<Finding> {
     } else {
         Place::Relative
     };
+    let mark = match observation.failure().and_then(|f| f.code.as_deref()) {
+        Some(GEMINI_MARK) => Mark::SandboxExpansion,
+        _ => Mark::None,
+    };
     Some(Finding {
         carrier,
         line: Untrusted::new(line),
         path: Untrusted::new(path),
         place,
+        mark,
+        runs_git: runs_git(command(observation)),
     })
 }
 
-/// The call's shell command (`command` of Claude Code's and Codex's `Bash`).
+/// Whether one of `command`'s words is `git` (or a path ending in `/git`):
+/// Gemini CLI lets such a command write the workspace's `.git` (its
+/// `isGitCommand`, any root of the pipeline). A word anywhere counts, so a
+/// command that may run git is never told `.git` was kept from it.
+pub fn runs_git(command: &str) -> bool {
+    words(command).any(|word| word == "git" || word.ends_with("/git"))
+}
+
+/// The shell words of `command`, split at blanks and the shell's separators.
+fn words(command: &str) -> impl Iterator<Item = &str> {
+    command.split(|c: char| c.is_whitespace() || matches!(c, ';' | '&' | '|' | '(' | ')' | '`'))
+}
+
+/// The call's shell command (`command` of Claude Code's and Codex's `Bash`,
+/// and of Gemini CLI's `run_shell_command`).
 fn command(observation: &Observation) -> &str {
     observation
         .arguments
@@ -214,6 +255,21 @@ mod tests {
         }
         for command in ["touch ../x", "echo cdrom > x", "git commit -Cx", "abcd x"] {
             assert!(!changes_directory(command), "{command}");
+        }
+    }
+
+    #[test]
+    fn git_is_a_word_of_the_command() {
+        for command in [
+            "git commit -m x",
+            "cd sub && git add .",
+            "/usr/bin/git gc",
+            "(git stash)",
+        ] {
+            assert!(runs_git(command), "{command}");
+        }
+        for command in ["touch .git/x", "echo git> .git/x", "gitk", "cat .gitignore"] {
+            assert!(!runs_git(command), "{command}");
         }
     }
 

@@ -198,6 +198,7 @@ fn host_checks(spec: Option<&ChecksSpec>) -> Result<HostChecks, String> {
         client_tail: spec.client_tail,
         sandbox_program,
         mount: write_checks::mount(spec)?,
+        working_directory: write_checks::mount_cwd(spec)?,
         codex_config: write_checks::codex(spec)?,
         inet_socket: spec.inet_socket,
     })

@@ -50,6 +50,7 @@
 //! # mount = "writable"          # writable | read-only | an unknown code (`MOUNT_UNKNOWN`)
 //! # mount_judged = "path"       # path | ancestor (default)
 //! # mount_user_may_write = false  # default true
+//! # mount_cwd = "/ws"           # the call's working directory the mount check had (the payload's `cwd`)
 //! # allow_write = ["/srv/x"]    # Claude Code's sandbox.filesystem.allowWrite (needs claude_sandbox)
 //! # claude_tmpdir = "/tmp/claude-0"   # its $CLAUDE_TMPDIR (needs claude_sandbox)
 //! # codex_config = "read"       # read | an unreadable code (`CODEX_UNREADABLE`)
@@ -252,6 +253,9 @@ pub struct ChecksSpec {
     /// Whether this user may write there (default true).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mount_user_may_write: Option<bool>,
+    /// The call's working directory the mount check had (needs `mount`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mount_cwd: Option<String>,
     /// `sandbox.filesystem.allowWrite` (needs `claude_sandbox`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub allow_write: Vec<String>,

@@ -124,6 +124,7 @@ impl HostProbe for HookProbe {
                 out.claude_sandbox = found.claude_sandbox;
                 out.sandbox_program = found.sandbox_program;
                 out.mount = found.mount;
+                out.working_directory = found.working_directory;
                 out.codex_config = found.codex_config;
                 out.inet_socket = found.inet_socket;
             }
@@ -199,6 +200,12 @@ fn gather(wanted: Checks, path: Option<&str>, env: &Inputs) -> HostChecks {
             .contains(Check::MountAt)
             .then(|| path.map(|p| super::mount::fact(&resolve(p, env))))
             .flatten(),
+        working_directory: wanted
+            .contains(Check::MountAt)
+            .then(|| env.cwd.as_deref().and_then(Path::to_str))
+            .flatten()
+            .map(|cwd| HostPath::lexical(PathStyle::Posix, cwd))
+            .filter(HostPath::is_absolute),
         codex_config: wanted.contains(Check::CodexConfig).then(|| {
             let mut env = env.clone();
             env.codex_arguments = codex_cli::codex_arguments();

@@ -48,6 +48,15 @@ pub(super) fn mount(spec: &ChecksSpec) -> Result<Option<MountFact>, String> {
     }))
 }
 
+/// `mount_cwd`: the call's working directory the mount check had.
+pub(super) fn mount_cwd(spec: &ChecksSpec) -> Result<Option<HostPath>, String> {
+    match (&spec.mount, spec.mount_cwd.as_deref()) {
+        (_, None) => Ok(None),
+        (None, Some(_)) => Err("checks: `mount_cwd` needs `mount`".into()),
+        (Some(_), Some(raw)) => absolute("mount_cwd", raw).map(Some),
+    }
+}
+
 /// Claude Code's writable directories: `allow_write`, `claude_tmpdir` and
 /// `working_directory`, when `claude_sandbox` is given.
 pub(super) struct ClaudeDirs {

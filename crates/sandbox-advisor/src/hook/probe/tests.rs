@@ -340,6 +340,10 @@ fn the_mount_at_a_relative_path_is_read_against_cwd_and_sockets_are_tried() {
         })
     );
     assert_eq!(found.inet_socket, Some(true));
+    // The working directory the path was resolved against goes with the mount.
+    assert_eq!(found.working_directory, Some(posix(&d.join("proj"))));
+    let no_mount = gather(Checks::of(&[Check::InetSocket]), None, &env);
+    assert_eq!(no_mount.working_directory, None);
     assert_eq!(gather(Checks::NONE, None, &env), HostChecks::default());
     assert_eq!(
         gather(Checks::of(&[Check::MountAt]), Some("a/../x"), &env).mount,
