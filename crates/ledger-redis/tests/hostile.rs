@@ -347,7 +347,9 @@ fn once_its_conversation_is_spent_a_store_sends_nothing() {
     let fault = store.claim(&a1, &slot()).unwrap_err().to_string();
     let took = start.elapsed();
     server.resume();
-    assert!(took < allowed + Duration::from_millis(40), "{took:?}");
+    // Without the bound the call waits out the 2 s timeout; the margin is
+    // for a loaded machine (209 ms was seen beside a mutation run).
+    assert!(took < allowed + Duration::from_millis(600), "{took:?}");
     assert!(
         fault.contains("150 ms allowed for talking to Redis are spent"),
         "{fault}"
