@@ -141,3 +141,29 @@ pub fn find(text: &str) -> Option<Refusal<'_>> {
     }
     lines::node_above_trailer(text).or_else(|| lines::cargo_chain(text))
 }
+
+/// Words that move a command (or the program it runs) to another directory
+/// before it writes: the shell's `cd`/`pushd`, `-C`/`--directory` (git,
+/// make, tar), `--prefix`/`--cwd` (npm, yarn), git's `--work-tree` and
+/// `--git-dir`.
+const DIRECTORY_CHANGES: &[&str] = &[
+    "cd",
+    "pushd",
+    "-C",
+    "--directory",
+    "--prefix",
+    "--cwd",
+    "--work-tree",
+    "--git-dir",
+];
+
+/// Whether `command` may change directory before its write, so that a
+/// relative path in its `EROFS` line is not relative to the payload's `cwd`:
+/// one of the words above (before any `=`), split at white space and the
+/// shell's separators, or a runtime's `chdir` anywhere.
+pub fn changes_directory(command: &str) -> bool {
+    command.contains("chdir")
+        || command
+            .split(|c: char| c.is_whitespace() || matches!(c, ';' | '&' | '|' | '(' | ')' | '`'))
+            .any(|word| DIRECTORY_CHANGES.contains(&word.split('=').next().unwrap_or_default()))
+}

@@ -19,8 +19,8 @@
 //! `.codex/skills`) is resolved there against the working directory, unless
 //! the command changed directory first ([`changes_directory`]).
 
-use advisor_core::erofs;
 pub use advisor_core::erofs::Producer;
+use advisor_core::erofs::{self, changes_directory};
 use advisor_core::{HostPath, Observation, Outcome, PathStyle, Untrusted, envelope};
 
 use crate::facts::{Place, Protected};
@@ -58,27 +58,6 @@ pub fn text(observation: &Observation) -> &str {
 /// Whether a component of `path` is one of Codex's protected names.
 pub fn names_protected(path: &str) -> bool {
     path.split('/').any(|c| Protected::parse(c).is_some())
-}
-
-/// Words that move a command to another directory before it writes (as the
-/// family of refused writes reads them).
-const DIRECTORY_CHANGES: &[&str] = &[
-    "cd",
-    "pushd",
-    "-C",
-    "--directory",
-    "--prefix",
-    "--cwd",
-    "--work-tree",
-    "--git-dir",
-];
-
-/// Whether `command` may change directory before the write.
-pub fn changes_directory(command: &str) -> bool {
-    command.contains("chdir")
-        || command
-            .split(|c: char| c.is_whitespace() || matches!(c, ';' | '&' | '|' | '(' | ')' | '`'))
-            .any(|word| DIRECTORY_CHANGES.contains(&word.split('=').next().unwrap_or_default()))
 }
 
 /// Recognizes a producer's `EROFS` line for a path under a protected name;
@@ -132,13 +111,5 @@ mod tests {
         ] {
             assert!(!names_protected(path), "{path}");
         }
-    }
-
-    #[test]
-    fn directory_changes_are_words() {
-        assert!(changes_directory("cd sub && echo x > .git/y"));
-        assert!(changes_directory("git -C ../other tag v1"));
-        assert!(!changes_directory("git tag v1"));
-        assert!(!changes_directory("echo abcd > .git/description"));
     }
 }

@@ -28,7 +28,7 @@
 //! ([`changes_directory`]), that directory is not the one the program wrote
 //! in, and the path is marked so ([`Place::AfterDirectoryChange`]).
 
-use advisor_core::erofs::{self, Producer};
+use advisor_core::erofs::{self, Producer, changes_directory};
 use advisor_core::{HostPath, Observation, Outcome, PathStyle, Untrusted, envelope};
 
 /// The block's opening tag, on a line of its own.
@@ -164,32 +164,6 @@ fn command(observation: &Observation) -> &str {
         .unwrap_or_default()
 }
 
-/// Words that move a command (or the program it runs) to another directory
-/// before it writes: the shell's `cd`/`pushd`, `-C`/`--directory` (git,
-/// make, tar), `--prefix`/`--cwd` (npm, yarn), a runtime's `chdir`.
-const DIRECTORY_CHANGES: &[&str] = &[
-    "cd",
-    "pushd",
-    "-C",
-    "--directory",
-    "--prefix",
-    "--cwd",
-    "--work-tree",
-    "--git-dir",
-];
-
-/// Whether `command` may change directory before the write: one of
-/// [`DIRECTORY_CHANGES`] as a word, or `chdir` anywhere.
-pub fn changes_directory(command: &str) -> bool {
-    command.contains("chdir")
-        || command
-            .split(|c: char| c.is_whitespace() || matches!(c, ';' | '&' | '|' | '(' | ')' | '`'))
-            .any(|word| {
-                let word = word.split('=').next().unwrap_or_default();
-                DIRECTORY_CHANGES.contains(&word)
-            })
-}
-
 /// The first Seatbelt write refusal in a `<sandbox_violations>` block that
 /// closes `text`: the line and its path.
 fn seatbelt_write(text: &str) -> Option<(&str, &str)> {
@@ -240,23 +214,6 @@ fn seatbelt_line(line: &str) -> Option<Option<&str>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn directory_changes_are_words() {
-        for command in [
-            "cd /tmp && touch x",
-            "(cd sub; touch ../x)",
-            "git -C ../other commit",
-            "make --directory=build",
-            "npm --prefix ../x install",
-            "python3 -c 'import os; os.chdir(\"/\"); open(\"x\",\"w\")'",
-        ] {
-            assert!(changes_directory(command), "{command}");
-        }
-        for command in ["touch ../x", "echo cdrom > x", "git commit -Cx", "abcd x"] {
-            assert!(!changes_directory(command), "{command}");
-        }
-    }
 
     #[test]
     fn git_is_a_word_of_the_command() {

@@ -244,3 +244,28 @@ fn a_text_without_the_needle_is_not_read() {
     assert_eq!(find("touch: cannot touch '/x': Permission denied"), None);
     assert!(STRERROR.contains(NEEDLE) && "read-only file system".contains(NEEDLE));
 }
+
+#[test]
+fn directory_changes_are_words() {
+    for command in [
+        "cd /tmp && touch x",
+        "(cd sub; touch ../x)",
+        "cd sub && echo x > .git/y",
+        "git -C ../other commit",
+        "make --directory=build",
+        "npm --prefix ../x install",
+        "python3 -c 'import os; os.chdir(\"/\"); open(\"x\",\"w\")'",
+    ] {
+        assert!(changes_directory(command), "{command}");
+    }
+    for command in [
+        "touch ../x",
+        "echo cdrom > x",
+        "git commit -Cx",
+        "abcd x",
+        "git tag v1",
+        "echo abcd > .git/description",
+    ] {
+        assert!(!changes_directory(command), "{command}");
+    }
+}
