@@ -55,6 +55,7 @@ use crate::run::{self, Settings};
 use crate::targets;
 use crate::tree;
 
+mod cache;
 mod schedule;
 mod seed;
 mod select;
@@ -108,6 +109,10 @@ pub struct InjectArgs {
     /// then count as caught).
     #[arg(long)]
     pub no_baseline: bool,
+    /// Run every arm, also those caught before on the same sources
+    /// (`target/inject/caught.json`, see the module `cache`), and record anew.
+    #[arg(long)]
+    pub fresh: bool,
     /// Echo cargo's output to stderr.
     #[arg(long, short)]
     pub verbose: bool,
@@ -154,7 +159,6 @@ pub fn main(args: InjectArgs) -> Result<ExitCode> {
         );
     }
     let runnable: Vec<&Entry> = entries.iter().filter(|e| e.broken.is_none()).collect();
-    let jobs = jobs(args.jobs, runnable.len());
     let workspace = match targets::load(&root) {
         Ok(workspace) => Some(workspace),
         Err(e) => {
@@ -164,6 +168,38 @@ pub fn main(args: InjectArgs) -> Result<ExitCode> {
             None
         }
     };
+    // Arms caught before on the same sources do not run again.
+    let cache_path = state.join(cache::FILE);
+    let mut remembered = cache::load(&cache_path);
+    let keys = match workspace.as_ref().map(|w| cache::keys(&root, w, &runnable)) {
+        Some(Ok(keys)) => keys,
+        Some(Err(e)) => {
+            eprintln!("xtask inject: no cache keys ({e:#}); every arm runs");
+            Default::default()
+        }
+        None => Default::default(),
+    };
+    let cached: Vec<Option<EntryResult>> = entries
+        .iter()
+        .map(|e| {
+            let key = keys.get(&e.id)?;
+            let caught = remembered.get(&e.id).filter(|c| c.key == *key)?;
+            (!args.fresh && e.broken.is_none() && e.equivalent.is_none())
+                .then(|| cache::result(e, caught))
+        })
+        .collect();
+    let runnable: Vec<&Entry> = runnable
+        .into_iter()
+        .filter(|e| !cached.iter().flatten().any(|c| c.id == e.id))
+        .collect();
+    let from_cache = cached.iter().flatten().count();
+    if from_cache > 0 {
+        eprintln!(
+            "xtask inject: {from_cache} arm(s) were caught before on these same sources ({}); they do not run again (--fresh runs them)",
+            cache_path.display()
+        );
+    }
+    let jobs = jobs(args.jobs, runnable.len());
     let settings = Settings {
         build_timeout: Duration::from_secs(args.build_timeout),
         test_timeout: Duration::from_secs(args.timeout),
@@ -203,11 +239,13 @@ pub fn main(args: InjectArgs) -> Result<ExitCode> {
             &settings,
         )?)
     };
-    let order = schedule(&entries, workspace.as_ref());
+    let mut order = schedule(&entries, workspace.as_ref());
+    order.retain(|i| cached[*i].is_none());
     let budget = args
         .budget_minutes
         .map(|m| Duration::from_secs_f64(m.max(0.0) * 60.0));
     let progress = Progress::new(start, runnable.len());
+    let total = order.len();
     let results = run::pool(&slots.slots, &shared, &order, |slot, &i| {
         let entry = &entries[i];
         let result = run::run_entry(
@@ -220,8 +258,7 @@ pub fn main(args: InjectArgs) -> Result<ExitCode> {
         )?;
         let (n, projected) = progress.finished(entry.broken.is_none());
         eprintln!(
-            "xtask inject: [{n}/{}] {} {} ({:.1}s)",
-            entries.len(),
+            "xtask inject: [{n}/{total}] {} {} ({:.1}s)",
             result.id,
             result.status.word(),
             result.seconds
@@ -239,7 +276,8 @@ pub fn main(args: InjectArgs) -> Result<ExitCode> {
         Ok(result)
     });
     // Back to catalogue order.
-    let mut in_order: Vec<Option<Result<EntryResult>>> = entries.iter().map(|_| None).collect();
+    let mut in_order: Vec<Option<Result<EntryResult>>> =
+        cached.into_iter().map(|c| c.map(Ok)).collect();
     for (i, result) in order.iter().zip(results) {
         in_order[*i] = result;
     }
@@ -263,6 +301,16 @@ pub fn main(args: InjectArgs) -> Result<ExitCode> {
     }
 
     let tree_problem = check_tree(&root, &touched, &snapshots, git_before, &leftovers_before);
+    if tree_problem.is_none() {
+        if args.only.is_empty() && args.package.is_empty() {
+            // The whole catalogue ran: arms no longer in it are forgotten.
+            remembered.retain(|id, _| entries.iter().any(|e| e.id == *id));
+        }
+        remember(&mut remembered, &finished, &keys);
+        if let Err(e) = cache::save(&cache_path, &remembered) {
+            eprintln!("xtask inject: {e:#}");
+        }
+    }
     print!("{}", report::render(&finished, wall));
     let report_path = state.join("report.json");
     report::write_json(
@@ -293,4 +341,28 @@ pub fn main(args: InjectArgs) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Records each arm that ran: a CAUGHT one under its key, any other forgotten.
+fn remember(
+    remembered: &mut std::collections::BTreeMap<String, cache::Caught>,
+    finished: &[EntryResult],
+    keys: &std::collections::BTreeMap<String, String>,
+) {
+    for result in finished.iter().filter(|r| !r.cached) {
+        match keys.get(&result.id) {
+            Some(key) if result.status == Status::Caught => {
+                remembered.insert(
+                    result.id.clone(),
+                    cache::Caught {
+                        key: key.clone(),
+                        failed: result.failed.clone(),
+                    },
+                );
+            }
+            _ => {
+                remembered.remove(&result.id);
+            }
+        }
+    }
 }

@@ -56,6 +56,8 @@ pub struct EntryResult {
     pub seconds: f64,
     /// The full cargo output, when anything ran.
     pub log: Option<PathBuf>,
+    /// Not run: caught before on the same sources (`inject::cache`).
+    pub cached: bool,
 }
 
 impl EntryResult {
@@ -113,7 +115,11 @@ pub fn render(results: &[EntryResult], wall_seconds: f64) -> String {
                 r.package.clone(),
                 r.status.word().to_owned(),
                 r.tests_column(),
-                format!("{:.1}", r.seconds),
+                if r.cached {
+                    "cached".to_owned()
+                } else {
+                    format!("{:.1}", r.seconds)
+                },
             ]
         })
         .collect();
@@ -163,6 +169,13 @@ pub fn render(results: &[EntryResult], wall_seconds: f64) -> String {
         results.len(),
         wall_seconds
     );
+    let cached = results.iter().filter(|r| r.cached).count();
+    if cached > 0 {
+        let _ = writeln!(
+            out,
+            "cached: {cached} of the caught were caught before on these same sources and did not run (--fresh runs them)"
+        );
+    }
     out
 }
 
@@ -207,6 +220,7 @@ mod tests {
             detail: "reason".to_owned(),
             seconds: 1.5,
             log: None,
+            cached: false,
         }
     }
 

@@ -51,6 +51,8 @@ pub struct Package {
     pub targets: Vec<Target>,
     /// The workspace packages it depends on (any kind of dependency).
     pub deps: BTreeSet<String>,
+    /// Its directory (the manifest's), as `cargo metadata` gives it.
+    pub dir: PathBuf,
 }
 
 /// Every workspace package, by name.
@@ -136,7 +138,8 @@ pub fn parse_metadata(json: &str) -> Result<Workspace> {
             .map(|d| d.name)
             .filter(|d| names.contains(d) && *d != package.name)
             .collect();
-        workspace.insert(package.name, Package { targets, deps });
+        let dir = dir.to_path_buf();
+        workspace.insert(package.name, Package { targets, deps, dir });
     }
     Ok(workspace)
 }
@@ -230,7 +233,9 @@ pub fn depends_on(workspace: &Workspace, package: &str, on: &str) -> bool {
     package != on && closure(workspace, [package]).contains(on)
 }
 
-fn closure<'a>(
+/// The workspace packages building `packages` builds (their dependency
+/// closure, themselves included).
+pub fn closure<'a>(
     workspace: &'a Workspace,
     packages: impl IntoIterator<Item = &'a str>,
 ) -> BTreeSet<&'a str> {

@@ -212,10 +212,34 @@ fn a_slot_whose_library_no_longer_loads_is_rebuilt_once() {
         file.set_modified(modified).expect("set mtime");
     }
     // Without the baseline, the arm's own build meets it first.
-    let stderr = scratch.inject(&["--no-baseline"]);
+    let stderr = scratch.inject(&["--no-baseline", "--fresh"]);
     let said = lines_with(
         &stderr,
         &["slot 0, `a-double-adds`", "a broken seed", "`leaf`"],
     );
     assert_eq!(said.len(), 1, "{stderr}");
+}
+
+/// A second run on the same sources does not run the arm again; a change to
+/// the crate it mutates, or `--fresh`, does.
+#[test]
+fn an_arm_caught_on_the_same_sources_is_not_run_again() {
+    let scratch = Scratch::new();
+    scratch.build(SLOTS);
+    let first = scratch.inject(&[]);
+    assert!(!first.contains("caught before"), "{first}");
+    let second = scratch.inject(&[]);
+    assert_eq!(
+        lines_with(&second, &["1 arm(s) were caught before", "--fresh"]).len(),
+        1,
+        "{second}"
+    );
+    assert!(!second.contains("[1/"), "the arm ran again: {second}");
+    let fresh = scratch.inject(&["--fresh"]);
+    assert!(fresh.contains("[1/1] a-double-adds CAUGHT"), "{fresh}");
+    let lib = scratch.root.join("crates/a/src/lib.rs");
+    let text = fs::read_to_string(&lib).expect("read");
+    fs::write(&lib, format!("{text}\n// edited\n")).expect("write");
+    let edited = scratch.inject(&[]);
+    assert!(edited.contains("[1/1] a-double-adds CAUGHT"), "{edited}");
 }

@@ -118,6 +118,7 @@ mod tests {
         let package = |deps: &[&str]| targets::Package {
             targets: Vec::new(),
             deps: deps.iter().map(|d| (*d).to_owned()).collect(),
+            dir: Default::default(),
         };
         workspace.insert("core".to_owned(), package(&[]));
         workspace.insert("fam-a".to_owned(), package(&["core"]));

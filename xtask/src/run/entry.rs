@@ -111,6 +111,7 @@ fn attempt(
         detail: String::new(),
         seconds: 0.0,
         log: None,
+        cached: false,
     };
     if let Some(reason) = &entry.broken {
         result.detail = reason.clone();

@@ -51,6 +51,7 @@ fn fixture() -> (Baseline, Workspace) {
                 target("--test", "gate", "tests/gate.rs"),
             ],
             deps: Default::default(),
+            dir: Default::default(),
         },
     );
     workspace.insert(
@@ -62,6 +63,7 @@ fn fixture() -> (Baseline, Workspace) {
                 target("--test", "precedence", "tests/precedence.rs"),
             ],
             deps: Default::default(),
+            dir: Default::default(),
         },
     );
     (baseline, workspace)
