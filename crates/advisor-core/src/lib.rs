@@ -36,6 +36,7 @@ pub mod envelope;
 mod environment;
 pub mod erofs;
 mod family;
+pub mod gemini_shell;
 mod host;
 mod host_version;
 mod ids;

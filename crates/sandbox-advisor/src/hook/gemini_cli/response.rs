@@ -27,6 +27,7 @@
 //! It is removed (only as the output's last line, in exactly that form)
 //! before any family reads the output, so a success carrying it is a success.
 
+use advisor_core::gemini_shell::without_noise;
 use advisor_core::{Failure, Outcome, Success};
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -55,11 +56,6 @@ pub const EXIT_LINE: &str = "Exit code ";
 
 /// The longest refusal text, in characters.
 const MALFORMED_MAX_CHARS: usize = 300;
-
-/// The end of the wrapper's noise line.
-const NOISE_TAIL: &str = "/bgpids.tmp: No such file or directory";
-/// The wrapper's temp directory's name, before its six random characters.
-const NOISE_DIR: &str = "/gemini-shell-";
 
 /// One `tool_response`, read.
 #[derive(Debug, Clone, PartialEq)]
@@ -246,40 +242,4 @@ pub fn sections(llm: &str) -> Response {
         marker: None,
         rendered,
     }
-}
-
-/// `output` without the wrapper's noise line when that is its last line.
-pub fn without_noise(output: &str) -> &str {
-    let trimmed = output.trim_end_matches(['\n', '\r', ' ']);
-    let (head, last) = match trimmed.rsplit_once('\n') {
-        Some((head, last)) => (head, last),
-        None => ("", trimmed),
-    };
-    if is_noise(last) { head } else { output }
-}
-
-/// True for exactly the wrapper's line: `<shell>: line <n>: <tmp>/gemini-shell-XXXXXX/bgpids.tmp: No such file or directory`,
-/// the shell an absolute path to `bash` or `sh`, the temp directory absolute.
-pub fn is_noise(line: &str) -> bool {
-    let Some(head) = line.strip_suffix(NOISE_TAIL) else {
-        return false;
-    };
-    let Some((shell, rest)) = head.split_once(": line ") else {
-        return false;
-    };
-    let shell_ok = shell.starts_with('/')
-        && !shell.contains(char::is_whitespace)
-        && matches!(shell.rsplit('/').next(), Some("bash" | "sh"));
-    let Some((number, dir)) = rest.split_once(": ") else {
-        return false;
-    };
-    let number_ok = !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit());
-    let Some((parent, name)) = dir.rsplit_once(NOISE_DIR) else {
-        return false;
-    };
-    let dir_ok = parent.starts_with('/')
-        && !parent.contains(char::is_whitespace)
-        && name.len() == 6
-        && name.bytes().all(|b| b.is_ascii_alphanumeric());
-    shell_ok && number_ok && dir_ok
 }

@@ -5,7 +5,7 @@ use advisor_core::{
 };
 use serde_json::{Value, json};
 
-use super::response::{is_noise, sections, without_noise};
+use super::response::sections;
 use super::*;
 use crate::engine::{Decision, Hook};
 use crate::hook::dialect::ClientMarker;
@@ -132,30 +132,6 @@ fn sections_are_read_from_the_end_in_geminis_order() {
     assert_eq!((r.output.as_str(), r.exit), ("ok", None));
     // Not Gemini's frame: opaque.
     assert_eq!(sections("Output: x\nExit Code: 1").exit, None);
-}
-
-#[test]
-fn only_the_wrappers_exact_line_is_noise() {
-    assert!(is_noise(NOISE));
-    assert!(is_noise(
-        "/bin/sh: line 12: /var/tmp/x/gemini-shell-abcDEF/bgpids.tmp: No such file or directory"
-    ));
-    for line in [
-        "bash: line 1: /tmp/gemini-shell-DmoCw0/bgpids.tmp: No such file or directory",
-        "/usr/bin/zsh: line 1: /tmp/gemini-shell-DmoCw0/bgpids.tmp: No such file or directory",
-        "/usr/bin/bash: line x: /tmp/gemini-shell-DmoCw0/bgpids.tmp: No such file or directory",
-        "/usr/bin/bash: line 1: /tmp/gemini-shell-DmoCw/bgpids.tmp: No such file or directory",
-        "/usr/bin/bash: line 1: tmp/gemini-shell-DmoCw0/bgpids.tmp: No such file or directory",
-        "/usr/bin/bash: line 1: /tmp/gemini-shell-DmoCw0/bgpids.tmp: Permission denied",
-        "/usr/bin/bash: line 1: /tmp/gemini shell-DmoCw0/bgpids.tmp: No such file or directory",
-    ] {
-        assert!(!is_noise(line), "{line}");
-    }
-    // Only as the last line.
-    let middle = format!("a\n{NOISE}\nb");
-    assert_eq!(without_noise(&middle), middle);
-    assert_eq!(without_noise(&format!("a\n{NOISE}\n")), "a");
-    assert_eq!(without_noise(NOISE), "");
 }
 
 #[test]

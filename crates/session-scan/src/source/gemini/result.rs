@@ -25,6 +25,7 @@
 //! it is removed, only as the output's last line and in exactly that form,
 //! before any family reads the output, as the hook removes it.
 
+use advisor_core::gemini_shell::without_noise;
 use advisor_core::{Failure, Outcome, Success};
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -47,8 +48,6 @@ const AFTER_EXIT: [&str; 3] = ["Process Group PGID: ", "Background PIDs: ", "Sig
 /// How a failure's message begins when the exit code is known (the hook's
 /// `EXIT_LINE`).
 const EXIT_LINE: &str = "Exit code ";
-const NOISE_TAIL: &str = "/bgpids.tmp: No such file or directory";
-const NOISE_DIR: &str = "/gemini-shell-";
 
 /// A shell command's recorded `output`, as the hook reads its
 /// `llmContent`: how it ended, and the outcome the families read.
@@ -184,41 +183,6 @@ fn display_text(raw: Option<&RawValue>) -> String {
     });
     text.truncate(kept);
     text
-}
-
-/// `output` without the wrapper's noise line when that is its last line.
-fn without_noise(output: &str) -> &str {
-    let trimmed = output.trim_end_matches(['\n', '\r', ' ']);
-    let (head, last) = match trimmed.rsplit_once('\n') {
-        Some((head, last)) => (head, last),
-        None => ("", trimmed),
-    };
-    if is_noise(last) { head } else { output }
-}
-
-/// True for exactly the wrapper's line: `<shell>: line <n>: <tmp>/gemini-shell-XXXXXX/bgpids.tmp: No such file or directory`.
-fn is_noise(line: &str) -> bool {
-    let Some(head) = line.strip_suffix(NOISE_TAIL) else {
-        return false;
-    };
-    let Some((shell, rest)) = head.split_once(": line ") else {
-        return false;
-    };
-    let shell_ok = shell.starts_with('/')
-        && !shell.contains(char::is_whitespace)
-        && matches!(shell.rsplit('/').next(), Some("bash" | "sh"));
-    let Some((number, dir)) = rest.split_once(": ") else {
-        return false;
-    };
-    let number_ok = !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit());
-    let Some((parent, name)) = dir.rsplit_once(NOISE_DIR) else {
-        return false;
-    };
-    let dir_ok = parent.starts_with('/')
-        && !parent.contains(char::is_whitespace)
-        && name.len() == 6
-        && name.bytes().all(|b| b.is_ascii_alphanumeric());
-    shell_ok && number_ok && dir_ok
 }
 
 #[cfg(test)]
