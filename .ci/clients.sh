@@ -1098,6 +1098,19 @@ test_gemini() {
     once_in_last "$dir" "tool sandbox refused a write outside the directories it lets commands write"
   check "$g: the advice names the refused path" once_in_last "$dir" "Refused path:\\n> $outside\\n"
   check "$g: the sandbox kept the write out" test ! -e "$outside"
+  # 5. A refused connection in a headless run without yolo, the advisor mounted: Gemini
+  #    marks it and asks for a network expansion (without the advisor: waits until killed,
+  #    docs/hooks/gemini-cli/python-connect.exit); the hook reads Gemini's command line
+  #    (-p, no yolo), and the advice that its sandbox keeps the network off reaches the model.
+  script=$(script_file "$g-advisor-connect" \
+    '{"run":"/usr/bin/python3 -c '"'"'import socket; socket.create_connection((\"127.0.0.1\", 9))'"'"'"}')
+  status=0
+  dir=$(run_scenario $g advisor-connect "$script" advisor="--config $cfg" limit=120) || status=$?
+  check "$g: the headless run with a refused connection ends" test "$status" -eq 0
+  check "$g: the network advice reaches the model" \
+    once_in_last "$dir" "tool sandbox, which gives commands no network outside yolo mode"
+  # The traceback's frame is not in the brief, only in the output quoted after it.
+  check "$g: Python's own output reaches the model with it" once_in_last "$dir" "sock.connect(sa)"
 }
 
 run_tests() {

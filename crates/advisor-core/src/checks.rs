@@ -15,7 +15,10 @@
 //! probe's own documentation says how); a check that cannot tell answers
 //! `None`, never a guess.
 
+mod gemini;
 mod write;
+
+pub use gemini::{GeminiApproval, GeminiRun, GeminiSession};
 
 pub use write::{
     CODEX_UNREADABLE, CodexConfig, CodexSandbox, Judged, MOUNT_UNKNOWN, MountFact, ROOTS_MAX,
@@ -51,11 +54,14 @@ pub enum Check {
     /// Whether this host lets this user create an inet socket (created and
     /// closed, never connected).
     InetSocket,
+    /// Gemini CLI's approval mode and run, from the command line of the
+    /// `gemini` process above the hook ([`GeminiSession`]).
+    GeminiMode,
 }
 
 impl Check {
     /// Every check.
-    pub const ALL: [Check; 8] = [
+    pub const ALL: [Check; 9] = [
         Check::UserNamespaces,
         Check::CodexHome,
         Check::ClaudeSandbox,
@@ -64,16 +70,17 @@ impl Check {
         Check::MountAt,
         Check::CodexConfig,
         Check::InetSocket,
+        Check::GeminiMode,
     ];
 
-    const fn bit(self) -> u8 {
-        1 << self as u8
+    const fn bit(self) -> u16 {
+        1 << self as u16
     }
 }
 
 /// A set of [`Check`]s.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Checks(u8);
+pub struct Checks(u16);
 
 impl Checks {
     /// No check: the finding speaks (or not) without host facts.
@@ -199,6 +206,8 @@ pub struct HostChecks {
     pub codex_config: Option<CodexConfig>,
     /// [`Check::InetSocket`]: `Some(true)` when the socket was created.
     pub inet_socket: Option<bool>,
+    /// [`Check::GeminiMode`]: `None` when no `gemini` process was found above the hook.
+    pub gemini_session: Option<GeminiSession>,
 }
 
 impl HostChecks {
@@ -230,6 +239,9 @@ impl HostChecks {
             inet_socket: self
                 .inet_socket
                 .filter(|_| wanted.contains(Check::InetSocket)),
+            gemini_session: self
+                .gemini_session
+                .filter(|_| wanted.contains(Check::GeminiMode)),
         }
     }
 }
@@ -270,7 +282,7 @@ mod tests {
         assert!(set.contains(Check::CodexHome) && set.contains(Check::ClientChannel));
         assert!(!set.contains(Check::UserNamespaces) && !set.contains(Check::ClaudeSandbox));
         assert!(Checks::NONE.is_empty() && !set.is_empty());
-        assert_eq!(Checks::of(&Check::ALL).0.count_ones(), 8);
+        assert_eq!(Checks::of(&Check::ALL).0.count_ones(), 9);
     }
 
     #[test]
@@ -297,6 +309,11 @@ mod tests {
             working_directory: Some(HostPath::lexical(crate::PathStyle::Posix, "/w")),
             codex_config: Some(CodexConfig::Unreadable("y")),
             inet_socket: Some(true),
+            gemini_session: Some(GeminiSession {
+                approval: Some(GeminiApproval::Yolo),
+                run: GeminiRun::Headless,
+                sandbox_policy: None,
+            }),
         };
         let some = all.clone().only(Checks::of(&[Check::CodexHome]));
         assert_eq!(some.working_directory, None);
@@ -309,8 +326,13 @@ mod tests {
         );
         assert_eq!(some.sandbox_program, None);
         assert_eq!(
-            (some.mount, some.codex_config, some.inet_socket),
-            (None, None, None)
+            (
+                some.mount,
+                some.codex_config,
+                some.inet_socket,
+                some.gemini_session
+            ),
+            (None, None, None, None)
         );
         assert_eq!(all.clone().only(Checks::of(&Check::ALL)), all);
     }

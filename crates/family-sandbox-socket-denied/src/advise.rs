@@ -11,7 +11,15 @@ use crate::recognize::{Finding, Refusal, Runtime};
 
 /// Builds the advisory for a refused socket or a network kept off.
 pub fn advise(finding: &Finding, env: &Environment) -> Advisory {
+    let gemini = env.host.kind == advisor_core::Host::GeminiCli;
     let summary = match (env.locale, finding.refusal) {
+        (Locale::En, _) if gemini => "Gemini CLI's tool sandbox keeps the network off in this \
+            run's approval mode: retrying cannot help; the user decides whether to grant it"
+            .to_owned(),
+        (Locale::ZhCn, _) if gemini => {
+            "Gemini CLI 的工具沙箱在本次运行的审批模式下关闭了网络：重试无济于事；是否授予由用户决定"
+                .to_owned()
+        }
         (Locale::En, Refusal::Seatbelt) => "Claude Code's sandbox refused a direct network \
             connection: only its proxy is let out; the user decides what to allow"
             .to_owned(),
@@ -44,7 +52,15 @@ fn runtime(runtime: Runtime) -> &'static str {
 fn detail(finding: &Finding, env: &Environment) -> String {
     let host = env.host.kind;
     let mut out: Vec<String> = Vec::with_capacity(32);
+    let gemini = host == advisor_core::Host::GeminiCli;
     out.push(match finding.refusal {
+        _ if gemini => "Gemini CLI's tool sandbox on Linux runs each shell command under \
+            bubblewrap with every namespace unshared; outside yolo mode it does not share the \
+            network (policies/sandbox-default.toml in its 0.61.0 bundle, read in source), so a \
+            command reaches nothing but its own loopback and a connection is refused. Gemini \
+            marks the result sandbox_expansion_required and proposes a network expansion. \
+            Recorded with Gemini CLI 0.61.0 in docs/hooks/gemini-cli/python-connect."
+            .to_owned(),
         Refusal::Seatbelt => "Claude Code's sandbox on macOS is Seatbelt (sandbox-exec). With its \
             network restricted it allows outbound connections only to its own proxies' local \
             ports, and logs any other connection it refuses; Claude Code appends the log lines \
@@ -78,6 +94,10 @@ fn detail(finding: &Finding, env: &Environment) -> String {
             offline machine prints the same, so the words alone prove nothing about the \
             sandbox."
             .to_owned(),
+        Refusal::ConnectRefused => "- The connection was refused (ECONNREFUSED). Any closed \
+            port says the same; Gemini CLI's own mark, in a field no command's output reaches, \
+            says its sandbox refused the command."
+            .to_owned(),
         Refusal::Seatbelt => "- The line is Seatbelt's own refusal of a network-outbound \
             operation, in the block Claude Code appends; a program can print such a block too."
             .to_owned(),
@@ -89,7 +109,17 @@ fn detail(finding: &Finding, env: &Environment) -> String {
                 .to_owned(),
         );
     }
+    if gemini {
+        out.push(format!(
+            "- Gemini CLI's command line (read from /proc by the hook) starts a headless run \
+             (-p) {}; yolo, the one mode whose sandbox gives the network, is set only on the \
+             command line, and a headless run cannot change mode. There is no \
+             ~/.gemini/policies/sandbox.toml to change the modes.",
+            crate::gemini::mode(env)
+        ));
+    }
     match network(env) {
+        _ if gemini => {}
         Ok(Network::Off(Off::ReadOnlyMode)) => out.push(
             "- The session runs under `read-only` (the stated mode, else `sandbox_mode` of \
              Codex's configuration), which gives commands no network."
@@ -106,6 +136,11 @@ fn detail(finding: &Finding, env: &Environment) -> String {
     out.push(String::new());
     out.push("Ways through, each the user's decision:".to_owned());
     let rows: &[HostRemedy] = match finding.refusal {
+        _ if gemini => &[
+            HostRemedy::AllowNetworkHost,
+            HostRemedy::EscalateOneCommand,
+            HostRemedy::SandboxSettings,
+        ],
         Refusal::Seatbelt => &[
             HostRemedy::ThroughSandboxProxy,
             HostRemedy::AllowNetworkHost,
@@ -131,6 +166,17 @@ fn detail(finding: &Finding, env: &Environment) -> String {
             .to_owned(),
     );
     out.push(String::new());
+    if gemini {
+        out.push(
+            "Where this stops: the hook reads Gemini CLI's command line, not its settings \
+             (security.toolSandboxing) nor the permissions of the proposed expansion; it \
+             speaks only on a result Gemini marked, so a failure Gemini does not mark (curl's \
+             exit 7) is withheld. An interactive session can change its mode at any time, \
+             so there the advisor says nothing."
+                .to_owned(),
+        );
+        return out.join("\n");
+    }
     out.push(
         "Where this stops: a hook cannot see the client's command line (Codex's `-c \
          sandbox_workspace_write.network_access=true`, `--sandbox`); the stated mode \

@@ -99,6 +99,9 @@ pub(crate) fn words(locale: Locale) -> &'static Words {
 pub fn brief(finding: &Finding, env: &Environment) -> String {
     let w = words(env.locale);
     let host = env.host.kind;
+    if host == advisor_core::Host::GeminiCli {
+        return gemini(finding, env);
+    }
     let row = |remedy| host.remedy(remedy, env.locale);
     let mut lines: Vec<String> = Vec::with_capacity(20);
     let off = match network(env) {
@@ -124,7 +127,7 @@ pub fn brief(finding: &Finding, env: &Environment) -> String {
             match finding.refusal {
                 Refusal::SocketCreation => w.socket,
                 Refusal::ConnectEperm => w.connect,
-                Refusal::Unreachable | Refusal::Seatbelt => w.unreachable,
+                Refusal::Unreachable | Refusal::Seatbelt | Refusal::ConnectRefused => w.unreachable,
             }
             .to_owned(),
         );
@@ -174,6 +177,39 @@ pub fn brief(finding: &Finding, env: &Environment) -> String {
         }
         .to_owned(),
     );
+    lines.push(String::new());
+    lines.push(full_account(env, ExplainInput::Message(&finding.line)));
+    let mut text = lines.join("\n");
+    text.push('\n');
+    text
+}
+
+/// Gemini CLI's brief: its tool sandbox keeps the network off in this run's
+/// mode, Gemini marked the failure, the line, the check, and what the user
+/// may approve (from Gemini's remedy table).
+fn gemini(finding: &Finding, env: &Environment) -> String {
+    let w = words(env.locale);
+    let g = crate::gemini::words(env.locale);
+    let row = |remedy| env.host.kind.remedy(remedy, env.locale);
+    let mut lines: Vec<String> = Vec::with_capacity(16);
+    lines.push(fill(g.lead, &[("mode", crate::gemini::mode(env))]));
+    lines.push(g.marked.to_owned());
+    lines.push(String::new());
+    lines.push(w.evidence.to_owned());
+    lines.push(finding.line.quote_block().to_string());
+    lines.push(String::new());
+    lines.push(g.check.to_owned());
+    lines.push(String::new());
+    lines.push(w.ways.to_owned());
+    lines.extend(
+        [HostRemedy::AllowNetworkHost, HostRemedy::EscalateOneCommand]
+            .iter()
+            .filter_map(|r| row(*r))
+            .map(|r| format!("- {r}")),
+    );
+    lines.push(w.ask.to_owned());
+    lines.push(String::new());
+    lines.push(g.model.to_owned());
     lines.push(String::new());
     lines.push(full_account(env, ExplainInput::Message(&finding.line)));
     let mut text = lines.join("\n");

@@ -29,6 +29,17 @@ pub const NETWORK_UNKNOWN: &str = "network-state-unknown";
 /// Withheld: under Gemini CLI, whose approval mode (network off in the
 /// default mode, on in yolo) the advisor does not know.
 pub const GEMINI_NETWORK_UNKNOWN: &str = "gemini-network-mode-unknown";
+/// Withheld: Gemini CLI runs interactively (or not known to be headless),
+/// where the user can change the approval mode while it runs.
+pub const GEMINI_MODE_MAY_CHANGE: &str = "gemini-mode-may-change";
+/// Declined: Gemini CLI runs in yolo mode, whose tool sandbox gives the network.
+pub const GEMINI_YOLO: &str = "gemini-yolo-network-on";
+/// Withheld: the user's `~/.gemini/policies/sandbox.toml` exists (or could
+/// not be looked at), and it can give a mode or a command the network.
+pub const GEMINI_SANDBOX_POLICY: &str = "gemini-sandbox-policy";
+/// Withheld: a failure Gemini CLI did not mark, while the advisor does not
+/// read whether its tool sandbox (`security.toolSandboxing`) is on.
+pub const GEMINI_NOT_MARKED: &str = "gemini-not-marked";
 /// Withheld: Codex's configuration could not be read.
 pub const CODEX_CONFIG_UNREADABLE: &str = "codex-config-unreadable";
 /// Withheld: Claude Code's settings could not all be read.

@@ -9,16 +9,10 @@
 //!   known to be off; a connection refused with `EPERM`, an unresolved name
 //!   or a failed connection speak only when the network is known to be off,
 //!   since a firewall or an offline machine says the same.
-//! - **Gemini CLI on Linux**: withheld (`gemini-network-mode-unknown`),
-//!   marked or not. Its sandbox keeps the network off in the default, plan
-//!   and auto-edit approval modes and gives it in yolo mode; its mark
-//!   (`sandbox_expansion_required` with a network expansion) is set in yolo
-//!   mode too, since Gemini asks whenever its keyword match reads a network
-//!   failure and the call did not already ask for the network (read in its
-//!   bundle, `parsePosixSandboxDenials` and the shell tool). The approval
-//!   mode is on Gemini's command line, in its settings, and can change during
-//!   a session; the advisor reads none of them yet, so it cannot tell the
-//!   sandbox's refusal from a real refused connection, and says nothing.
+//! - **Gemini CLI on Linux**: only what Gemini marked, in a headless run
+//!   its command line starts outside yolo mode, with no sandbox policy of
+//!   the user's ([`crate::gemini`]); otherwise withheld or declined with
+//!   the reason.
 //! - **Claude Code on macOS**: Seatbelt's own line, and the settings turn the
 //!   sandbox on. A bare connection failure in Claude Code is declined: its
 //!   sandbox reports its own refusals in its block.
@@ -26,13 +20,8 @@
 use advisor_core::{Environment, Gate, Host, Platform, WithholdReason};
 
 use crate::facts::{
-    GEMINI_NETWORK_UNKNOWN, HOST_REFUSES, NETWORK_UNKNOWN, NO_SANDBOX_REPORT, Network, Not,
-    claude_sandbox_on, network,
+    HOST_REFUSES, NETWORK_UNKNOWN, NO_SANDBOX_REPORT, Network, Not, claude_sandbox_on, network,
 };
-
-fn other_reason(code: &'static str) -> Not {
-    Not::Withhold(WithholdReason::Other(code))
-}
 use crate::recognize::{Finding, Refusal};
 
 /// Speak only for a socket the sandbox refused, or a network it keeps off.
@@ -54,13 +43,16 @@ fn decide(finding: &Finding, env: &Environment) -> Result<(), Not> {
             return Err(Not::Withhold(WithholdReason::PlatformOutOfScope(platform)));
         }
         (Host::ClaudeCode, _) => return Err(Not::Decline(NO_SANDBOX_REPORT)),
-        (Host::Codex | Host::GeminiCli, Refusal::Seatbelt) | (Host::Dsh, _) => {
+        // Codex's filter refuses with EPERM; a refused connection is not its.
+        (Host::Codex | Host::GeminiCli, Refusal::Seatbelt)
+        | (Host::Codex, Refusal::ConnectRefused)
+        | (Host::Dsh, _) => {
             return Err(Not::Decline(NO_SANDBOX_REPORT));
         }
         (Host::GeminiCli, _) if platform != Platform::Linux => {
             return Err(Not::Withhold(WithholdReason::PlatformOutOfScope(platform)));
         }
-        (Host::GeminiCli, _) => return Err(other_reason(GEMINI_NETWORK_UNKNOWN)),
+        (Host::GeminiCli, _) => return crate::gemini::decide(finding, env),
         (Host::Codex, _) if platform != Platform::Linux => {
             return Err(Not::Withhold(WithholdReason::PlatformOutOfScope(platform)));
         }

@@ -4,6 +4,7 @@ pub mod advise;
 mod brief;
 pub mod facts;
 pub mod gate;
+pub mod gemini;
 pub mod provenance;
 pub mod recognize;
 #[cfg(feature = "testing")]

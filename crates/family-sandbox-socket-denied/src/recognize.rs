@@ -20,6 +20,8 @@
 //! | unreachable | Node | `Error: getaddrinfo EAI_AGAIN <h>` above its stack and block |
 //! | unreachable | Python | `socket.gaierror: [Errno -3] Temporary failure in name resolution` |
 //!
+//! | connection refused, marked | Python | `ConnectionRefusedError: [Errno 111] Connection refused`, only where Gemini CLI marked the result `sandbox_expansion_required` (`docs/hooks/gemini-cli/python-connect`) |
+//!
 //! The words count only where the program leaves them: the output's last
 //! non-blank line (or the pair of lines for ssh and wget, the traceback's
 //! frame for Python, Node's error above only its own trailer).
@@ -51,7 +53,16 @@ pub const NEEDLES: &[&str] = &[
     "EAI_AGAIN",
     "name resolution",
     "deny(1) network-outbound",
+    "ConnectionRefusedError",
 ];
+
+/// Gemini CLI's own mark on a result its sandbox refused
+/// (`tool_response.error.type`), carried as the failure's code by
+/// `hook --dialect gemini-cli`.
+pub const MARKER: &str = "sandbox_expansion_required";
+
+/// Python's refused connection (`ECONNREFUSED`), the last line of its traceback.
+pub const CONNECTION_REFUSED: &str = "ConnectionRefusedError: [Errno 111] Connection refused";
 
 /// What the words prove.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -67,6 +78,10 @@ pub enum Refusal {
     Unreachable,
     /// Seatbelt's own line in Claude Code's block (macOS).
     Seatbelt,
+    /// The connection was refused (`ECONNREFUSED`): any closed port says
+    /// the same, so it is read only where Gemini CLI marked the result as
+    /// its sandbox's refusal.
+    ConnectRefused,
 }
 
 /// The program that printed the words.
@@ -97,6 +112,9 @@ pub struct Finding {
     pub runtime: Runtime,
     /// The line that says it, as evidence.
     pub line: Untrusted,
+    /// True when Gemini CLI marked the result as its sandbox's refusal
+    /// (the failure's code is [`MARKER`]).
+    pub marked: bool,
 }
 
 /// The text the family reads (as `sandbox-write-denied` reads it).
@@ -123,10 +141,16 @@ pub fn recognize(observation: &Observation) -> Option<Finding> {
     let (refusal, runtime, line) = last_lines(text)
         .or_else(|| node(text))
         .or_else(|| seatbelt(text))?;
+    let marked = matches!(&observation.outcome,
+        Outcome::Failure(f) if f.code.as_deref() == Some(MARKER));
+    if refusal == Refusal::ConnectRefused && !marked {
+        return None;
+    }
     Some(Finding {
         refusal,
         runtime,
         line: Untrusted::new(line),
+        marked,
     })
 }
 
@@ -172,6 +196,9 @@ fn last_lines(text: &str) -> Option<(Refusal, Runtime, &str)> {
     if last.starts_with("fatal: unable to access '") && last.contains("': Could not resolve host: ")
     {
         return Some((Refusal::Unreachable, Runtime::Git, last));
+    }
+    if last == CONNECTION_REFUSED && above.trim_start().starts_with("sock.connect(") {
+        return Some((Refusal::ConnectRefused, Runtime::Python, last));
     }
     if last == "socket.gaierror: [Errno -3] Temporary failure in name resolution" {
         return Some((Refusal::Unreachable, Runtime::Python, last));

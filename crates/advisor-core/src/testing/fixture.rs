@@ -57,6 +57,9 @@
 //! # codex_mode = "read-only"    # the mode its files give; writable_roots = [...], network_access,
 //! #                             # exclude_slash_tmp, exclude_tmpdir_env_var, codex_tmpdir (need "read")
 //! # inet_socket = true          # the host let this user create an inet socket
+//! # gemini_approval = "default" # Gemini CLI's command line: from-settings | default | auto_edit | plan | yolo | unknown
+//! # gemini_run = "headless"     # headless | interactive (needs gemini_approval)
+//! # gemini_sandbox_policy = false  # ~/.gemini/policies/sandbox.toml exists (needs gemini_approval; absent: unknown)
 //! # working_directory = "/ws"   # the client's working directory as the hook knows it
 //!
 //! # href = "https://…"          # the configured `href`
@@ -286,6 +289,15 @@ pub struct ChecksSpec {
     /// Whether the host let this user create an inet socket.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inet_socket: Option<bool>,
+    /// Gemini CLI's approval mode as its command line sets it, or `unknown`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gemini_approval: Option<String>,
+    /// `headless` or `interactive` (needs `gemini_approval`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gemini_run: Option<String>,
+    /// Whether `~/.gemini/policies/sandbox.toml` exists (needs `gemini_approval`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gemini_sandbox_policy: Option<bool>,
     /// The client's working directory as the hook knows it (Claude Code's
     /// project directory, or Codex's `cwd`); needs `claude_sandbox` or
     /// `codex_config = "read"`.

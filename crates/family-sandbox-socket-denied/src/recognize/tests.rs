@@ -43,6 +43,14 @@ fn each_runtime_in_its_class() {
         Some((SocketCreation, Ssh))
     );
     assert_eq!(read(NODE_CONNECT), Some((ConnectEperm, Node)));
+    // docs/hooks/gemini-cli/python-connect: the shape alone (the mark is
+    // required by `recognize`, see the fixtures).
+    assert_eq!(
+        read(
+            "  File \"/usr/lib/python3.11/socket.py\", line 836, in create_connection\n    sock.connect(sa)\nConnectionRefusedError: [Errno 111] Connection refused\n"
+        ),
+        Some((ConnectRefused, Python))
+    );
     assert_eq!(
         read(
             "--2026-12-07 01:15:41--  http://127.0.0.1:9/\nConnecting to 127.0.0.1:9... failed: Operation not permitted.\nGiving up.\n\n"
@@ -104,6 +112,9 @@ fn the_same_words_elsewhere_are_not_read() {
             "reconnecting\n    at internalConnect",
         ),
         "Error: connect ECONNREFUSED 127.0.0.1:9\n    at f (x.js:1:1)\n",
+        // Python's refused connection printed by anything but its connect.
+        "ConnectionRefusedError: [Errno 111] Connection refused\n",
+        "    print(e)\nConnectionRefusedError: [Errno 111] Connection refused\n",
         // A block that is not the runtime's.
         "<sandbox_violations>\ncurl(77) deny(1) network-outbound 1.2.3.4:443\n</sandbox_violations>\nmore\n",
         "<sandbox_violations>\nhello\ncurl(77) deny(1) network-outbound 1.2.3.4:443\n</sandbox_violations>\n",

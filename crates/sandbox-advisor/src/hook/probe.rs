@@ -18,6 +18,7 @@
 //! | the mount at a path | the path the finding names (a relative one against the payload's `cwd`), walked from `/` without following a link, `statvfs` at it or its nearest existing ancestor, and the user's own access check ([`super::mount`]) | its own deadline, [`super::mount::DEADLINE`] |
 //! | Codex's configuration | `/etc/codex/config.toml`, `$CODEX_HOME/config.toml` (else `~/.codex/config.toml`), and in a project the user's file trusts, `.codex/config.toml` of each directory from the project's root down to `cwd` ([`codex`]); the command line of the `codex` process above the hook, `/proc/<pid>/cmdline` ([`codex_cli`]); `$TMPDIR` | [`codex::CONFIG_MAX_BYTES`] a file, [`codex::PROJECT_DEPTH_MAX`] directories, [`codex_cli::ANCESTORS_MAX`] processes and [`codex_cli::CMDLINE_MAX_BYTES`], [`advisor_core::ROOTS_MAX`] roots |
 //! | inet sockets | one `socket(AF_INET, SOCK_STREAM)`, closed at once, never connected | none needed |
+//! | Gemini CLI's mode | the command line of the Gemini CLI process above the hook, `/proc/<pid>/cmdline` ([`gemini_cli`]); whether `~/.gemini/policies/sandbox.toml` exists (`lstat`) | [`codex_cli::ANCESTORS_MAX`] processes and [`codex_cli::CMDLINE_MAX_BYTES`] |
 //!
 //! Every file is opened component by component from `/` without following a
 //! link (`O_NOFOLLOW` at each step), and must be a regular file; a settings
@@ -32,6 +33,7 @@ mod claude;
 mod codex;
 mod codex_cli;
 mod files;
+mod gemini_cli;
 pub mod path;
 
 use std::path::{Path, PathBuf};
@@ -101,6 +103,7 @@ impl HostProbe for HookProbe {
             Check::MountAt,
             Check::CodexConfig,
             Check::InetSocket,
+            Check::GeminiMode,
         ];
         // The host's facts are this machine's only when the platform stated is its own.
         if !on_host.iter().any(|c| wanted.contains(*c)) || host.platform != Platform::current() {
@@ -127,6 +130,7 @@ impl HostProbe for HookProbe {
                 out.working_directory = found.working_directory;
                 out.codex_config = found.codex_config;
                 out.inet_socket = found.inet_socket;
+                out.gemini_session = found.gemini_session;
             }
             Err(_) => {
                 tracing::info!(target: "sandbox_advisor::probe", "the host checks ran out of time; every fact stays unknown");
@@ -212,6 +216,10 @@ fn gather(wanted: Checks, path: Option<&str>, env: &Inputs) -> HostChecks {
             codex::codex_config(&env)
         }),
         inet_socket: wanted.contains(Check::InetSocket).then(inet_socket),
+        gemini_session: wanted
+            .contains(Check::GeminiMode)
+            .then(|| gemini_cli::gemini_session(env.home.as_deref()))
+            .flatten(),
     }
 }
 

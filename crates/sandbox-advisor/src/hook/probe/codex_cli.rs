@@ -62,6 +62,15 @@ fn parent_of(pid: u32) -> Option<u32> {
 
 /// The arguments of the nearest ancestor named `codex`, if any.
 pub fn codex_arguments() -> Option<Vec<String>> {
+    ancestor_arguments(|args| {
+        let program = args.first().map(|a| a.rsplit('/').next().unwrap_or(a));
+        program == Some("codex")
+    })
+}
+
+/// The arguments of the nearest ancestor (at most [`ANCESTORS_MAX`] up from
+/// this process's parent) that `wanted` accepts, if any.
+pub fn ancestor_arguments(wanted: impl Fn(&[String]) -> bool) -> Option<Vec<String>> {
     let mut pid = parent_of(
         rustix::process::getpid()
             .as_raw_nonzero()
@@ -80,8 +89,7 @@ pub fn codex_arguments() -> Option<Vec<String>> {
                 .filter(|a| !a.is_empty())
                 .map(|a| String::from_utf8_lossy(a).into_owned())
                 .collect();
-            let program = args.first().map(|a| a.rsplit('/').next().unwrap_or(a));
-            if program == Some("codex") {
+            if wanted(&args) {
                 return Some(args);
             }
         }
