@@ -21,9 +21,10 @@
 # workspace's crates of the last run) and the wine prefix, OUTSIDE the clone:
 # ${SANDBOX_ADVISOR_WIN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sandbox-advisor/win}/<key>,
 # the key being the compiler's, std source's, mingw's and wine's versions,
-# Cargo.lock, the target and the build-std set. A warm run rebuilds only the
-# workspace's crates (CARGO_INCREMENTAL=0, no debuginfo); one key is kept, a
-# new one removes the others (about 4 GB each).
+# the target and the build-std set (not Cargo.lock: cargo's fingerprints
+# handle a lock change). A warm run rebuilds only the workspace's crates
+# (CARGO_INCREMENTAL=0, no debuginfo); one key is kept, a new one removes the
+# others, and a target dir over 12 GB (WIN_CACHE_CAP_GB) is emptied first.
 #
 # The tests run as `cargo test --lib --bins --tests` does (doctests, benches
 # and examples are not built: they run on Linux, and each doctest would be
@@ -79,24 +80,38 @@ packages() {
   fi
 }
 
-# The target dir and wine prefix for this toolchain and lockfile (after
-# packages: the key asks the installed compiler).
+# The target dir and wine prefix for this toolchain (after packages: the key
+# asks the installed compiler). Not keyed by Cargo.lock: cargo's own
+# fingerprints rebuild what a lock change touches, where a lock-keyed cache
+# would cost a cold build (about 29 minutes here) after every dependency bump.
+# Bounded instead: one key kept, and a target dir over WIN_CACHE_CAP_GB
+# (default 12) is emptied before the build (a clone at a new path adds its own
+# copy of the workspace's crates each run; old dependency versions linger).
+WIN_CACHE_CAP_GB=${WIN_CACHE_CAP_GB:-12}
 cache_dir() {
-  local base key other
+  local base key other size
   base=${SANDBOX_ADVISOR_WIN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sandbox-advisor/win}
   key=$({
     "$RUSTC" -vV
     dpkg-query -W -f='${Package} ${Version}\n' rust-web-src gcc-mingw-w64-x86-64 wine64
-    sha256sum <Cargo.lock
     echo "$TARGET $CARGO_UNSTABLE_BUILD_STD debug=$CARGO_PROFILE_DEV_DEBUG incremental=$CARGO_INCREMENTAL"
   } | sha256sum | cut -c1-16)
   mkdir -p "$base/$key"
-  # The bound: one key. Another toolchain's or lockfile's build goes.
+  # The bound: one key. Another toolchain's build goes.
   for other in "$base"/*/; do
     other=${other%/}
     [ "$other" = "$base/$key" ] || [[ ! "$(basename "$other")" =~ ^[0-9a-f]{16}$ ]] || rm -rf "$other"
   done
   export CARGO_TARGET_DIR=$base/$key/target WINEPREFIX=$base/$key/wineprefix
+  # And a size: past the cap the target dir starts over (std and the
+  # dependencies rebuild once: a cold build).
+  if [ -d "$CARGO_TARGET_DIR" ]; then
+    size=$(du -s --block-size=1G "$CARGO_TARGET_DIR" | cut -f1)
+    if [ "$size" -gt "$WIN_CACHE_CAP_GB" ]; then
+      echo "windows: target dir ${size} GB, over the ${WIN_CACHE_CAP_GB} GB cap: emptied"
+      rm -rf "$CARGO_TARGET_DIR"
+    fi
+  fi
   echo "windows: target dir $CARGO_TARGET_DIR"
 }
 

@@ -39,8 +39,8 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use advisor_core::{
-    Check, Checks, HomePlace, HostChecks, HostFacts, HostPath, HostProbe, NamespaceProbe,
-    PathStyle, Platform, UserNamespaces,
+    Check, Checks, HomePlace, HostChecks, HostFacts, HostPath, HostProbe, MountFact,
+    NamespaceProbe, PathStyle, Platform, UserNamespaces,
 };
 
 use claude::claude_sandbox;
@@ -197,14 +197,17 @@ fn gather(wanted: Checks, path: Option<&str>, env: &Inputs) -> HostChecks {
             .flatten(),
         mount: wanted
             .contains(Check::MountAt)
-            .then(|| path.map(|p| super::mount::fact(&resolve(p, env))))
+            .then(|| path.map(|p| mount_at(&resolve(p, env))))
             .flatten(),
         codex_config: wanted.contains(Check::CodexConfig).then(|| {
             let mut env = env.clone();
             env.codex_arguments = codex_cli::codex_arguments();
             codex::codex_config(&env)
         }),
-        inet_socket: wanted.contains(Check::InetSocket).then(inet_socket),
+        inet_socket: wanted
+            .contains(Check::InetSocket)
+            .then(inet_socket)
+            .flatten(),
     }
 }
 
@@ -240,11 +243,36 @@ fn resolve(path: &str, env: &Inputs) -> PathBuf {
     base.join(rest)
 }
 
+/// The host's mount at `path` ([`super::mount`]).
+#[cfg(unix)]
+fn mount_at(path: &Path) -> MountFact {
+    super::mount::fact(path)
+}
+
+/// Off Unix the mount is not read (the walk is written with Unix's calls):
+/// unknown, and said so; a family that needs it withholds.
+#[cfg(not(unix))]
+fn mount_at(_path: &Path) -> MountFact {
+    MountFact::Unknown(MOUNT_UNSUPPORTED)
+}
+
+/// Why the mount is unknown off Unix (one of [`advisor_core::MOUNT_UNKNOWN`]).
+#[cfg(not(unix))]
+const MOUNT_UNSUPPORTED: &str = "mount-check-unsupported";
+
 /// Whether this user may create an inet socket here: one is created and
 /// closed at once, never bound or connected.
-fn inet_socket() -> bool {
+#[cfg(unix)]
+fn inet_socket() -> Option<bool> {
     use rustix::net::{AddressFamily, SocketType, socket};
-    socket(AddressFamily::INET, SocketType::STREAM, None).is_ok()
+    Some(socket(AddressFamily::INET, SocketType::STREAM, None).is_ok())
+}
+
+/// Off Unix the socket is not tried (Winsock would first need starting, and
+/// the families that ask are Linux's): unknown, which never lets one speak.
+#[cfg(not(unix))]
+fn inet_socket() -> Option<bool> {
+    None
 }
 
 // ---- user namespaces ---------------------------------------------------------

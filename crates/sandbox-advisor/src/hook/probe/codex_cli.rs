@@ -62,12 +62,9 @@ fn parent_of(pid: u32) -> Option<u32> {
 
 /// The arguments of the nearest ancestor named `codex`, if any.
 pub fn codex_arguments() -> Option<Vec<String>> {
-    let mut pid = parent_of(
-        rustix::process::getpid()
-            .as_raw_nonzero()
-            .get()
-            .unsigned_abs(),
-    )?;
+    // Off Unix no `/proc` is read (`read_no_follow` reads nothing there): no
+    // parent is found, and the files decide alone.
+    let mut pid = parent_of(std::process::id())?;
     for _ in 0..ANCESTORS_MAX {
         if pid <= 1 {
             return None;

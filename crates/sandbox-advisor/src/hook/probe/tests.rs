@@ -7,8 +7,7 @@ use super::claude::claude_sandbox;
 use super::files::{Owner, read_no_follow};
 use super::*;
 #[cfg(unix)]
-use advisor_core::Untrusted;
-use advisor_core::{Judged, MountFact, SandboxMode};
+use advisor_core::{Judged, SandboxMode, Untrusted};
 
 fn inputs(dir: &Path) -> Inputs {
     Inputs {
@@ -216,10 +215,13 @@ fn nothing_is_checked_for_another_platform_or_when_nothing_was_named() {
     assert_eq!(unasked.client_tail, None);
 }
 
+#[cfg(unix)]
 fn posix(p: &Path) -> HostPath {
     HostPath::lexical(PathStyle::Posix, p.to_str().unwrap())
 }
 
+// Reads the client's files: off Unix nothing is read (see the off-Unix test).
+#[cfg(unix)]
 #[test]
 fn claude_codes_writable_directories_from_its_settings_and_environment() {
     let dir = tempfile::tempdir().unwrap();
@@ -240,6 +242,7 @@ fn claude_codes_writable_directories_from_its_settings_and_environment() {
     assert_eq!(found.project_dir, Some(posix(&dir.path().join("proj"))));
 }
 
+#[cfg(unix)]
 fn codex(dir: &Path) -> advisor_core::CodexSandbox {
     let mut env = inputs(dir);
     env.codex_home = Some(dir.join("codex-home"));
@@ -249,6 +252,8 @@ fn codex(dir: &Path) -> advisor_core::CodexSandbox {
     }
 }
 
+// Reads the client's files: off Unix nothing is read (see the off-Unix test).
+#[cfg(unix)]
 #[test]
 fn codexs_configuration_in_its_layers() {
     let dir = tempfile::tempdir().unwrap();
@@ -294,6 +299,8 @@ fn codexs_configuration_in_its_layers() {
     assert_eq!(codex(d).mode, Some(SandboxMode::WorkspaceWrite));
 }
 
+// Reads the client's files: off Unix nothing is read (see the off-Unix test).
+#[cfg(unix)]
 #[test]
 fn an_unreadable_codex_file_is_unreadable_by_name() {
     let dir = tempfile::tempdir().unwrap();
@@ -324,6 +331,8 @@ fn an_unreadable_codex_file_is_unreadable_by_name() {
     );
 }
 
+// The mount and the socket are tried on Unix only (see the off-Unix test).
+#[cfg(unix)]
 #[test]
 fn the_mount_at_a_relative_path_is_read_against_cwd_and_sockets_are_tried() {
     let dir = tempfile::tempdir().unwrap();
@@ -347,6 +356,8 @@ fn the_mount_at_a_relative_path_is_read_against_cwd_and_sockets_are_tried() {
     );
 }
 
+// Reads the client's files: off Unix nothing is read (see the off-Unix test).
+#[cfg(unix)]
 #[test]
 fn codexs_command_line_outranks_its_files() {
     let dir = tempfile::tempdir().unwrap();
@@ -371,4 +382,24 @@ fn codexs_command_line_outranks_its_files() {
     let roots: Vec<_> = got.writable_roots.iter().map(HostPath::as_str).collect();
     let extra = d.join("proj/extra");
     assert_eq!(roots, ["/srv/a", extra.to_str().unwrap()]);
+}
+
+/// Off Unix neither the mount nor a socket is tried, and no ancestor's
+/// command line is read: the mount is unknown with its reason, the socket
+/// unknown, Codex's command line absent, so no family that needs them speaks.
+#[cfg(not(unix))]
+#[test]
+fn off_unix_the_mount_the_socket_and_codexs_command_line_are_unknown() {
+    let dir = tempfile::tempdir().unwrap();
+    let env = inputs(dir.path());
+    let wanted = Checks::of(&[Check::MountAt, Check::InetSocket]);
+    let found = gather(wanted, Some(r"C:\ws\x"), &env);
+    assert_eq!(
+        found.mount,
+        Some(MountFact::Unknown("mount-check-unsupported"))
+    );
+    assert!(advisor_core::MOUNT_UNKNOWN.contains(&"mount-check-unsupported"));
+    assert_eq!(found.inet_socket, None);
+    assert_eq!(gather(Checks::NONE, None, &env), HostChecks::default());
+    assert_eq!(codex_cli::codex_arguments(), None);
 }
