@@ -187,7 +187,8 @@ if [ -n "$ALL" ]; then
   RUN_PACKAGES=
 else
   WORKSPACE=()
-  for dir in "${SUBSET[@]}"; do WORKSPACE+=(-p "sandbox-advisor-$dir"); done
+  # Package names: sandbox-advisor-<directory>, advisor-core being -core.
+  for dir in "${SUBSET[@]}"; do WORKSPACE+=(-p "sandbox-advisor-${dir#advisor-}"); done
   RUN_PACKAGES=${SUBSET[*]}
 fi
 export RUN_PACKAGES
