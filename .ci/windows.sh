@@ -89,7 +89,7 @@ packages() {
 # copy of the workspace's crates each run; old dependency versions linger).
 WIN_CACHE_CAP_GB=${WIN_CACHE_CAP_GB:-12}
 cache_dir() {
-  local base key other size
+  local base key other
   base=${SANDBOX_ADVISOR_WIN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sandbox-advisor/win}
   key=$({
     "$RUSTC" -vV
@@ -103,16 +103,22 @@ cache_dir() {
     [ "$other" = "$base/$key" ] || [[ ! "$(basename "$other")" =~ ^[0-9a-f]{16}$ ]] || rm -rf "$other"
   done
   export CARGO_TARGET_DIR=$base/$key/target WINEPREFIX=$base/$key/wineprefix
-  # And a size: past the cap the target dir starts over (std and the
-  # dependencies rebuild once: a cold build).
-  if [ -d "$CARGO_TARGET_DIR" ]; then
-    size=$(du -s --block-size=1G "$CARGO_TARGET_DIR" | cut -f1)
-    if [ "$size" -gt "$WIN_CACHE_CAP_GB" ]; then
-      echo "windows: target dir ${size} GB, over the ${WIN_CACHE_CAP_GB} GB cap: emptied"
-      rm -rf "$CARGO_TARGET_DIR"
-    fi
-  fi
   echo "windows: target dir $CARGO_TARGET_DIR"
+}
+
+# The size bound, applied by the step only (never by `.ci/windows.sh cargo`,
+# which may run beside a build): past the cap the target dir starts over
+# (std and the dependencies rebuild once: a cold build).
+cache_cap() {
+  local size
+  [ -d "$CARGO_TARGET_DIR" ] || return 0
+  size=$(du -s --block-size=1G "$CARGO_TARGET_DIR" | cut -f1)
+  if [ "$size" -gt "$WIN_CACHE_CAP_GB" ]; then
+    echo "windows: target dir ${size} GB, over the ${WIN_CACHE_CAP_GB} GB cap: emptied"
+    rm -rf "$CARGO_TARGET_DIR"
+  else
+    echo "windows: target dir ${size} GB (cap ${WIN_CACHE_CAP_GB} GB)"
+  fi
 }
 
 # The wine prefix, with the bcryptprimitives stand-in.
@@ -342,6 +348,7 @@ phase "packages (apt, if missing)"
 packages
 phase "wine prefix"
 cache_dir
+cache_cap
 prefix
 phase "build for $TARGET (lib, bins, tests; warnings refused)"
 build
