@@ -2,9 +2,22 @@
 # The workspace for Windows (x86_64-pc-windows-gnu): built, checked, and its
 # tests run under wine.
 #
-#   .ci/windows.sh               the CI step (called from .ci/run)
+#   .ci/windows.sh               the CI step (called from .ci/run): the subset below
+#   .ci/windows.sh --all         the whole workspace (but xtask and node-binding)
 #   .ci/windows.sh cargo ARGS…   Debian's cargo with this step's environment,
-#                                e.g. `.ci/windows.sh cargo test -p ledger-file --test race`
+#                                e.g. `.ci/windows.sh cargo test -p sandbox-advisor-ledger-file --test race`
+#
+# The subset, and why: the whole workspace (161 test binaries) costs about 7
+# minutes to rebuild in a fresh clone and 12 to test under wine, more than
+# .ci/run's 25 minutes leave. CI runs the packages where Windows behaviour
+# lives: advisor-core (paths: drive letters, UNC, \\?\, case), ledger-file
+# (the Windows state directory: owner SID, DACL, reparse points), host-adapter
+# (the harness's Windows shapes), and the Windows families: family-acl and
+# family-acl-aggregate, family-cim, family-native-init, family-pty,
+# family-runner-exit, family-temp-root, family-workspace-denial; then the
+# CLI's .exe (.ci/windows-cli.sh: hook, explain, scan on Windows paths). The
+# Linux and macOS families, the Redis ledger and the CLI's own tests run on
+# Linux in the test step; under --all they run under wine too.
 #
 # Nothing here downloads a toolchain: rustup has no Windows target offline, so
 # std is built for the target from source (cargo's build-std, allowed on a
