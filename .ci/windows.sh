@@ -306,8 +306,8 @@ for line in open(skips):
     words = line.split()
     if not words or words[0].startswith("#"):
         continue
-    if len(words) not in (3, 4) or words[3:] not in ([], ["slow"]):
-        sys.exit(f"windows: {skips}: not `<package> <target> <test> [slow]`: {line.strip()}")
+    if len(words) not in (3, 4) or words[3:] not in ([], ["slow"], ["flaky"]):
+        sys.exit(f"windows: {skips}: not `<package> <target> <test> [slow|flaky]`: {line.strip()}")
     # The subset runs some packages only; the others' entries wait for --all.
     if os.environ.get("RUN_PACKAGES") and words[0] not in os.environ["RUN_PACKAGES"].split():
         continue
@@ -353,7 +353,7 @@ for e in errors:
     print("windows: skip list:", e)
 if errors:
     sys.exit(f"windows: {len(errors)} error(s) in {skips}")
-print(f"windows: each of the {sum(map(len, listed.values()))} listed tests exists; the {sum(map(len, listed.values())) - len(slow)} not marked slow still fail under wine")
+print(f"windows: each of the {sum(map(len, listed.values()))} listed tests exists; the {sum(map(len, listed.values())) - len(slow)} not marked slow or flaky still fail under wine")
 PY
 }
 
