@@ -32,6 +32,7 @@ mod claude;
 mod codex;
 mod codex_cli;
 mod files;
+mod mount_at;
 pub mod path;
 
 use std::path::{Path, PathBuf};
@@ -39,12 +40,13 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use advisor_core::{
-    Check, Checks, HomePlace, HostChecks, HostFacts, HostPath, HostProbe, MountFact,
-    NamespaceProbe, PathStyle, Platform, UserNamespaces,
+    Check, Checks, HomePlace, HostChecks, HostFacts, HostPath, HostProbe, NamespaceProbe,
+    PathStyle, Platform, UserNamespaces,
 };
 
 use claude::claude_sandbox;
 use files::{Owner, read_no_follow};
+use mount_at::{inet_socket, mount_at, resolve};
 
 /// All checks of one call together, then whatever is unknown stays unknown.
 pub const DEADLINE: Duration = Duration::from_millis(1500);
@@ -209,70 +211,6 @@ fn gather(wanted: Checks, path: Option<&str>, env: &Inputs) -> HostChecks {
             .then(inet_socket)
             .flatten(),
     }
-}
-
-// ---- the mount at a path, and sockets ----------------------------------------
-
-/// `path` as the kernel resolved it for the command: an absolute one as it
-/// is; a relative one against the working directory with its links
-/// resolved, its leading `..` taken off that directory (which holds no
-/// link, so the kernel's `..` is the lexical one). A `..` further in is
-/// kept: what precedes it may be a link, and the check then refuses the
-/// path rather than guess. Without a working directory it stays relative,
-/// and the check says so.
-fn resolve(path: &str, env: &Inputs) -> PathBuf {
-    let Some(cwd) = env.cwd.as_ref().filter(|_| !path.starts_with('/')) else {
-        return PathBuf::from(path);
-    };
-    let mut base = std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.clone());
-    let mut rest = path;
-    loop {
-        rest = rest.trim_start_matches("./");
-        match rest.strip_prefix("../") {
-            Some(after) => {
-                base.pop();
-                rest = after;
-            }
-            None if rest == ".." => {
-                base.pop();
-                rest = "";
-            }
-            None => break,
-        }
-    }
-    base.join(rest)
-}
-
-/// The host's mount at `path` ([`super::mount`]).
-#[cfg(unix)]
-fn mount_at(path: &Path) -> MountFact {
-    super::mount::fact(path)
-}
-
-/// Off Unix the mount is not read (the walk is written with Unix's calls):
-/// unknown, and said so; a family that needs it withholds.
-#[cfg(not(unix))]
-fn mount_at(_path: &Path) -> MountFact {
-    MountFact::Unknown(MOUNT_UNSUPPORTED)
-}
-
-/// Why the mount is unknown off Unix (one of [`advisor_core::MOUNT_UNKNOWN`]).
-#[cfg(not(unix))]
-const MOUNT_UNSUPPORTED: &str = "mount-check-unsupported";
-
-/// Whether this user may create an inet socket here: one is created and
-/// closed at once, never bound or connected.
-#[cfg(unix)]
-fn inet_socket() -> Option<bool> {
-    use rustix::net::{AddressFamily, SocketType, socket};
-    Some(socket(AddressFamily::INET, SocketType::STREAM, None).is_ok())
-}
-
-/// Off Unix the socket is not tried (Winsock would first need starting, and
-/// the families that ask are Linux's): unknown, which never lets one speak.
-#[cfg(not(unix))]
-fn inet_socket() -> Option<bool> {
-    None
 }
 
 // ---- user namespaces ---------------------------------------------------------

@@ -7,9 +7,9 @@ use super::claude::claude_sandbox;
 use super::files::{Owner, read_no_follow};
 use super::*;
 #[cfg(unix)]
-use advisor_core::{Judged, SandboxMode, Untrusted};
+use advisor_core::{Judged, MountFact, SandboxMode, Untrusted};
 
-fn inputs(dir: &Path) -> Inputs {
+pub(super) fn inputs(dir: &Path) -> Inputs {
     Inputs {
         home: Some(dir.join("home")),
         codex_home: None,
@@ -382,24 +382,4 @@ fn codexs_command_line_outranks_its_files() {
     let roots: Vec<_> = got.writable_roots.iter().map(HostPath::as_str).collect();
     let extra = d.join("proj/extra");
     assert_eq!(roots, ["/srv/a", extra.to_str().unwrap()]);
-}
-
-/// Off Unix neither the mount nor a socket is tried, and no ancestor's
-/// command line is read: the mount is unknown with its reason, the socket
-/// unknown, Codex's command line absent, so no family that needs them speaks.
-#[cfg(not(unix))]
-#[test]
-fn off_unix_the_mount_the_socket_and_codexs_command_line_are_unknown() {
-    let dir = tempfile::tempdir().unwrap();
-    let env = inputs(dir.path());
-    let wanted = Checks::of(&[Check::MountAt, Check::InetSocket]);
-    let found = gather(wanted, Some(r"C:\ws\x"), &env);
-    assert_eq!(
-        found.mount,
-        Some(MountFact::Unknown("mount-check-unsupported"))
-    );
-    assert!(advisor_core::MOUNT_UNKNOWN.contains(&"mount-check-unsupported"));
-    assert_eq!(found.inet_socket, None);
-    assert_eq!(gather(Checks::NONE, None, &env), HostChecks::default());
-    assert_eq!(codex_cli::codex_arguments(), None);
 }
