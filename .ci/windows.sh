@@ -37,7 +37,9 @@
 # the target and the build-std set (not Cargo.lock: cargo's fingerprints
 # handle a lock change). A warm run rebuilds only the workspace's crates
 # (CARGO_INCREMENTAL=0, no debuginfo); one key is kept, a new one removes the
-# others, and a target dir over 12 GB (WIN_CACHE_CAP_GB) is emptied first.
+# others; the workspace's own artifacts of a run from another checkout are
+# deleted first (never reused: a clone's path is in each crate's identity),
+# and a target dir still over 12 GB (WIN_CACHE_CAP_GB) is emptied.
 #
 # The tests run as `cargo test --lib --bins --tests` does (doctests, benches
 # and examples are not built: they run on Linux, and each doctest would be
@@ -116,6 +118,7 @@ cache_dir() {
     [ "$other" = "$base/$key" ] || [[ ! "$(basename "$other")" =~ ^[0-9a-f]{16}$ ]] || rm -rf "$other"
   done
   export CARGO_TARGET_DIR=$base/$key/target WINEPREFIX=$base/$key/wineprefix
+  OURS=$base/$key/workspace-artifacts
   echo "windows: target dir $CARGO_TARGET_DIR"
 }
 
@@ -125,6 +128,24 @@ cache_dir() {
 cache_cap() {
   local size
   [ -d "$CARGO_TARGET_DIR" ] || return 0
+  # The workspace's own artifacts of a run from another checkout (a CI
+  # clone's path is in each crate's identity, so they are never reused):
+  # deleted, files listed by that run's build, only inside the target dir.
+  if [ -f "$OURS" ] && [ "$(head -n1 "$OURS")" != "$ROOT" ]; then
+    python3 - "$OURS" "$CARGO_TARGET_DIR" <<'PY'
+import os, sys
+ours, target = sys.argv[1], os.path.realpath(sys.argv[2])
+lines = open(ours).read().splitlines()[1:]
+gone = 0
+for path in lines:
+    real = os.path.realpath(path)
+    if real.startswith(target + os.sep) and os.path.isfile(real) and not os.path.islink(path):
+        os.remove(real)
+        gone += 1
+print(f"windows: {gone} artifacts of the workspace built from another checkout deleted")
+PY
+    rm -f "$OURS"
+  fi
   size=$(du -s --block-size=1G "$CARGO_TARGET_DIR" | cut -f1)
   if [ "$size" -gt "$WIN_CACHE_CAP_GB" ]; then
     echo "windows: target dir ${size} GB, over the ${WIN_CACHE_CAP_GB} GB cap: emptied"
@@ -228,10 +249,10 @@ build() {
   [ -n "$ALL" ] || [ "$status" -ne 0 ] ||
     nice -n 10 "$CARGO" build -p sandbox-advisor --bin sandbox-advisor --message-format=json \
       >>"$messages" || status=$?
-  python3 - "$messages" "$ROOT" "$ARTIFACTS" "$status" <<'PY' || status=1
+  python3 - "$messages" "$ROOT" "$ARTIFACTS" "$status" "$OURS" <<'PY' || status=1
 import json, os, sys
-path, root, artifacts, status = sys.argv[1:]
-warnings, rendered, out = [], [], []
+path, root, artifacts, status, ours_list = sys.argv[1:]
+warnings, rendered, out, produced = [], [], [], []
 for line in open(path):
     try:
         m = json.loads(line)
@@ -243,11 +264,22 @@ for line in open(path):
         rendered.append(m["message"]["rendered"])
         if ours and m["message"]["level"] == "warning":
             warnings.append(m["message"]["rendered"])
-    elif m.get("reason") == "compiler-artifact" and ours and m.get("executable"):
+    elif m.get("reason") == "compiler-artifact" and ours:
+        produced.extend(m.get("filenames") or [])
+        if not m.get("executable"):
+            continue
         manifest = m["manifest_path"]
         package = os.path.basename(os.path.dirname(manifest))  # the directory, as the skip list names it
         if m["profile"]["test"]:
             out.append(f'{package} {m["target"]["name"]} {m["executable"]} {os.path.dirname(manifest)}')
+# What this checkout's crates produced, for the next run's cache_cap.
+known = []
+if os.path.exists(ours_list):
+    lines = open(ours_list).read().splitlines()
+    if lines[:1] == [root]:
+        known = lines[1:]
+with open(ours_list, "w") as f:
+    f.write(root + "\n" + "".join(p + "\n" for p in sorted(set(known + produced))))
 if status != "0":
     print("".join(rendered), end="")
     sys.exit("windows: the build failed")
