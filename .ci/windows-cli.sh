@@ -99,7 +99,7 @@ has "explain --detail from the piped value" "$detail" "0xC0000142"
 checks=$((checks + 1))
 
 scan=$(run scan "$(winpath examples/transcripts)" "$(winpath scan-fixtures/dsh-writer/out/zstd)") || fail "scan exited $?: $(cat "$work/stderr")"
-has "scan" "$scan" "Scanned 9 files, 9 sessions"
+has "scan" "$scan" "Scanned 9 files, 14 sessions"
 has "scan" "$scan" "acl-provisioning"
 has "scan" "$scan" "--D-ws--"
 [ ! -s "$work/stderr" ] || fail "scan wrote to stderr: $(cat "$work/stderr")"
