@@ -294,14 +294,13 @@ mod tests {
     #[test]
     fn the_handler_is_recognized_only_in_installs_own_form() {
         use advisor_core::SandboxMode;
-        let h = |bin: &str, mode, config: Option<&str>| {
-            Handler::new(
-                std::path::Path::new(bin),
-                Dialect::Codex,
-                mode,
-                config.map(std::path::Path::new),
-            )
-            .unwrap()
+        // Built by hand: `Handler::new` writes Windows' form on Windows
+        // (tested above); this is the POSIX form, on every platform.
+        let h = |bin: &str, mode, config: Option<&str>| Handler {
+            bin: bin.to_owned(),
+            dialect: Dialect::Codex,
+            mode,
+            config: config.map(str::to_owned),
         };
         let spaced = h(
             "/home/a b/it's/sandbox-advisor",
