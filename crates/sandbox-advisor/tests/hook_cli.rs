@@ -190,7 +190,10 @@ fn the_documented_mounts_are_what_hook_install_writes_and_they_run() {
         ("claude-code", ".claude/settings.json"),
         ("codex", ".codex/hooks.json"),
     ]) {
-        let config: serde_json::Value = serde_json::from_str(block).unwrap();
+        // The docs show a Unix install; on Windows the same path is written
+        // as install writes it there (common::written_bin).
+        let block = block.replace(SHOWN_BIN, &written_bin(SHOWN_BIN));
+        let config: serde_json::Value = serde_json::from_str(&block).unwrap();
         let dir = tempfile::tempdir().unwrap();
         let project = dir.path().to_str().unwrap();
         let args = [
@@ -222,7 +225,7 @@ fn the_documented_mounts_are_what_hook_install_writes_and_they_run() {
         for (event, groups) in config["hooks"].as_object().unwrap() {
             for hook in groups[0]["hooks"].as_array().unwrap() {
                 let words: Vec<&str> = hook["command"].as_str().unwrap().split(' ').collect();
-                assert_eq!(words[..2], [SHOWN_BIN, "hook"]);
+                assert_eq!(words[..2], [written_bin(SHOWN_BIN).as_str(), "hook"]);
                 let dialect = words[words.iter().position(|w| *w == "--dialect").unwrap() + 1];
                 let reference = [&CLAUDE_CODE, &CODEX]
                     .into_iter()

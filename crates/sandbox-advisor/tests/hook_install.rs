@@ -12,7 +12,11 @@ use std::path::Path;
 use common::*;
 
 const SHOWN_BIN: &str = "/opt/sa/sandbox-advisor";
-const CC: &str = "/opt/sa/sandbox-advisor hook --dialect claude-code";
+
+/// The handler install writes for Claude Code with `--bin SHOWN_BIN`.
+fn cc() -> String {
+    format!("{} hook --dialect claude-code", written_bin(SHOWN_BIN))
+}
 
 /// What the file must hold afterwards.
 enum After<'a> {
@@ -71,8 +75,9 @@ fn check(case: &Case<'_>) {
         }
     }
     if case.code == 0 {
+        let cc = cc();
         let group =
-            format!(r#""matcher": "Bash", "hooks": [{{"type": "command", "command": "{CC}"}}]"#);
+            format!(r#""matcher": "Bash", "hooks": [{{"type": "command", "command": "{cc}"}}]"#);
         let ours = after.matches(&group).count();
         assert_eq!(ours, 3, "{about}: one advisor handler per event: {after}");
     }
@@ -88,7 +93,7 @@ fn install_keeps_what_the_user_wrote_and_replaces_only_its_own_handler() {
         )
     };
     let gate = group("Bash", GATE);
-    let audit = group("Write|Edit", CC);
+    let audit = group("Write|Edit", &cc());
     let dialect_eq = group(
         "Bash",
         "/usr/local/bin/sandbox-advisor hook --dialect=claude-code",
@@ -137,7 +142,7 @@ fn install_keeps_what_the_user_wrote_and_replaces_only_its_own_handler() {
             code: 0,
             after: After::StartsWith(&format!(
                 r#"{{"hooks": {{"PreToolUse": [{}], "#,
-                group("Bash", CC)
+                group("Bash", &cc())
             )),
             says: &["replaced", "hooks.PreToolUse[0] (line 1)"],
         },
@@ -182,9 +187,15 @@ fn the_printed_trust_command_repeats_every_flag() {
         .lines()
         .find(|l| l.contains("--trust"))
         .expect("a trust command");
-    let words = shell_words(line.trim_start().trim_start_matches("- "));
+    let line = line.trim_start().trim_start_matches("- ");
+    // On Windows a PowerShell line, elsewhere a POSIX one.
+    let words = if cfg!(windows) {
+        powershell_words(line.strip_prefix("& ").expect("PowerShell's call operator"))
+    } else {
+        shell_words(line)
+    };
     let bin = std::fs::canonicalize(BIN).unwrap();
-    assert_eq!(Path::new(&words[0]), bin, "{line}");
+    assert_eq!(std::fs::canonicalize(&words[0]).unwrap(), bin, "{line}");
     let words: Vec<&str> = words[1..].iter().map(String::as_str).collect();
     let again = run(&words, "");
     assert!(
@@ -228,8 +239,9 @@ fn check_reports_what_is_installed_even_without_codex() {
     assert_eq!(install("codex", &["--codex", "/nonexistent/codex"]).code, 0);
     let check = install("codex", &["--check", "--codex", "/nonexistent/codex"]);
     assert_eq!(check.code, 1, "{}{}", check.stdout, check.stderr);
+    let bin = written_bin(SHOWN_BIN);
     for said in [
-        "mounted: PreToolUse\n  > /opt/sa/sandbox-advisor hook --dialect codex\n",
+        &format!("mounted: PreToolUse\n  > {bin} hook --dialect codex\n"),
         "mounted: PostToolUse\n",
         "TRUST NOT CHECKED: cannot start `/nonexistent/codex app-server`",
     ] {
@@ -249,7 +261,13 @@ fn check_reports_what_is_installed_even_without_codex() {
             "/nonexistent/codex",
         ],
     );
-    assert!(check.stdout.contains("DIFFERS: the flags given would write\n  > /opt/sa/sandbox-advisor hook --dialect codex --mode read-only"), "{}", check.stdout);
+    assert!(
+        check.stdout.contains(&format!(
+            "DIFFERS: the flags given would write\n  > {bin} hook --dialect codex --mode read-only"
+        )),
+        "{}",
+        check.stdout
+    );
     assert_eq!(install("claude-code", &["--check"]).code, 1);
     assert_eq!(install("claude-code", &[]).code, 0);
     let check = install("claude-code", &["--check"]);
@@ -259,6 +277,43 @@ fn check_reports_what_is_installed_even_without_codex() {
         "{}",
         check.stdout
     );
+}
+
+/// The words of a command as PowerShell reads plain words and single-quoted
+/// literals (`''` inside is one quote).
+fn powershell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut chars = line.chars().peekable();
+    while let Some(&c) = chars.peek() {
+        if c == ' ' {
+            chars.next();
+            continue;
+        }
+        let mut word = String::new();
+        if c == '\'' {
+            chars.next();
+            while let Some(c) = chars.next() {
+                match c {
+                    '\'' if chars.peek() == Some(&'\'') => {
+                        chars.next();
+                        word.push('\'');
+                    }
+                    '\'' => break,
+                    c => word.push(c),
+                }
+            }
+        } else {
+            while let Some(&c) = chars.peek() {
+                if c == ' ' {
+                    break;
+                }
+                word.push(c);
+                chars.next();
+            }
+        }
+        words.push(word);
+    }
+    words
 }
 
 /// The words of a command as a POSIX shell reads plain and single-quoted words.

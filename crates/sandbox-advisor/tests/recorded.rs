@@ -113,7 +113,11 @@ fn recorded_host(client: &str, scenario: &str) -> Recorded {
 /// unprivileged user of the `-as-user` recordings), under a user namespace
 /// without user namespaces when the recording had none.
 fn hook_on(host: &Recorded, args: &[&str], stdin: String) -> Run {
+    #[cfg(unix)]
     let root = rustix::process::geteuid().is_root();
+    // Windows has no root to drop from (these recordings are Linux's).
+    #[cfg(not(unix))]
+    let root = false;
     let mut setup = format!(
         "set -e; mount -t tmpfs -o mode=0755 run /home;          mkdir -p {RUN}/proj/.claude {RUN}/home {RUN}/codex-home {RUN}/extra"
     );

@@ -34,7 +34,8 @@ pub enum MountFact {
     Unknown(&'static str),
 }
 
-/// The codes a [`MountFact::Unknown`] may carry (the hook's `hook::mount`).
+/// The codes a [`MountFact::Unknown`] may carry (the hook's `hook::mount`;
+/// `mount-check-unsupported` off Unix, where the mount is not read).
 pub const MOUNT_UNKNOWN: &[&str] = &[
     "path-not-absolute",
     "path-through-link",
@@ -42,6 +43,7 @@ pub const MOUNT_UNKNOWN: &[&str] = &[
     "path-unusual",
     "mount-check-timed-out",
     "mount-check-not-started",
+    "mount-check-unsupported",
 ];
 
 /// The codes a [`CodexConfig::Unreadable`] may carry.

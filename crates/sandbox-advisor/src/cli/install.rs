@@ -84,11 +84,34 @@ impl Request {
         if words.iter().any(|w| !w.chars().all(is_visible)) {
             return Err(NOT_SHOWN);
         }
+        if cfg!(windows) {
+            // PowerShell, Windows' shell: a quoted program runs after `&`.
+            let mut line = vec![format!("& {}", powershell_word(&words[0], true))];
+            line.extend(words[1..].iter().map(|w| powershell_word(w, false)));
+            return Ok(line.join(" "));
+        }
         Ok(words
             .iter()
             .map(|w| shell_word(w))
             .collect::<Vec<_>>()
             .join(" "))
+    }
+}
+
+/// One word for PowerShell: as it is when it holds only characters
+/// PowerShell reads as part of a plain word (and it is not the program,
+/// which is always quoted), else a single-quoted literal with each `'`
+/// doubled.
+fn powershell_word(word: &str, program: bool) -> String {
+    let plain = !program
+        && !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_-./:\\".contains(c));
+    if plain {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "''"))
     }
 }
 

@@ -34,6 +34,7 @@ mod codex;
 mod codex_cli;
 mod files;
 mod gemini_cli;
+mod mount_at;
 pub mod path;
 
 use std::path::{Path, PathBuf};
@@ -47,6 +48,7 @@ use advisor_core::{
 
 use claude::claude_sandbox;
 use files::{Owner, read_no_follow};
+use mount_at::{inet_socket, mount_at, resolve};
 
 /// All checks of one call together, then whatever is unknown stays unknown.
 pub const DEADLINE: Duration = Duration::from_millis(1500);
@@ -202,7 +204,7 @@ fn gather(wanted: Checks, path: Option<&str>, env: &Inputs) -> HostChecks {
             .flatten(),
         mount: wanted
             .contains(Check::MountAt)
-            .then(|| path.map(|p| super::mount::fact(&resolve(p, env))))
+            .then(|| path.map(|p| mount_at(&resolve(p, env))))
             .flatten(),
         working_directory: wanted
             .contains(Check::MountAt)
@@ -215,51 +217,15 @@ fn gather(wanted: Checks, path: Option<&str>, env: &Inputs) -> HostChecks {
             env.codex_arguments = codex_cli::codex_arguments();
             codex::codex_config(&env)
         }),
-        inet_socket: wanted.contains(Check::InetSocket).then(inet_socket),
+        inet_socket: wanted
+            .contains(Check::InetSocket)
+            .then(inet_socket)
+            .flatten(),
         gemini_session: wanted
             .contains(Check::GeminiMode)
             .then(|| gemini_cli::gemini_session(env.home.as_deref()))
             .flatten(),
     }
-}
-
-// ---- the mount at a path, and sockets ----------------------------------------
-
-/// `path` as the kernel resolved it for the command: an absolute one as it
-/// is; a relative one against the working directory with its links
-/// resolved, its leading `..` taken off that directory (which holds no
-/// link, so the kernel's `..` is the lexical one). A `..` further in is
-/// kept: what precedes it may be a link, and the check then refuses the
-/// path rather than guess. Without a working directory it stays relative,
-/// and the check says so.
-fn resolve(path: &str, env: &Inputs) -> PathBuf {
-    let Some(cwd) = env.cwd.as_ref().filter(|_| !path.starts_with('/')) else {
-        return PathBuf::from(path);
-    };
-    let mut base = std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.clone());
-    let mut rest = path;
-    loop {
-        rest = rest.trim_start_matches("./");
-        match rest.strip_prefix("../") {
-            Some(after) => {
-                base.pop();
-                rest = after;
-            }
-            None if rest == ".." => {
-                base.pop();
-                rest = "";
-            }
-            None => break,
-        }
-    }
-    base.join(rest)
-}
-
-/// Whether this user may create an inet socket here: one is created and
-/// closed at once, never bound or connected.
-fn inet_socket() -> bool {
-    use rustix::net::{AddressFamily, SocketType, socket};
-    socket(AddressFamily::INET, SocketType::STREAM, None).is_ok()
 }
 
 // ---- user namespaces ---------------------------------------------------------

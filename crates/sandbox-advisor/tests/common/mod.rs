@@ -86,6 +86,20 @@ pub fn readme_families() -> Vec<Documented> {
 }
 
 /// Runs `sandbox-advisor <args>` with `stdin` written from another thread.
+/// The binary path `--bin <given>` makes `hook install` write: as given on
+/// Unix; on Windows made absolute (`/opt/x` on the current drive) and
+/// written with forward slashes, the one form cmd, PowerShell and Git Bash
+/// read alike.
+#[allow(dead_code)]
+pub fn written_bin(given: &str) -> String {
+    if cfg!(windows) {
+        let absolute = std::path::absolute(given).unwrap();
+        absolute.to_str().unwrap().replace('\\', "/")
+    } else {
+        given.to_owned()
+    }
+}
+
 pub fn run(args: &[&str], stdin: impl Into<Vec<u8>>) -> Run {
     run_in(&std::env::current_dir().unwrap(), args, stdin)
 }

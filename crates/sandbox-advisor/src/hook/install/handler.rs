@@ -3,7 +3,10 @@
 //!
 //! Install writes `<bin> hook --dialect <d>`, then `--mode <m>` and
 //! `--config <path>` when asked, each word as it is when it holds only
-//! characters no shell reads specially, else in single quotes.
+//! characters no shell reads specially, else in single quotes. On Windows
+//! the paths are written as [`windows_word`]s instead (`C:/Users/me/bin/sandbox-advisor.exe`):
+//! no quoting reads alike in `cmd`, PowerShell and Git Bash, so a path that
+//! would need it is refused with a clear error.
 //!
 //! A command already in a settings file counts as the advisor's handler
 //! (one install may replace) only when it splits into exactly those words in
@@ -40,12 +43,46 @@ pub struct Handler {
     pub config: Option<String>,
 }
 
+/// Characters a Windows path keeps in a handler: what `cmd`, PowerShell and
+/// Git Bash all read as part of one plain word (no `%`, `,`, `;`, `=`,
+/// space, quote, `&`, `^`, `(`, `$`, `` ` ``).
+const WINDOWS_PLAIN: &str = "_-./:+@";
+
 /// Why a handler cannot be written.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum HandlerError {
     /// A path is not UTF-8: a settings file (JSON) cannot name it exactly.
     #[error("the path of {0} is not UTF-8, so a JSON settings file cannot name it exactly")]
     NotUtf8(&'static str),
+    /// On Windows, a path no hook shell there reads alike.
+    #[error(
+        "the path of {0} is a network path or holds characters that cmd, PowerShell and Git Bash do not all read as one plain word; on Windows the handler needs a drive path of letters, digits and _-.:+@ only (pass --bin or --config with such a path)"
+    )]
+    NotPlainOnWindows(&'static str),
+}
+
+/// `path` as one word every Windows hook shell reads alike (Codex runs a
+/// hook with `%COMSPEC% /C`, Claude Code through Git Bash or PowerShell):
+/// `\\?\` taken off a drive path (what `canonicalize` returns), each `\`
+/// written `/` (which Windows takes as a separator, where a POSIX shell reads
+/// `\` as an escape), and nothing but letters, digits and
+/// [`WINDOWS_PLAIN`]; `None` for a network or device path or any other
+/// character.
+pub fn windows_word(path: &str) -> Option<String> {
+    let path = match path.strip_prefix(r"\\?\") {
+        Some(rest) if rest.as_bytes().get(1) == Some(&b':') => rest,
+        Some(_) => return None,
+        None => path,
+    };
+    if path.starts_with(r"\\") || path.starts_with("//") {
+        return None;
+    }
+    let word = path.replace('\\', "/");
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || WINDOWS_PLAIN.contains(c));
+    plain.then_some(word)
 }
 
 impl Handler {
@@ -57,9 +94,12 @@ impl Handler {
         config: Option<&Path>,
     ) -> Result<Self, HandlerError> {
         let utf8 = |path: &Path, what| {
-            path.to_str()
-                .map(str::to_owned)
-                .ok_or(HandlerError::NotUtf8(what))
+            let text = path.to_str().ok_or(HandlerError::NotUtf8(what))?;
+            if cfg!(windows) {
+                windows_word(text).ok_or(HandlerError::NotPlainOnWindows(what))
+            } else {
+                Ok(text.to_owned())
+            }
         };
         Ok(Self {
             bin: utf8(bin, "the binary (--bin)")?,
@@ -211,16 +251,56 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_windows_path_is_one_plain_word_with_forward_slashes_or_refused() {
+        for (path, word) in [
+            (
+                r"C:\Users\dev\.cargo\bin\sandbox-advisor.exe",
+                Some("C:/Users/dev/.cargo/bin/sandbox-advisor.exe"),
+            ),
+            (
+                r"\\?\Z:\opt\sa\sandbox-advisor",
+                Some("Z:/opt/sa/sandbox-advisor"),
+            ),
+            (
+                "D:/tools/sandbox-advisor.exe",
+                Some("D:/tools/sandbox-advisor.exe"),
+            ),
+            ("sandbox-advisor", Some("sandbox-advisor")),
+            (r"C:\Program Files\sa\sandbox-advisor.exe", None),
+            (r"C:\a%PATH%\sandbox-advisor.exe", None),
+            (r"C:\a,b\sandbox-advisor.exe", None),
+            (r"C:\it's\sandbox-advisor.exe", None),
+            (r"C:\a&b\sandbox-advisor.exe", None),
+            (r"C:\a=b\c.toml", None),
+            (r"\\server\share\sandbox-advisor.exe", None),
+            (r"\\?\UNC\server\share\sandbox-advisor.exe", None),
+            ("//server/share/sandbox-advisor.exe", None),
+            ("", None),
+        ] {
+            assert_eq!(windows_word(path).as_deref(), word, "{path}");
+        }
+        // What install writes on Windows is its own handler when read back.
+        let written = format!(
+            "{} hook --dialect codex --config {}",
+            windows_word(r"C:\bin\sandbox-advisor.exe").unwrap(),
+            windows_word(r"C:\cfg\sa.toml").unwrap()
+        );
+        let parsed = Handler::parse(&written, Dialect::Codex).unwrap();
+        assert_eq!(parsed.bin, "C:/bin/sandbox-advisor.exe");
+        assert_eq!(parsed.config.as_deref(), Some("C:/cfg/sa.toml"));
+        assert_eq!(parsed.command_line(), written);
+    }
+
+    #[test]
     fn the_handler_is_recognized_only_in_installs_own_form() {
         use advisor_core::SandboxMode;
-        let h = |bin: &str, mode, config: Option<&str>| {
-            Handler::new(
-                std::path::Path::new(bin),
-                Dialect::Codex,
-                mode,
-                config.map(std::path::Path::new),
-            )
-            .unwrap()
+        // Built by hand: `Handler::new` writes Windows' form on Windows
+        // (tested above); this is the POSIX form, on every platform.
+        let h = |bin: &str, mode, config: Option<&str>| Handler {
+            bin: bin.to_owned(),
+            dialect: Dialect::Codex,
+            mode,
+            config: config.map(str::to_owned),
         };
         let spaced = h(
             "/home/a b/it's/sandbox-advisor",

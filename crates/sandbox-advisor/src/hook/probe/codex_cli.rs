@@ -71,12 +71,9 @@ pub fn codex_arguments() -> Option<Vec<String>> {
 /// The arguments of the nearest ancestor (at most [`ANCESTORS_MAX`] up from
 /// this process's parent) that `wanted` accepts, if any.
 pub fn ancestor_arguments(wanted: impl Fn(&[String]) -> bool) -> Option<Vec<String>> {
-    let mut pid = parent_of(
-        rustix::process::getpid()
-            .as_raw_nonzero()
-            .get()
-            .unsigned_abs(),
-    )?;
+    // Off Unix no `/proc` is read (`read_no_follow` reads nothing there): no
+    // parent is found, and the files decide alone.
+    let mut pid = parent_of(std::process::id())?;
     for _ in 0..ANCESTORS_MAX {
         if pid <= 1 {
             return None;

@@ -5,7 +5,8 @@
 //! Each absolute directory of `PATH` is looked at, in order, for a regular
 //! file of that name with an execute bit (`stat`, following a link as the
 //! shell's `exec` does; nothing is opened or run). Relative and empty entries
-//! are skipped. Bounds: a `PATH` over [`PATH_MAX_BYTES`] or with more than
+//! are skipped. Off Unix each name is also tried with the extensions of
+//! `PATHEXT` (`bwrap` is found as `bwrap.exe`), as `cmd` searches. Bounds: a `PATH` over [`PATH_MAX_BYTES`] or with more than
 //! [`PATH_MAX_DIRS`] directories is not looked through (unknown).
 
 use std::ffi::OsStr;
@@ -32,13 +33,45 @@ pub fn on_path(name: &str, path: Option<&OsStr>) -> Option<ProgramOnPath> {
     if dirs.len() > PATH_MAX_DIRS {
         return None;
     }
-    let found = dirs.iter().any(|dir| executable(&dir.join(name)));
+    let names = names(name);
+    let found = dirs
+        .iter()
+        .any(|dir| names.iter().any(|n| executable(&dir.join(n))));
     Some(if found {
         ProgramOnPath::Found
     } else {
         ProgramOnPath::Missing
     })
 }
+
+/// The file names a search for `name` tries: the name itself, and off Unix
+/// the name with each extension of `PATHEXT` (as `cmd` does; `.COM;.EXE;.BAT;.CMD`
+/// when unset, at most [`PATHEXT_MAX`] of them).
+fn names(name: &str) -> Vec<String> {
+    let mut names = vec![name.to_owned()];
+    if cfg!(not(unix)) {
+        let pathext = std::env::var("PATHEXT").unwrap_or_default();
+        let pathext = if pathext.is_empty() || pathext.len() > PATH_MAX_BYTES {
+            DEFAULT_PATHEXT.to_owned()
+        } else {
+            pathext
+        };
+        names.extend(
+            pathext
+                .split(';')
+                .filter(|e| e.starts_with('.') && e.len() > 1)
+                .take(PATHEXT_MAX)
+                .map(|e| format!("{name}{e}")),
+        );
+    }
+    names
+}
+
+/// The extensions tried when `PATHEXT` is unset.
+const DEFAULT_PATHEXT: &str = ".COM;.EXE;.BAT;.CMD";
+
+/// The most `PATHEXT` extensions tried.
+pub const PATHEXT_MAX: usize = 16;
 
 #[cfg(unix)]
 fn executable(file: &Path) -> bool {
@@ -93,6 +126,14 @@ mod tests {
             Some(ProgramOnPath::Missing)
         );
         assert_eq!(on_path("none", Some(&path)), Some(ProgramOnPath::Missing));
+        // Windows finds `prog` as `prog.exe` (PATHEXT); Unix only by its name.
+        std::fs::write(bin.join("prog.exe"), "x").unwrap();
+        let by_ext = if cfg!(unix) {
+            ProgramOnPath::Missing
+        } else {
+            ProgramOnPath::Found
+        };
+        assert_eq!(on_path("prog", Some(&path)), Some(by_ext));
         // A relative entry is not searched.
         assert_eq!(
             on_path("tool", Some(OsStr::new("bin"))),

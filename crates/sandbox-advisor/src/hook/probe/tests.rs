@@ -7,10 +7,9 @@ use super::claude::claude_sandbox;
 use super::files::{Owner, read_no_follow};
 use super::*;
 #[cfg(unix)]
-use advisor_core::Untrusted;
-use advisor_core::{Judged, MountFact, SandboxMode};
+use advisor_core::{Judged, MountFact, SandboxMode, Untrusted};
 
-fn inputs(dir: &Path) -> Inputs {
+pub(super) fn inputs(dir: &Path) -> Inputs {
     Inputs {
         home: Some(dir.join("home")),
         codex_home: None,
@@ -216,10 +215,13 @@ fn nothing_is_checked_for_another_platform_or_when_nothing_was_named() {
     assert_eq!(unasked.client_tail, None);
 }
 
+#[cfg(unix)]
 fn posix(p: &Path) -> HostPath {
     HostPath::lexical(PathStyle::Posix, p.to_str().unwrap())
 }
 
+// Reads the client's files: off Unix nothing is read (see the off-Unix test).
+#[cfg(unix)]
 #[test]
 fn claude_codes_writable_directories_from_its_settings_and_environment() {
     let dir = tempfile::tempdir().unwrap();
@@ -240,6 +242,7 @@ fn claude_codes_writable_directories_from_its_settings_and_environment() {
     assert_eq!(found.project_dir, Some(posix(&dir.path().join("proj"))));
 }
 
+#[cfg(unix)]
 fn codex(dir: &Path) -> advisor_core::CodexSandbox {
     let mut env = inputs(dir);
     env.codex_home = Some(dir.join("codex-home"));
@@ -249,6 +252,8 @@ fn codex(dir: &Path) -> advisor_core::CodexSandbox {
     }
 }
 
+// Reads the client's files: off Unix nothing is read (see the off-Unix test).
+#[cfg(unix)]
 #[test]
 fn codexs_configuration_in_its_layers() {
     let dir = tempfile::tempdir().unwrap();
@@ -294,6 +299,8 @@ fn codexs_configuration_in_its_layers() {
     assert_eq!(codex(d).mode, Some(SandboxMode::WorkspaceWrite));
 }
 
+// Reads the client's files: off Unix nothing is read (see the off-Unix test).
+#[cfg(unix)]
 #[test]
 fn an_unreadable_codex_file_is_unreadable_by_name() {
     let dir = tempfile::tempdir().unwrap();
@@ -324,6 +331,8 @@ fn an_unreadable_codex_file_is_unreadable_by_name() {
     );
 }
 
+// The mount and the socket are tried on Unix only (see the off-Unix test).
+#[cfg(unix)]
 #[test]
 fn the_mount_at_a_relative_path_is_read_against_cwd_and_sockets_are_tried() {
     let dir = tempfile::tempdir().unwrap();
@@ -351,6 +360,8 @@ fn the_mount_at_a_relative_path_is_read_against_cwd_and_sockets_are_tried() {
     );
 }
 
+// Reads the client's files: off Unix nothing is read (see the off-Unix test).
+#[cfg(unix)]
 #[test]
 fn codexs_command_line_outranks_its_files() {
     let dir = tempfile::tempdir().unwrap();
