@@ -171,13 +171,13 @@ fn summary(page: &mut String, report: &Report) {
         span("/input/tokens/output", "output", t.output),
         esc(&i.timezone, 64),
     );
-    if i.marked_results > 0 {
-        let _ = writeln!(
-            page,
-            "<p class=\"summary\" id=\"marked\">{} results were marked by the client as its sandbox's refusal (Gemini CLI's <code>sandbox_expansion_required</code>).</p>",
-            span("/input/marked_results", "marked_results", i.marked_results),
-        );
-    }
+    // Shown even at 0, as every figure of the JSON is: only Gemini CLI marks
+    // a result, so 0 is the usual count for the other clients.
+    let _ = writeln!(
+        page,
+        "<p class=\"summary\" id=\"marked\">Results the client marked as its sandbox's refusal (Gemini CLI's <code>sandbox_expansion_required</code>; the other clients mark none): {}.</p>",
+        span("/input/marked_results", "marked_results", i.marked_results),
+    );
 }
 
 /// Every family in the report: the family table's, then any only in
