@@ -125,7 +125,7 @@ fn withheld_is_disclosed_once_per_reason_and_logged() {
     );
     let host = linux();
     let log = LogCapture::default();
-    tracing::subscriber::with_default(log.subscriber(), || {
+    log.scoped(|| {
         run(async {
             let unresolved = NoPolicyService;
             let c = ctx(&host, &unresolved);
@@ -162,7 +162,7 @@ fn a_spoken_advisory_is_logged_once_with_its_summary() {
     let advisor = two_families();
     let (host, policy) = (linux(), NoPolicyService);
     let log = LogCapture::default();
-    tracing::subscriber::with_default(log.subscriber(), || {
+    log.scoped(|| {
         run(async {
             let c = ctx(&host, &policy);
             advisor

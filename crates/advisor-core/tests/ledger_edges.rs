@@ -205,7 +205,7 @@ fn a_store_that_recovered_starts_its_next_outage_afresh() {
     let store = Flaky::new();
     let advisor = process(store.clone(), json!({}));
     let log = LogCapture::default();
-    tracing::subscriber::with_default(log.subscriber(), || {
+    log.scoped(|| {
         store.set_failing(true);
         new_agent_fails(&advisor, 0);
         sleep(BACKOFF_FIRST + MARGIN);

@@ -32,7 +32,7 @@ fn logged() -> String {
     let host = linux();
     let policy = StaticPolicy(Err(Unresolved::ResolverError(FORGING_RESOLVER.into())));
     let log = LogCapture::default();
-    tracing::subscriber::with_default(log.subscriber(), || {
+    log.scoped(|| {
         run(async {
             let c = ctx(&host, &policy);
             for (call, message) in [

@@ -187,7 +187,7 @@ fn a_failing_store_never_blocks_never_repeats_and_is_disclosed_once_per_outage()
     let store = Watched::new();
     let advisor = watched(&store, json!({}));
     let log = LogCapture::default();
-    tracing::subscriber::with_default(log.subscriber(), || {
+    log.scoped(|| {
         store.failing.store(true, SeqCst);
         assert_eq!(
             post(&advisor, fail("a1", "c1", "ALPHA")),
@@ -361,7 +361,7 @@ fn an_outage_names_who_answers_meanwhile() {
         }
         let advisor = process_with(stores, json!({}));
         let log = LogCapture::default();
-        tracing::subscriber::with_default(log.subscriber(), || {
+        log.scoped(|| {
             assert_eq!(post(&advisor, fail("a1", "c1", "ALPHA")), 1);
         });
         assert_eq!(log.count(said), 1, "{}", log.text());
@@ -378,7 +378,7 @@ fn a_foreign_record_is_read_as_absent_and_logged_once() {
     let log = LogCapture::default();
     let record = BudgetRecord::default().encode(owner());
     let other = RecordOwner::of(&AgentId::new("a2"));
-    tracing::subscriber::with_default(log.subscriber(), || {
+    log.scoped(|| {
         for at in ["sandbox-advisor:v1:{k}:budget:v2", "second place"] {
             assert_eq!(BudgetRecord::decode_stored(&record, other, at), Ok(None));
         }

@@ -230,6 +230,21 @@ impl LogCapture {
     pub fn count(&self, needle: &str) -> usize {
         self.text().lines().filter(|l| l.contains(needle)).count()
     }
+    /// Runs `f` with this capture as the thread's default subscriber.
+    ///
+    /// tracing caches each call site's interest process-wide; a site first
+    /// hit by another test's thread while this one's subscriber was being
+    /// registered can keep an interest computed without it, and its events
+    /// are then lost to this capture (seen once, in inject's baseline of
+    /// `a_spoken_advisory_is_logged_once_with_its_summary`: 0 lines, not 1).
+    /// The interest of every registered site is computed again first.
+    pub fn scoped<R>(&self, f: impl FnOnce() -> R) -> R {
+        tracing::subscriber::with_default(self.subscriber(), || {
+            tracing::callsite::rebuild_interest_cache();
+            f()
+        })
+    }
+
     pub fn subscriber(&self) -> impl tracing::Subscriber + Send + Sync {
         let sink = self.clone();
         tracing_subscriber::fmt()
