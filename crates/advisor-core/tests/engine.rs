@@ -13,6 +13,25 @@ use advisor_core::{
 use serde_json::json;
 use support::*;
 
+/// [`support::run`], one at a time in this binary.
+///
+/// tracing caches each call site's interest for the whole process: an
+/// advisor run on another test's thread, hitting a site for the first time
+/// while a [`LogCapture`] is in place, could leave it cached without the
+/// capture, which then missed every line
+/// (`a_spoken_advisory_is_logged_once_with_its_summary` saw 0 lines in 11 of
+/// 20 runs beside the other tests here, none when serial). Each run
+/// recomputes the interests once it holds the turn. These tests keep no
+/// time, so taking turns changes nothing else.
+fn run<F: std::future::Future>(f: F) -> F::Output {
+    static TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _turn = TURN
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    tracing::callsite::rebuild_interest_cache();
+    support::run(f)
+}
+
 /// The question the resolver was asked, owned so mockall can match on it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Asked {

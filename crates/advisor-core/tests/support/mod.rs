@@ -232,12 +232,11 @@ impl LogCapture {
     }
     /// Runs `f` with this capture as the thread's default subscriber.
     ///
-    /// tracing caches each call site's interest process-wide; a site first
-    /// hit by another test's thread while this one's subscriber was being
-    /// registered can keep an interest computed without it, and its events
-    /// are then lost to this capture (seen once, in inject's baseline of
-    /// `a_spoken_advisory_is_logged_once_with_its_summary`: 0 lines, not 1).
-    /// The interest of every registered site is computed again first.
+    /// tracing caches each call site's interest for the whole process; the
+    /// interest of every site registered so far is computed again first, so
+    /// that one cached while no capture existed does not hide this one's
+    /// lines. (Sites first hit by other tests' threads meanwhile can still
+    /// race; engine.rs's tests therefore take turns.)
     pub fn scoped<R>(&self, f: impl FnOnce() -> R) -> R {
         tracing::subscriber::with_default(self.subscriber(), || {
             tracing::callsite::rebuild_interest_cache();
