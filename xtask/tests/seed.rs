@@ -243,3 +243,28 @@ fn an_arm_caught_on_the_same_sources_is_not_run_again() {
     let edited = scratch.inject(&[]);
     assert!(edited.contains("[1/1] a-double-adds CAUGHT"), "{edited}");
 }
+
+/// A named test that fails once unmutated and passes when run again is said
+/// to be flaky by name, and its arm still runs and comes back CAUGHT.
+#[test]
+fn a_test_that_fails_once_in_the_baseline_is_run_again() {
+    let scratch = Scratch::new();
+    let lib = scratch.root.join("crates/a/src/lib.rs");
+    let text = fs::read_to_string(&lib).expect("read");
+    let flaky = text.replace(
+        "        assert_eq!(super::double(3), 6);",
+        "        let marker = concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/../../ran-once\");\n        \
+         if std::fs::metadata(marker).is_err() {\n            \
+         std::fs::write(marker, \"\").unwrap();\n            panic!(\"first run\");\n        }\n        \
+         assert_eq!(super::double(3), 6);",
+    );
+    assert_ne!(flaky, text);
+    fs::write(&lib, flaky).expect("write");
+    scratch.build(SLOTS);
+    let stderr = scratch.inject(&[]);
+    assert_eq!(
+        lines_with(&stderr, &["the baseline of `a`", "tests::doubles", "flaky"]).len(),
+        1,
+        "{stderr}"
+    );
+}

@@ -43,6 +43,34 @@ pub fn baseline_package(
             result => break result,
         }
     };
+    // A named test that fails unmutated makes its arms BROKEN: one that only
+    // failed once (a test racing another, a loaded machine) is run once more,
+    // and said by name.
+    let result = match result {
+        Ok((first, None)) if failed(&first).next().is_some() => {
+            log.extend_from_slice(b"\n# again: a named test failed without any mutation\n");
+            match test_package(slot, shared, &request, settings, &mut log)? {
+                Ok((second, None)) => {
+                    let flaky: Vec<&str> = failed(&first)
+                        .filter(|t| failed(&second).all(|u| u != *t))
+                        .collect();
+                    if !flaky.is_empty() {
+                        eprintln!(
+                            "xtask inject: the baseline of `{package}`: {} failed, then passed when run again (a flaky test; see {})",
+                            flaky.join(", "),
+                            settings
+                                .log_dir
+                                .join(format!("baseline-{package}.log"))
+                                .display()
+                        );
+                    }
+                    Ok((second, None))
+                }
+                _ => Ok((first, None)),
+            }
+        }
+        other => other,
+    };
     fs::write(
         settings.log_dir.join(format!("baseline-{package}.log")),
         &log,
@@ -54,6 +82,14 @@ pub fn baseline_package(
             Err(format!("without any mutation, {why}"))
         }
     })
+}
+
+/// The tests of `outcomes` that failed somewhere.
+fn failed(outcomes: &Outcomes) -> impl Iterator<Item = &str> {
+    outcomes
+        .iter()
+        .filter(|(_, r)| r.iter().any(|(_, o)| *o == crate::libtest::Outcome::Failed))
+        .map(|(t, _)| t.as_str())
 }
 
 /// Applies one entry in the slot, tests, restores, and judges. When the
