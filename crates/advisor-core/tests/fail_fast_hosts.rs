@@ -80,3 +80,43 @@ fn a_second_fail_fast_family_on_a_host_is_refused_by_name_and_host() {
         "only one family per host may feed the fail-fast budget; `everywhere` is the second on claude-code"
     );
 }
+
+fail_fast!(Wide, "wide", &[Host::ClaudeCode, Host::Codex, Host::GeminiCli]);
+fail_fast!(Gemini, "gemini", &[Host::GeminiCli]);
+
+#[test]
+fn a_family_fail_fast_on_some_of_its_hosts_leaves_the_others_to_another() {
+    let registry = Registry::builder()
+        .fail_fast_family_where(Wide, &[Host::ClaudeCode, Host::Codex])
+        .fail_fast_family(Gemini)
+        .build()
+        .unwrap();
+    let on = |h| registry.fail_fast_family_on(h).map(|f| f.as_str());
+    assert_eq!(on(Host::ClaudeCode), Some("wide"));
+    assert_eq!(on(Host::Codex), Some("wide"));
+    assert_eq!(on(Host::GeminiCli), Some("gemini"));
+    assert!(registry.is_fail_fast(FamilyId::new("wide")));
+    let e = Registry::builder()
+        .fail_fast_family(Wide)
+        .fail_fast_family(Gemini)
+        .build()
+        .err()
+        .unwrap();
+    assert_eq!(
+        e,
+        RegistryError::SecondFailFastFamily(FamilyId::new("gemini"), Host::GeminiCli)
+    );
+}
+
+#[test]
+fn a_family_is_fail_fast_only_on_its_own_hosts() {
+    let e = Registry::builder()
+        .fail_fast_family_where(Gemini, &[Host::Codex])
+        .build()
+        .err()
+        .unwrap();
+    assert_eq!(
+        e,
+        RegistryError::FailFastOffItsHosts(FamilyId::new("gemini"), Host::Codex)
+    );
+}
