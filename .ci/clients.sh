@@ -1088,8 +1088,9 @@ hostile_untrusted() { # DIR SCOPE
 }
 
 # Gemini CLI (tool sandbox on): the advisor mounted by `hook install --project`
-# (bwrap missing; a refused tracer beside a success and an ordinary failure),
-# and what a BeforeTool deny does, in three headless runs.
+# (bwrap missing; a refused tracer beside a success and an ordinary failure; a
+# write outside the workspace; a refused connection; bwrap unable to start for
+# a user other than root), and what a BeforeTool deny does, in headless runs.
 test_gemini() {
   local g=gemini-cli nonce dir replies script cfg=$RUN_ROOT/advisor-config.json status
   nonce=$(date +%s%N)
@@ -1156,6 +1157,19 @@ test_gemini() {
     once_in_last "$dir" "tool sandbox, which gives commands no network outside yolo mode"
   # The traceback's frame is not in the brief, only in the output quoted after it.
   check "$g: Python's own output reaches the model with it" once_in_last "$dir" "sock.connect(sa)"
+  # 6. Not root, and no user namespace can be made (the hook runs as that user, beside
+  #    Gemini): bubblewrap cannot start, Gemini renders its line with Exit Code: 1 and marks
+  #    nothing, so the run ends by itself (docs/hooks/gemini-cli/no-userns); the hook's probe
+  #    is refused a user namespace too, and the advice reaches the model once, in <hook_context>.
+  script=$(script_file "$g-advisor-no-userns" '{"run":"echo hello"}')
+  status=0
+  dir=$(run_scenario $g advisor-no-userns "$script" userns=0 user=$NOBODY advisor="--config $cfg" \
+    limit=120) || status=$?
+  check "$g: the non-root run that cannot start bwrap ends" test "$status" -eq 0
+  check "$g: the run that cannot start bwrap reached its last turn" has "$dir/client.out" '"type":"result"'
+  check "$g: bwrap that cannot start is advised once" \
+    once_in_last "$dir" "<hook_context>Gemini CLI's sandbox could not start: bubblewrap stopped"
+  check "$g: the advice names the host's limit" once_in_last "$dir" "sudo sysctl -w user.max_user_namespaces="
 }
 
 run_tests() {
