@@ -368,29 +368,3 @@ fn only_a_process_tool_feeds_or_meets_the_budget() {
         );
     }
 }
-
-/// A fail-fast family registered for none of its hosts' budgets
-/// (`fail_fast_family_where`) still speaks, but its failures count on no host:
-/// the identical call is never refused.
-#[test]
-fn a_family_fail_fast_only_elsewhere_feeds_no_budget_here() {
-    let advisor = advisor(
-        Registry::builder()
-            .fail_fast_family_where(Provisioning, &[])
-            .family(ALPHA),
-        Config::from_json(json!({"enforceAfter": 1, "maxDenials": 2})).unwrap(),
-    );
-    let (host, policy) = (linux(), NoPolicyService);
-    let c = ctx(&host, &policy);
-    let x = json!({"command": "npm test"});
-    run(async {
-        let spoke = advisor
-            .post_execute(&failed("c1", x.clone(), "PROVISIONING"), None, &c)
-            .await;
-        assert_eq!(spoke.additional_contexts.len(), 1, "it still speaks");
-        advisor
-            .post_execute(&failed("c2", x.clone(), "PROVISIONING"), None, &c)
-            .await;
-        assert!(!refused(&advisor, "c3", x.clone()), "nothing was counted");
-    });
-}
