@@ -153,7 +153,9 @@ install_clients() {
 #                  romount=proj: <dir>/proj/ro, inside the workspace
 #   user=UID       run the client (and so its hooks and sandbox) as UID, not root: the scenario
 #                  directory is given to UID, and a home on the way that others cannot enter
-#                  is opened in the scenario's mount namespace only (see expose_to_user)
+#                  is opened in the scenario's mount namespace only (see expose_to_user);
+#                  with userns=0, UID can make no user namespace (mapped_namespace): bwrap
+#                  without root fails to start, as on a host that refuses them
 #   claude_sandbox=JSON   Claude Code: the project settings' whole `sandbox` object (instead of
 #                  sandbox=on); <run> in it becomes the scenario's directory
 #   codex_config=TOML     Codex: lines added to config.toml; <run> as above
@@ -295,14 +297,18 @@ run_scenario() {
       ;;
     *) die "unknown client: $client" ;;
   esac
-  local ns=(unshare -n -m)
+  local ns=(unshare -n -m) enter=__inner
   [ "$userns" = 1 ] || ns=(unshare -U --map-root-user -n -m)
+  # userns=0 with user=UID: --map-root-user maps root alone, so UID could not
+  # be switched to; the namespace gets a map of the first 65536 ids instead
+  # (mapped_namespace), and the client still cannot make a user namespace.
+  [ "$userns" = 1 ] || [ -z "$user" ] || ns=(mapped_namespace) enter=__mapped
   local status=0
   SCN_CLIENT=$client SCN_DIR=$dir SCN_SANDBOX=$sandbox SCN_TRUST=$trust SCN_ADVISOR=$advisor \
     SCN_SCOPE=$scope SCN_HOSTILE=$hostile SCN_PTY=$pty SCN_LIMIT=$limit SCN_PATH=$path SCN_TUI=$tui SCN_RESUME=$resume SCN_USER=$user \
     SCN_CODEX_CONFIG=${codex_config//<run>/$dir} SCN_CODEX_ARGS=${codex_args//<run>/$dir} \
     SCN_USERNS=$userns SCN_ROMOUNT=$romount SCN_NOBWRAP=$nobwrap \
-    "${ns[@]}" -- bash "$SELF" __inner || status=$?
+    "${ns[@]}" -- bash "$SELF" "$enter" || status=$?
   [ ! -s "$dir/server.err" ] || sed 's/^/  server: /' "$dir/server.err" >&2
   echo "$dir"
   return $status
@@ -339,6 +345,39 @@ install_plugin() { # CLIENT DIR WHERE
         "${penv[@]}" "$GEMINI_BIN" extensions install "$ROOT/plugins/gemini-cli" --consent)
       ;;
   esac > "$dir/plugin.out" 2>&1
+}
+
+# Runs "$@" (after a `--`) in new user, network and mount namespaces whose
+# user namespace maps ids 0-65535 to themselves, so a non-root SCN_USER can be
+# switched to inside it (unshare --map-root-user maps root alone). The parent,
+# real root, writes the maps once the child has its namespace; the child waits
+# for them and then runs __inner through `exec` (see mapped_inner), since a
+# process that had no mapped id when it started holds no capability there.
+mapped_namespace() { # -- CMD...
+  shift
+  local pid mine i
+  mine=$(readlink /proc/self/ns/user)
+  unshare -U -n -m -- "$@" &
+  pid=$!
+  for i in $(seq 200); do
+    [ "$(readlink "/proc/$pid/ns/user" 2>/dev/null)" = "$mine" ] || break
+    sleep 0.01
+  done
+  [ "$(readlink "/proc/$pid/ns/user" 2>/dev/null)" != "$mine" ] ||
+    { kill "$pid"; die "mapped_namespace: the child made no user namespace"; }
+  echo '0 0 65536' > "/proc/$pid/uid_map"
+  echo '0 0 65536' > "/proc/$pid/gid_map"
+  wait "$pid"
+}
+
+# The child of mapped_namespace: waits for its maps, then becomes __inner.
+mapped_inner() {
+  local i
+  for i in $(seq 500); do
+    grep -q . /proc/self/gid_map && exec bash "$SELF" __inner
+    sleep 0.01
+  done
+  die "mapped_inner: no id map was written"
 }
 
 # Makes PATHs reachable by SCN_USER in this mount namespace only: where a
@@ -499,7 +538,7 @@ inner() {
       local allow=$SCN_PTY
       [ "$allow" != decline ] || allow=0
       if [ "$SCN_PTY" = 0 ]; then
-        "${genv[@]}" TERM=dumb ${CLIENT_WRAP:-} timeout "$SCN_LIMIT" "$GEMINI_BIN" -p "$prompt" \
+        "${genv[@]}" TERM=dumb ${CLIENT_WRAP:-} timeout "$SCN_LIMIT" "${as_user[@]}" "$GEMINI_BIN" -p "$prompt" \
           --output-format stream-json < /dev/null > "$dir/client.out" 2> "$dir/client.err" || status=$?
       else
         "${genv[@]}" TERM=xterm-256color timeout "$SCN_LIMIT" python3 "$CLIENTS/pty-drive.py" \
@@ -633,6 +672,12 @@ record_gemini() { # [NAME...]: only those scenarios (their files replaced, the o
   gem npm-view '{"run":"npm view is-number version"}' "$stuck"
   gem curl-refused '{"run":"curl -sS http://127.0.0.1:9/"}' "$stuck"
   gem no-bwrap '{"run":"echo hello"}' nobwrap=1
+  # Not root, and no user namespace can be made: bwrap, unprivileged, cannot start
+  # (as root it needs none, and commands run). The control prints the same line
+  # and exits 1 as the same user, where user namespaces can be made.
+  gem no-userns '{"run":"echo hello"}' userns=0 user=$NOBODY "$stuck"
+  gem control-prints-bwrap-line "{\"run\":\"printf '%s\\\\n' '$BWRAP_LINE'; exit 1\"}" \
+    user=$NOBODY "$stuck"
   # A shell's redirection names the shell first (/usr/bin/bash: line 1: <path>: …): the
   # path Gemini proposes. touch names only the path (straight quotes under C.UTF-8).
   gem tui-redirect-allow-once \
@@ -1043,8 +1088,9 @@ hostile_untrusted() { # DIR SCOPE
 }
 
 # Gemini CLI (tool sandbox on): the advisor mounted by `hook install --project`
-# (bwrap missing; a refused tracer beside a success and an ordinary failure),
-# and what a BeforeTool deny does, in three headless runs.
+# (bwrap missing; a refused tracer beside a success and an ordinary failure; a
+# write outside the workspace; a refused connection; bwrap unable to start for
+# a user other than root), and what a BeforeTool deny does, in headless runs.
 test_gemini() {
   local g=gemini-cli nonce dir replies script cfg=$RUN_ROOT/advisor-config.json status
   nonce=$(date +%s%N)
@@ -1111,6 +1157,19 @@ test_gemini() {
     once_in_last "$dir" "tool sandbox, which gives commands no network outside yolo mode"
   # The traceback's frame is not in the brief, only in the output quoted after it.
   check "$g: Python's own output reaches the model with it" once_in_last "$dir" "sock.connect(sa)"
+  # 6. Not root, and no user namespace can be made (the hook runs as that user, beside
+  #    Gemini): bubblewrap cannot start, Gemini renders its line with Exit Code: 1 and marks
+  #    nothing, so the run ends by itself (docs/hooks/gemini-cli/no-userns); the hook's probe
+  #    is refused a user namespace too, and the advice reaches the model once, in <hook_context>.
+  script=$(script_file "$g-advisor-no-userns" '{"run":"echo hello"}')
+  status=0
+  dir=$(run_scenario $g advisor-no-userns "$script" userns=0 user=$NOBODY advisor="--config $cfg" \
+    limit=120) || status=$?
+  check "$g: the non-root run that cannot start bwrap ends" test "$status" -eq 0
+  check "$g: the run that cannot start bwrap reached its last turn" has "$dir/client.out" '"type":"result"'
+  check "$g: bwrap that cannot start is advised once" \
+    once_in_last "$dir" "<hook_context>Gemini CLI's sandbox could not start: bubblewrap stopped"
+  check "$g: the advice names the host's limit" once_in_last "$dir" "sudo sysctl -w user.max_user_namespaces="
 }
 
 run_tests() {
@@ -1128,6 +1187,9 @@ T0=$SECONDS
 case "${1:-}" in
   __inner)
     inner
+    ;;
+  __mapped)
+    mapped_inner
     ;;
   install)
     trap print_times EXIT

@@ -188,6 +188,9 @@ pub enum RegistryError {
     /// Two fail-fast families share a host.
     #[error("only one family per host may feed the fail-fast budget; `{0}` is the second on {1}")]
     SecondFailFastFamily(FamilyId, crate::Host),
+    /// A family is made fail-fast on a host it does not declare.
+    #[error("family `{0}` cannot feed the fail-fast budget on {1}, which it does not declare")]
+    FailFastOffItsHosts(FamilyId, crate::Host),
     /// A family declares no host, so it could never speak.
     #[error("family `{0}` declares no host (`Family::hosts` is empty)")]
     NoHost(FamilyId),
@@ -217,8 +220,27 @@ impl RegistryBuilder {
 
     /// Appends a family whose recognized failures feed the fail-fast budget.
     /// Only a [`FailFast`] family is accepted, and only one per host.
-    pub fn fail_fast_family<F: FailFast>(mut self, family: F) -> Self {
-        let (id, hosts) = (family.id(), family.hosts());
+    pub fn fail_fast_family<F: FailFast>(self, family: F) -> Self {
+        let hosts = family.hosts();
+        self.fail_fast_family_where(family, hosts)
+    }
+
+    /// As [`fail_fast_family`](Self::fail_fast_family), but the family feeds
+    /// the budget only on `hosts` (each one of its own); on its other hosts it
+    /// speaks as a plain family, so a host whose fail-fast family is another
+    /// can still have it.
+    pub fn fail_fast_family_where<F: FailFast>(
+        mut self,
+        family: F,
+        hosts: &'static [crate::Host],
+    ) -> Self {
+        let id = family.id();
+        if let (Some(host), None) = (
+            hosts.iter().find(|h| !family.hosts().contains(h)),
+            &self.error,
+        ) {
+            self.error = Some(RegistryError::FailFastOffItsHosts(id, *host));
+        }
         let shared = self
             .fail_fast
             .iter()
@@ -271,7 +293,7 @@ impl RegistryBuilder {
             on_host,
             prefilter,
             prefilter_on: true,
-            fail_fast: self.fail_fast.iter().map(|(id, _)| *id).collect(),
+            fail_fast: self.fail_fast,
         })
     }
 }
@@ -283,7 +305,8 @@ pub struct Registry {
     on_host: [u64; crate::Host::ALL.len()],
     prefilter: Prefilter,
     prefilter_on: bool,
-    fail_fast: Vec<FamilyId>,
+    /// The fail-fast families and the hosts they feed the budget on.
+    fail_fast: Vec<(FamilyId, &'static [crate::Host])>,
 }
 
 impl Registry {
@@ -334,14 +357,16 @@ impl Registry {
 
     /// The fail-fast family of `host`, if any (at most one per host).
     pub fn fail_fast_family_on(&self, host: crate::Host) -> Option<FamilyId> {
-        self.families_on(host)
-            .map(|f| f.id())
-            .find(|id| self.fail_fast.contains(id))
+        self.fail_fast
+            .iter()
+            .find(|(_, hosts)| hosts.contains(&host))
+            .map(|(id, _)| *id)
     }
 
-    /// True when `family` was registered as a fail-fast family (of its hosts).
+    /// True when `family` was registered as a fail-fast family (of one or
+    /// more of its hosts).
     pub fn is_fail_fast(&self, family: FamilyId) -> bool {
-        self.fail_fast.contains(&family)
+        self.fail_fast.iter().any(|(id, _)| *id == family)
     }
 
     /// Turns the shared prefilter off, so every recognizer scans on its own

@@ -77,8 +77,9 @@ fn mechanism(kind: Kind) -> &'static str {
              `max_*_namespaces`) is 0 or reached for this user, or the new namespace would be \
              nested deeper than the kernel's 32 levels. Setting `user.max_user_namespaces=0` \
              inside a container is a common way to forbid nested sandboxes, and it gives \
-             exactly this line: recorded from Claude Code 2.1.332 and Codex 0.171.0 (the \
-             project's client recordings), both printed it for `echo hello`."
+             exactly this line: recorded from Claude Code 2.1.332, Codex 0.171.0 and Gemini CLI \
+             0.61.0 (run by a user other than root, whose bwrap needs a user namespace; the \
+             project's client recordings), each printed it for `echo hello`."
         }
         Kind::KernelWithoutUserns => {
             "`EINVAL` from `clone` with `CLONE_NEWUSER` means the kernel was built without \
@@ -159,7 +160,8 @@ fn checked(env: &Environment) -> Vec<String> {
 /// Why a hedged advisory is hedged, in English.
 const HEDGED: &str = "Why this is not certain: a command's own output can hold this exact line \
     (a test that prints it and exits 1, a `cat` of a log), and the client's report cannot tell \
-    the two apart: Claude Code sends `Exit code 1` either way, Codex sends the bare output. The \
+    the two apart: Claude Code and Gemini CLI report exit code 1 either way, Codex sends the bare \
+    output. The \
     advisor can tell them apart only by checking this host from outside the sandbox (the hook \
     does: whether a user namespace can be made, or where Codex keeps its home), and here it \
     could not. So this advisory names no host setting to change and no weaker sandbox: those \

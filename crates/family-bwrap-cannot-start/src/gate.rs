@@ -4,9 +4,10 @@
 //! (`policy_need: NotNeeded`). bubblewrap runs only on Linux: the same line
 //! from another platform is a quotation or a replay, and the family withholds.
 //! Two carriers are not the sandbox failing to start, and the family declines:
-//! - a Claude Code **success** whose output is the line: the command exited 0,
-//!   and a bwrap that dies exits 1 (Claude Code reports every non-zero exit as
-//!   a failure), so the line is something the command printed;
+//! - a Claude Code or Gemini CLI **success** whose output is the line: the
+//!   command exited 0, and a bwrap that dies exits 1 (Claude Code reports every
+//!   non-zero exit as a failure, Gemini CLI renders it `Exit Code: 1`), so the
+//!   line is something the command printed;
 //! - the missing `codex-linux-sandbox` helper outside **Codex**: only Codex
 //!   starts its commands through that helper.
 
@@ -20,11 +21,17 @@ pub fn gate(finding: &Finding, env: &Environment) -> Gate {
     if env.host.platform != Platform::Linux {
         return Gate::Withhold(WithholdReason::PlatformOutOfScope(env.host.platform));
     }
-    if env.host.kind == Host::ClaudeCode && finding.carrier == Carrier::Output {
+    if reports_exit_code(env.host.kind) && finding.carrier == Carrier::Output {
         return Gate::Decline("command-succeeded");
     }
     if finding.kind == Kind::HelperMissing && env.host.kind != Host::Codex {
         return Gate::Decline("not-codex-helper");
     }
     Gate::Speak
+}
+
+/// True for a client that tells its hook a command's non-zero exit (Claude
+/// Code's `Exit code N`, Gemini CLI's `Exit Code: N`); Codex gives none.
+pub fn reports_exit_code(host: Host) -> bool {
+    matches!(host, Host::ClaudeCode | Host::GeminiCli)
 }

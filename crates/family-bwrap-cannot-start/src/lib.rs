@@ -29,9 +29,14 @@ advisor_core::family! {
         id: ID,
         finding: Finding,
         readme: include_str!("../README.md"),
-        // Claude Code and Codex sandbox their commands with bubblewrap; the
-        // registry never shows this family another host's observation.
-        hosts: &[advisor_core::Host::ClaudeCode, advisor_core::Host::Codex],
+        // Claude Code, Codex and Gemini CLI (its tool sandbox) run commands
+        // through bubblewrap; the registry never shows this family another
+        // host's observation.
+        hosts: &[
+            advisor_core::Host::ClaudeCode,
+            advisor_core::Host::Codex,
+            advisor_core::Host::GeminiCli,
+        ],
         anchors: Anchors::OutputText { needles: NEEDLES },
         recognize: recognize::recognize,
         gate: gate::gate,
@@ -48,6 +53,12 @@ advisor_core::family! {
         sample: testing::sample(),
     }
 }
+
+/// The hosts where it feeds the fail-fast budget (`fail_fast_family_where`):
+/// Gemini CLI's fail-fast family is `bwrap-not-found`, one per host, so there
+/// this family gives its advisory and counts nothing.
+pub const FAIL_FAST_HOSTS: &[advisor_core::Host] =
+    &[advisor_core::Host::ClaudeCode, advisor_core::Host::Codex];
 
 /// Its remedy (the host's namespace setting, the client's home) is applied
 /// outside the session while it continues, and until then every command

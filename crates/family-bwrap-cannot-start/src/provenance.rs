@@ -19,14 +19,15 @@
 //! - Codex's missing helper: Codex does not create it when its home lies under
 //!   the system temp directory. A home there proves it; a home outside
 //!   refutes it (the line's cause is not this host's).
-//! - Claude Code reports a dying bubblewrap as a failure (exit 1), so its
-//!   successes are never checked: the gate declines them.
+//! - Claude Code and Gemini CLI report a dying bubblewrap as a failure (exit
+//!   1), so their successes are never checked: the gate declines them.
 
 use advisor_core::{
     Check, Checks, Environment, HomePlace, Host, HostFacts, NamespaceProbe, Platform, Proof,
     Provenance, UserNamespaces,
 };
 
+use crate::gate::reports_exit_code;
 use crate::recognize::{Carrier, Finding, Kind};
 
 /// Refuted: this host created a user namespace, so bubblewrap could have.
@@ -42,7 +43,8 @@ pub fn checks(finding: &Finding, host: &HostFacts) -> Checks {
     }
     match (finding.kind, host.kind, finding.carrier) {
         (Kind::HelperMissing, Host::Codex, _) => Checks::of(&[Check::CodexHome]),
-        (Kind::HelperMissing, _, _) | (_, Host::ClaudeCode, Carrier::Output) => Checks::NONE,
+        (Kind::HelperMissing, _, _) => Checks::NONE,
+        (_, host, Carrier::Output) if reports_exit_code(host) => Checks::NONE,
         _ => Checks::of(&[Check::UserNamespaces]),
     }
 }

@@ -30,3 +30,20 @@ fn other_hosts_never_reach_the_family() {
     }
     assert!(seen >= 2, "the host cases are missing");
 }
+
+/// Gemini CLI's recorded failure reaches the family through the registry's
+/// host filter (which `fixtures` does not apply), and is spoken on.
+#[test]
+fn gemini_cli_reaches_the_family() {
+    let registry = registry().build().expect("the registry builds");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/pos-gemini-cli-recorded-no-userns.toml");
+    let case = Case::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let got = decide(&registry, &case);
+    assert_eq!(
+        got.family.as_deref(),
+        Some(family_bwrap_cannot_start::ID.as_str()),
+        "{}",
+        got.report
+    );
+}

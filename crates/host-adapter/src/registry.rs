@@ -38,7 +38,11 @@ pub fn standard_registry() -> RegistryBuilder {
     #[cfg(feature = "codex-protected-path")]
     let builder = builder.family(family_codex_protected_path::CodexProtectedPath);
     #[cfg(feature = "bwrap-cannot-start")]
-    let builder = builder.fail_fast_family(family_bwrap_cannot_start::BwrapCannotStart);
+    // Gemini CLI's fail-fast family is `bwrap-not-found`: there this one only speaks.
+    let builder = builder.fail_fast_family_where(
+        family_bwrap_cannot_start::BwrapCannotStart,
+        family_bwrap_cannot_start::FAIL_FAST_HOSTS,
+    );
     #[cfg(feature = "sandbox-network-denied")]
     let builder = builder.family(family_sandbox_network_denied::SandboxNetworkDenied);
     #[cfg(feature = "ptrace-refused")]

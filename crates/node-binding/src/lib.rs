@@ -201,7 +201,10 @@ impl Advisor {
             match self.core.registry().owner(&observation, self.host.kind) {
                 Some(owner) => (
                     owner.finding.policy_need(&self.host) == PolicyNeed::Required,
-                    self.enforce_after > 0 && owner.finding.feeds_budget(),
+                    self.enforce_after > 0
+                        && owner.finding.feeds_budget()
+                        && self.core.registry().fail_fast_family_on(self.host.kind)
+                            == Some(owner.family),
                 ),
                 None => (false, false),
             };

@@ -92,7 +92,8 @@ fn recorded_host(client: &str, scenario: &str) -> Recorded {
         no_user_namespaces: matches!(
             (client, scenario),
             ("claude-code", "sandbox-no-userns")
-                | ("codex", "no-userns" | "no-userns-bundled-bwrap")
+                | ("codex" | "gemini-cli", "no-userns")
+                | ("codex", "no-userns-bundled-bwrap")
         ),
         read_only: if scenario.contains("readonly-mount-in-workspace") {
             Some("proj/ro")

@@ -24,7 +24,9 @@ impl Advisor {
         decision: &mut PostDecision,
     ) -> Option<usize> {
         let (family, agent) = (owner.family, &observation.agent);
+        // Only on a host it was registered fail-fast for (`fail_fast_family_where`).
         let counts = owner.finding.feeds_budget()
+            && self.registry.fail_fast_family_on(ctx.host.kind) == Some(family)
             && self.config.enforce_after > 0
             && ToolClass::of(&observation.tool).can_carry_sandbox_failure();
         let seat = Slot::advisory(family, Seat::Failure);

@@ -93,10 +93,29 @@ pub(super) fn row(remedy: HostRemedy) -> Option<&'static Row> {
                      sandbox and its seccomp filter are then not used. It needs a container \
                      runtime and the image; without them Gemini CLI stops at startup.",
         },
+        HostRemedy::WeakerNestedSandbox => &Row {
+            en: "Gemini CLI's tool sandbox has no weaker mode. Other ways: bubblewrap installed \
+                 setuid root needs no user namespace (`sudo chmod u+s /usr/bin/bwrap`, for every \
+                 user of the host); or Gemini CLI runs whole in a container sandbox (`gemini -s`, \
+                 or `GEMINI_SANDBOX=docker|podman`) with `security.toolSandboxing` off.",
+            zh_cn: "Gemini CLI 的工具沙箱没有较弱的模式。其他办法：以 setuid root 安装的 bubblewrap \
+                    不需要用户命名空间（`sudo chmod u+s /usr/bin/bwrap`，对主机上所有用户生效）；\
+                    或让 Gemini CLI 整体运行在容器沙箱中（`gemini -s`，或 \
+                    `GEMINI_SANDBOX=docker|podman`），同时关闭 `security.toolSandboxing`。",
+            detail: "Gemini CLI 0.61.0 starts each shell command as `exec bwrap --args 8 …` with \
+                     `--unshare-all`, from `PATH`, as the user who runs it, and has no setting \
+                     that makes bubblewrap skip the user namespace. As root, or installed setuid \
+                     root, bubblewrap needs none: measured here with Debian's bwrap 0.8.0 and \
+                     Gemini's own flags, as a user who could make no user namespace, a setuid \
+                     copy ran the command where the packaged one printed the `ENOSPC` line (not \
+                     run through Gemini CLI). A setuid bwrap is root's code run by every user, \
+                     which is why Debian does not ship it so. The whole-CLI sandbox (`-s`, \
+                     `GEMINI_SANDBOX`) needs a container runtime and Gemini's image, and confines \
+                     Gemini CLI itself instead of each command.",
+        },
         HostRemedy::ShellWithoutPseudoConsole
         | HostRemedy::ReplacePersistentShell
         | HostRemedy::SandboxedBusyboxShell
-        | HostRemedy::WeakerNestedSandbox
         | HostRemedy::HomeOutsideTemp
         | HostRemedy::WorkspaceWriteMode
         | HostRemedy::WritableTempDir
