@@ -650,6 +650,9 @@ record_gemini() { # [NAME...]: only those scenarios (their files replaced, the o
     "{\"run\":\"touch $RUN_ROOT/$g/control-readonly-mount/ro/x\"}" romount=1 sandbox=off
   gem control-python-connect \
     '{"run":"/usr/bin/python3 -c '"'"'import socket; socket.create_connection((\"127.0.0.1\", 9))'"'"'"}' sandbox=off
+  # npm's resolver failure with the tool sandbox off: the whole run is offline
+  # (unshare -n), so npm prints npm-view's words, and Gemini does not mark them.
+  gem control-npm-view '{"run":"npm view is-number version"}' sandbox=off
 }
 
 # ---------- record: the everyday refusals (issue 37) ----------

@@ -44,6 +44,7 @@ fn runtime(runtime: Runtime) -> &'static str {
         Runtime::Wget => "wget",
         Runtime::Curl => "curl",
         Runtime::Git => "git",
+        Runtime::Npm => "npm",
         Runtime::Seatbelt => "macOS's sandbox (Seatbelt)",
     }
 }
@@ -57,9 +58,10 @@ fn detail(finding: &Finding, env: &Environment) -> String {
         _ if gemini => "Gemini CLI's tool sandbox on Linux runs each shell command under \
             bubblewrap with every namespace unshared; outside yolo mode it does not share the \
             network (policies/sandbox-default.toml in its 0.61.0 bundle, read in source), so a \
-            command reaches nothing but its own loopback and a connection is refused. Gemini \
-            marks the result sandbox_expansion_required and proposes a network expansion. \
-            Recorded with Gemini CLI 0.61.0 in docs/hooks/gemini-cli/python-connect."
+            command reaches nothing but its own loopback: a connection is refused, and a name does \
+            not resolve. Gemini marks the result sandbox_expansion_required and proposes a \
+            network expansion. Recorded with Gemini CLI 0.61.0 in \
+            docs/hooks/gemini-cli/python-connect and npm-view."
             .to_owned(),
         Refusal::Seatbelt => "Claude Code's sandbox on macOS is Seatbelt (sandbox-exec). With its \
             network restricted it allows outbound connections only to its own proxies' local \
@@ -102,6 +104,13 @@ fn detail(finding: &Finding, env: &Environment) -> String {
             operation, in the block Claude Code appends; a program can print such a block too."
             .to_owned(),
     });
+    if gemini && finding.marked && finding.refusal != Refusal::ConnectRefused {
+        out.push(
+            "- Gemini CLI itself marked the result as its sandbox's refusal, in a field no \
+             command's output reaches."
+                .to_owned(),
+        );
+    }
     if env.checks.inet_socket == Some(true) {
         out.push(
             "- Outside the sandbox, the hook created an inet socket as this user and closed it \
