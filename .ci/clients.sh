@@ -1114,6 +1114,19 @@ test_gemini() {
     once_in_last "$dir" "tool sandbox, which gives commands no network outside yolo mode"
   # The traceback's frame is not in the brief, only in the output quoted after it.
   check "$g: Python's own output reaches the model with it" once_in_last "$dir" "sock.connect(sa)"
+  # 6. curl's exit 7, which Gemini does not mark (docs/hooks/gemini-cli/curl-refused), the
+  #    advisor mounted: the hook reads Gemini's settings (security.toolSandboxing, written by
+  #    configure.mjs) with its command line. With the tool sandbox on the advice reaches the
+  #    model in <hook_context>; with it off (the run is offline: curl fails the same) silence.
+  script=$(script_file "$g-advisor-curl" '{"run":"curl -sS http://127.0.0.1:9/"}')
+  dir=$(run_scenario $g advisor-curl "$script" advisor="--config $cfg" limit=60) || true
+  check "$g: curl's unmarked failure is advised with the tool sandbox on" \
+    once_in_last "$dir" "did not mark this failure, but its settings run every command in the tool sandbox"
+  script=$(script_file "$g-advisor-curl-off" '{"run":"curl -sS http://127.0.0.1:9/"}')
+  dir=$(run_scenario $g advisor-curl-off "$script" advisor="--config $cfg" sandbox=off limit=60) || true
+  check "$g: curl's failure with the tool sandbox off is silent" none_in_last "$dir" "</hook_context>"
+  check "$g: curl's own words reach the model with the tool sandbox off" \
+    once_in_last "$dir" "Couldn't connect to server"
 }
 
 run_tests() {
