@@ -695,6 +695,9 @@ record_gemini() { # [NAME...]: only those scenarios (their files replaced, the o
     "{\"run\":\"touch $RUN_ROOT/$g/control-readonly-mount/ro/x\"}" romount=1 sandbox=off
   gem control-python-connect \
     '{"run":"/usr/bin/python3 -c '"'"'import socket; socket.create_connection((\"127.0.0.1\", 9))'"'"'"}' sandbox=off
+  # npm's resolver failure with the tool sandbox off: the whole run is offline
+  # (unshare -n), so npm prints npm-view's words, and Gemini does not mark them.
+  gem control-npm-view '{"run":"npm view is-number version"}' sandbox=off
 }
 
 # ---------- record: the everyday refusals (issue 37) ----------
@@ -1170,6 +1173,19 @@ test_gemini() {
   check "$g: bwrap that cannot start is advised once" \
     once_in_last "$dir" "<hook_context>Gemini CLI's sandbox could not start: bubblewrap stopped"
   check "$g: the advice names the host's limit" once_in_last "$dir" "sudo sysctl -w user.max_user_namespaces="
+  # 7. curl's exit 7, which Gemini does not mark (docs/hooks/gemini-cli/curl-refused), the
+  #    advisor mounted: the hook reads Gemini's settings (security.toolSandboxing, written by
+  #    configure.mjs) with its command line. With the tool sandbox on the advice reaches the
+  #    model in <hook_context>; with it off (the run is offline: curl fails the same) silence.
+  script=$(script_file "$g-advisor-curl" '{"run":"curl -sS http://127.0.0.1:9/"}')
+  dir=$(run_scenario $g advisor-curl "$script" advisor="--config $cfg" limit=60) || true
+  check "$g: curl's unmarked failure is advised with the tool sandbox on" \
+    once_in_last "$dir" "did not mark this failure, but its settings run every command in the tool sandbox"
+  script=$(script_file "$g-advisor-curl-off" '{"run":"curl -sS http://127.0.0.1:9/"}')
+  dir=$(run_scenario $g advisor-curl-off "$script" advisor="--config $cfg" sandbox=off limit=60) || true
+  check "$g: curl's failure with the tool sandbox off is silent" none_in_last "$dir" "</hook_context>"
+  check "$g: curl's own words reach the model with the tool sandbox off" \
+    once_in_last "$dir" "Couldn't connect to server"
 }
 
 run_tests() {

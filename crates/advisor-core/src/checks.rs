@@ -18,7 +18,10 @@
 mod gemini;
 mod write;
 
-pub use gemini::{GeminiApproval, GeminiRun, GeminiSession};
+pub use gemini::{
+    GeminiApproval, GeminiCliSandbox, GeminiRun, GeminiSession, GeminiSettings, GeminiToolSandbox,
+    GeminiYolo,
+};
 
 pub use write::{
     CODEX_UNREADABLE, CodexConfig, CodexSandbox, Judged, MOUNT_UNKNOWN, MountFact, ROOTS_MAX,
@@ -313,6 +316,7 @@ mod tests {
                 approval: Some(GeminiApproval::Yolo),
                 run: GeminiRun::Headless,
                 sandbox_policy: None,
+                settings: GeminiSettings::UNKNOWN,
             }),
         };
         let some = all.clone().only(Checks::of(&[Check::CodexHome]));

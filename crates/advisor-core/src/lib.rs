@@ -64,8 +64,9 @@ pub use budget::CallKey;
 pub use budget::{BudgetRecord, RECORD_MAX_BYTES, RecordError, RecordOwner};
 pub use checks::{
     CODEX_UNREADABLE, Check, Checks, ClaudeSandbox, CodexConfig, CodexSandbox, DOMAINS_MAX,
-    GeminiApproval, GeminiRun, GeminiSession, HomePlace, HostChecks, HostProbe, Judged,
-    MOUNT_UNKNOWN, MountFact, NamespaceProbe, NoProbe, ProgramOnPath, ROOTS_MAX, UserNamespaces,
+    GeminiApproval, GeminiCliSandbox, GeminiRun, GeminiSession, GeminiSettings, GeminiToolSandbox,
+    GeminiYolo, HomePlace, HostChecks, HostProbe, Judged, MOUNT_UNKNOWN, MountFact, NamespaceProbe,
+    NoProbe, ProgramOnPath, ROOTS_MAX, UserNamespaces,
 };
 pub use config::{
     Config, ConfigError, DEFAULT_LEDGER_CAPACITY, DEFAULT_SESSION_CAPACITY, ToolPattern,

@@ -44,8 +44,44 @@ fn runtime(runtime: Runtime) -> &'static str {
         Runtime::Wget => "wget",
         Runtime::Curl => "curl",
         Runtime::Git => "git",
+        Runtime::Npm => "npm",
         Runtime::Seatbelt => "macOS's sandbox (Seatbelt)",
     }
+}
+
+/// What the advisor read of Gemini CLI's session, for the detail.
+fn gemini_checked(finding: &Finding, env: &Environment) -> Vec<String> {
+    let headless = env
+        .checks
+        .gemini_session
+        .is_some_and(|s| s.run == advisor_core::GeminiRun::Headless);
+    let mut out = Vec::with_capacity(3);
+    out.push(match headless {
+        true => format!(
+            "- Gemini CLI's command line (read from /proc by the hook) starts a headless run \
+             (-p) {}; yolo, the one mode whose sandbox gives the network, is set only on the \
+             command line, and a headless run cannot change mode.",
+            crate::gemini::mode(env)
+        ),
+        false => "- Gemini CLI's command line (read from /proc by the hook) sets no yolo mode, \
+             and its settings forbid yolo mode (security.disableYoloMode or \
+             admin.secureModeEnabled, read from the settings files as Gemini merges them), so \
+             no mode this interactive session switches to gives the network."
+            .to_owned(),
+    });
+    if !finding.marked {
+        out.push(
+            "- Gemini CLI's settings (system defaults, ~/.gemini/settings.json, the trusted \
+             workspace's .gemini/settings.json, /etc/gemini-cli/settings.json, merged as \
+             Gemini merges them) turn security.toolSandboxing on, and neither they \
+             (tools.sandbox), the environment (GEMINI_SANDBOX, SANDBOX) nor the command line \
+             (-s) put the whole CLI in a sandbox of its own: the command ran in the tool \
+             sandbox, which Gemini does not mark for this failure."
+                .to_owned(),
+        );
+    }
+    out.push("- There is no ~/.gemini/policies/sandbox.toml to change the modes.".to_owned());
+    out
 }
 
 /// The full account, in English.
@@ -57,9 +93,10 @@ fn detail(finding: &Finding, env: &Environment) -> String {
         _ if gemini => "Gemini CLI's tool sandbox on Linux runs each shell command under \
             bubblewrap with every namespace unshared; outside yolo mode it does not share the \
             network (policies/sandbox-default.toml in its 0.61.0 bundle, read in source), so a \
-            command reaches nothing but its own loopback and a connection is refused. Gemini \
-            marks the result sandbox_expansion_required and proposes a network expansion. \
-            Recorded with Gemini CLI 0.61.0 in docs/hooks/gemini-cli/python-connect."
+            command reaches nothing but its own loopback: a connection is refused, and a name does \
+            not resolve. Gemini marks the result sandbox_expansion_required and proposes a \
+            network expansion. Recorded with Gemini CLI 0.61.0 in \
+            docs/hooks/gemini-cli/python-connect and npm-view."
             .to_owned(),
         Refusal::Seatbelt => "Claude Code's sandbox on macOS is Seatbelt (sandbox-exec). With its \
             network restricted it allows outbound connections only to its own proxies' local \
@@ -102,6 +139,13 @@ fn detail(finding: &Finding, env: &Environment) -> String {
             operation, in the block Claude Code appends; a program can print such a block too."
             .to_owned(),
     });
+    if gemini && finding.marked && finding.refusal != Refusal::ConnectRefused {
+        out.push(
+            "- Gemini CLI itself marked the result as its sandbox's refusal, in a field no \
+             command's output reaches."
+                .to_owned(),
+        );
+    }
     if env.checks.inet_socket == Some(true) {
         out.push(
             "- Outside the sandbox, the hook created an inet socket as this user and closed it \
@@ -110,13 +154,7 @@ fn detail(finding: &Finding, env: &Environment) -> String {
         );
     }
     if gemini {
-        out.push(format!(
-            "- Gemini CLI's command line (read from /proc by the hook) starts a headless run \
-             (-p) {}; yolo, the one mode whose sandbox gives the network, is set only on the \
-             command line, and a headless run cannot change mode. There is no \
-             ~/.gemini/policies/sandbox.toml to change the modes.",
-            crate::gemini::mode(env)
-        ));
+        out.extend(gemini_checked(finding, env));
     }
     match network(env) {
         _ if gemini => {}
@@ -168,11 +206,14 @@ fn detail(finding: &Finding, env: &Environment) -> String {
     out.push(String::new());
     if gemini {
         out.push(
-            "Where this stops: the hook reads Gemini CLI's command line, not its settings \
-             (security.toolSandboxing) nor the permissions of the proposed expansion; it \
-             speaks only on a result Gemini marked, so a failure Gemini does not mark (curl's \
-             exit 7) is withheld. An interactive session can change its mode at any time, \
-             so there the advisor says nothing."
+            "Where this stops: the hook reads Gemini CLI's command line and its settings \
+             files, not the permissions of the proposed expansion nor remote admin settings; \
+             a file it cannot read, or a workspace file whose trust it cannot tell, leaves \
+             the fact unknown, and then it speaks only on a result Gemini marked in a \
+             headless run. An interactive session can change its mode at any time, so there \
+             the advisor speaks only when the settings forbid yolo mode, and never on a \
+             failure Gemini did not mark (the user may have granted a command the network \
+             for the session)."
                 .to_owned(),
         );
         return out.join("\n");

@@ -192,13 +192,27 @@ fn gemini(finding: &Finding, env: &Environment) -> String {
     let g = crate::gemini::words(env.locale);
     let row = |remedy| env.host.kind.remedy(remedy, env.locale);
     let mut lines: Vec<String> = Vec::with_capacity(16);
-    lines.push(fill(g.lead, &[("mode", crate::gemini::mode(env))]));
-    lines.push(g.marked.to_owned());
+    let headless = env
+        .checks
+        .gemini_session
+        .is_some_and(|s| s.run == advisor_core::GeminiRun::Headless);
+    lines.push(match headless {
+        true => fill(g.lead, &[("mode", crate::gemini::mode(env))]),
+        false => g.lead_interactive.to_owned(),
+    });
+    lines.push(match finding.marked {
+        true => g.marked.to_owned(),
+        false => g.unmarked.to_owned(),
+    });
     lines.push(String::new());
     lines.push(w.evidence.to_owned());
     lines.push(finding.line.quote_block().to_string());
     lines.push(String::new());
-    lines.push(g.check.to_owned());
+    lines.push(match (headless, finding.marked) {
+        (true, true) => g.check.to_owned(),
+        (false, _) => fill(g.check_settings, &[("facts", g.facts_interactive)]),
+        (true, false) => fill(g.check_settings, &[("facts", g.facts_unmarked)]),
+    });
     lines.push(String::new());
     lines.push(w.ways.to_owned());
     lines.extend(

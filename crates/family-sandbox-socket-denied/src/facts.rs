@@ -30,16 +30,28 @@ pub const NETWORK_UNKNOWN: &str = "network-state-unknown";
 /// default mode, on in yolo) the advisor does not know.
 pub const GEMINI_NETWORK_UNKNOWN: &str = "gemini-network-mode-unknown";
 /// Withheld: Gemini CLI runs interactively (or not known to be headless),
-/// where the user can change the approval mode while it runs.
+/// where the user can change the approval mode while it runs, and its
+/// settings are not known to forbid yolo mode.
 pub const GEMINI_MODE_MAY_CHANGE: &str = "gemini-mode-may-change";
 /// Declined: Gemini CLI runs in yolo mode, whose tool sandbox gives the network.
 pub const GEMINI_YOLO: &str = "gemini-yolo-network-on";
 /// Withheld: the user's `~/.gemini/policies/sandbox.toml` exists (or could
 /// not be looked at), and it can give a mode or a command the network.
 pub const GEMINI_SANDBOX_POLICY: &str = "gemini-sandbox-policy";
-/// Withheld: a failure Gemini CLI did not mark, while the advisor does not
-/// read whether its tool sandbox (`security.toolSandboxing`) is on.
+/// Withheld: a failure Gemini CLI did not mark, while Gemini's settings
+/// (`security.toolSandboxing`) could not be read, or the failure is not one
+/// its tool sandbox leaves (an unresolved name or a failed connection).
 pub const GEMINI_NOT_MARKED: &str = "gemini-not-marked";
+/// Declined: a failure Gemini CLI did not mark, and its settings leave the
+/// tool sandbox off: the command ran outside any sandbox of Gemini's.
+pub const GEMINI_TOOL_SANDBOX_OFF: &str = "gemini-tool-sandbox-off";
+/// Withheld: a failure Gemini CLI did not mark, while Gemini may run whole
+/// inside a sandbox of its own (`tools.sandbox`, `GEMINI_SANDBOX`, `-s`),
+/// whose network is not the tool sandbox's.
+pub const GEMINI_CLI_SANDBOX: &str = "gemini-cli-sandbox";
+/// Withheld: a failure Gemini CLI did not mark, in an interactive session,
+/// where the user may have granted a command the network for the session.
+pub const GEMINI_INTERACTIVE_UNMARKED: &str = "gemini-interactive-unmarked";
 /// Withheld: Codex's configuration could not be read.
 pub const CODEX_CONFIG_UNREADABLE: &str = "codex-config-unreadable";
 /// Withheld: Claude Code's settings could not all be read.

@@ -9,10 +9,12 @@
 //!   known to be off; a connection refused with `EPERM`, an unresolved name
 //!   or a failed connection speak only when the network is known to be off,
 //!   since a firewall or an offline machine says the same.
-//! - **Gemini CLI on Linux**: only what Gemini marked, in a headless run
-//!   its command line starts outside yolo mode, with no sandbox policy of
-//!   the user's ([`crate::gemini`]); otherwise withheld or declined with
-//!   the reason.
+//! - **Gemini CLI on Linux**: what Gemini marked, started outside yolo mode
+//!   in a headless run or an interactive one whose settings forbid yolo,
+//!   and an unmarked unreachable network in a headless run whose settings
+//!   put commands in the tool sandbox, with no sandbox policy of the
+//!   user's ([`crate::gemini`]); otherwise withheld or declined with the
+//!   reason.
 //! - **Claude Code on macOS**: Seatbelt's own line, and the settings turn the
 //!   sandbox on. A bare connection failure in Claude Code is declined: its
 //!   sandbox reports its own refusals in its block.

@@ -21,6 +21,7 @@
 //! | unreachable | Python | `socket.gaierror: [Errno -3] Temporary failure in name resolution` |
 //!
 //! | connection refused, marked | Python | `ConnectionRefusedError: [Errno 111] Connection refused`, only where Gemini CLI marked the result `sandbox_expansion_required` (`docs/hooks/gemini-cli/python-connect`) |
+//! | unreachable, marked | npm | its `npm error` block closing the output, opened by `npm error code EAI_AGAIN` and holding `npm error request to <url> failed, reason: getaddrinfo EAI_AGAIN <h>`, only where Gemini CLI marked the result (`docs/hooks/gemini-cli/npm-view`; the same words with the sandbox off, unmarked: `control-npm-view`) |
 //!
 //! The words count only where the program leaves them: the output's last
 //! non-blank line (or the pair of lines for ssh and wget, the traceback's
@@ -41,7 +42,8 @@ pub const CLOSE_TAG: &str = "</sandbox_violations>";
 pub const SEATBELT_NETWORK: &str = ") deny(1) network-outbound ";
 /// The most block lines read, back from the closing tag.
 pub const MAX_BLOCK_LINES: usize = 512;
-/// The most lines above the last one a trailer may take (Node's stack and block).
+/// The most lines above the last one a trailer may take (Node's stack and
+/// block, npm's error block).
 pub const TRAILER_MAX_LINES: usize = 64;
 
 /// The prefilter needles: the shortest words each shape above holds.
@@ -99,6 +101,8 @@ pub enum Runtime {
     Curl,
     /// git over HTTPS.
     Git,
+    /// npm's registry client.
+    Npm,
     /// The macOS kernel's sandbox, through Claude Code's log monitor.
     Seatbelt,
 }
@@ -140,10 +144,13 @@ pub fn recognize(observation: &Observation) -> Option<Finding> {
     let text = text(observation);
     let (refusal, runtime, line) = last_lines(text)
         .or_else(|| node(text))
+        .or_else(|| npm(text))
         .or_else(|| seatbelt(text))?;
     let marked = matches!(&observation.outcome,
         Outcome::Failure(f) if f.code.as_deref() == Some(MARKER));
-    if refusal == Refusal::ConnectRefused && !marked {
+    // A refused connection is any closed port's; npm's words were recorded
+    // only under Gemini CLI, which marks them: both count only marked.
+    if (refusal == Refusal::ConnectRefused || runtime == Runtime::Npm) && !marked {
         return None;
     }
     Some(Finding {
@@ -230,6 +237,25 @@ fn node(text: &str) -> Option<(Refusal, Runtime, &str)> {
             return None;
         };
         return Some((refusal, Runtime::Node, line));
+    }
+    None
+}
+
+/// npm's error block closing `text`: every line from the end is npm's
+/// (`npm error …`) up to the one that opens it, `npm error code EAI_AGAIN`,
+/// and the block holds the failed request with the resolver's error (the
+/// line given as evidence). npm's log-file lines may follow the request.
+fn npm(text: &str) -> Option<(Refusal, Runtime, &str)> {
+    const REASON: &str = " failed, reason: getaddrinfo EAI_AGAIN ";
+    let mut request = None;
+    for line in from_end(text) {
+        let rest = line.strip_prefix("npm error ")?;
+        if rest == "code EAI_AGAIN" {
+            return request.map(|l| (Refusal::Unreachable, Runtime::Npm, l));
+        }
+        if rest.starts_with("request to ") && rest.contains(REASON) {
+            request = Some(line);
+        }
     }
     None
 }

@@ -59,4 +59,63 @@ pub struct GeminiSession {
     /// Whether `~/.gemini/policies/sandbox.toml` exists (any kind of entry);
     /// `None` when that could not be told.
     pub sandbox_policy: Option<bool>,
+    /// What Gemini CLI's settings files say, merged as Gemini merges them.
+    pub settings: GeminiSettings,
+}
+
+/// Whether Gemini CLI's tool sandbox (`security.toolSandboxing`, default
+/// off) runs each shell command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GeminiToolSandbox {
+    /// The merged settings say `true`.
+    On,
+    /// They say `false`, or nothing (its default).
+    Off,
+    /// A file could not be read or parsed, the value is not a boolean, or
+    /// a workspace file whose trust the advisor cannot tell sets it.
+    Unknown,
+}
+
+/// Whether Gemini CLI runs whole inside a sandbox of its own (`tools.sandbox`,
+/// `GEMINI_SANDBOX`, `-s`/`--sandbox`, or `SANDBOX` set inside one), where
+/// the tool sandbox's network rules may not be what ran.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GeminiCliSandbox {
+    /// Nothing turns it on.
+    Off,
+    /// Something turns it on, or may.
+    OnOrUnknown,
+}
+
+/// Whether Gemini CLI's settings forbid yolo mode
+/// (`security.disableYoloMode` or `admin.secureModeEnabled`): then the
+/// approval mode stays one whose tool sandbox gives no network.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GeminiYolo {
+    /// A setting forbids it.
+    Disabled,
+    /// Nothing forbids it.
+    Allowed,
+    /// The settings could not all be read.
+    Unknown,
+}
+
+/// The facts the probe read from Gemini CLI's settings files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct GeminiSettings {
+    /// `security.toolSandboxing`.
+    pub tool_sandbox: GeminiToolSandbox,
+    /// The whole-CLI sandbox.
+    pub cli_sandbox: GeminiCliSandbox,
+    /// Yolo mode forbidden or not.
+    pub yolo: GeminiYolo,
+}
+
+impl GeminiSettings {
+    /// Nothing known: what a probe that read nothing reports.
+    pub const UNKNOWN: Self = Self {
+        tool_sandbox: GeminiToolSandbox::Unknown,
+        cli_sandbox: GeminiCliSandbox::OnOrUnknown,
+        yolo: GeminiYolo::Unknown,
+    };
 }

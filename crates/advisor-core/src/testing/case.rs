@@ -1,5 +1,6 @@
 //! A fixture read, checked and turned into what the registry decides on.
 
+mod gemini_checks;
 mod write_checks;
 
 use std::path::Path;
@@ -201,37 +202,8 @@ fn host_checks(spec: Option<&ChecksSpec>) -> Result<HostChecks, String> {
         working_directory: write_checks::mount_cwd(spec)?,
         codex_config: write_checks::codex(spec)?,
         inet_socket: spec.inet_socket,
-        gemini_session: gemini(spec)?,
+        gemini_session: gemini_checks::gemini(spec)?,
     })
-}
-
-/// Gemini CLI's session, from `gemini_approval`, `gemini_run`, `gemini_sandbox_policy`.
-fn gemini(spec: &super::fixture::ChecksSpec) -> Result<Option<crate::GeminiSession>, String> {
-    let Some(approval) = spec.gemini_approval.as_deref() else {
-        if spec.gemini_run.is_some() || spec.gemini_sandbox_policy.is_some() {
-            return Err(
-                "checks: `gemini_run`/`gemini_sandbox_policy` need `gemini_approval`".into(),
-            );
-        }
-        return Ok(None);
-    };
-    let approval = match approval {
-        "unknown" => None,
-        other => Some(
-            crate::GeminiApproval::parse(other)
-                .ok_or_else(|| format!("checks.gemini_approval: unknown `{other}`"))?,
-        ),
-    };
-    let run = match spec.gemini_run.as_deref() {
-        Some("headless") => crate::GeminiRun::Headless,
-        Some("interactive") | None => crate::GeminiRun::MaybeInteractive,
-        Some(other) => return Err(format!("checks.gemini_run: unknown `{other}`")),
-    };
-    Ok(Some(crate::GeminiSession {
-        approval,
-        run,
-        sandbox_policy: spec.gemini_sandbox_policy,
-    }))
 }
 
 fn check_expect(arm: Arm, expect: &Expect) -> Result<(), String> {

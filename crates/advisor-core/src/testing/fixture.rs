@@ -60,6 +60,9 @@
 //! # gemini_approval = "default" # Gemini CLI's command line: from-settings | default | auto_edit | plan | yolo | unknown
 //! # gemini_run = "headless"     # headless | interactive (needs gemini_approval)
 //! # gemini_sandbox_policy = false  # ~/.gemini/policies/sandbox.toml exists (needs gemini_approval; absent: unknown)
+//! # gemini_tool_sandbox = "on" # Gemini's settings: security.toolSandboxing, on | off (needs gemini_approval; absent: unknown)
+//! # gemini_cli_sandbox = "off" # the whole-CLI sandbox (tools.sandbox, GEMINI_SANDBOX, -s): off (absent: on or unknown)
+//! # gemini_yolo = "disabled"    # security.disableYoloMode / admin.secureModeEnabled: disabled | allowed (absent: unknown)
 //! # working_directory = "/ws"   # the client's working directory as the hook knows it
 //!
 //! # href = "https://…"          # the configured `href`
@@ -298,6 +301,15 @@ pub struct ChecksSpec {
     /// Whether `~/.gemini/policies/sandbox.toml` exists (needs `gemini_approval`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gemini_sandbox_policy: Option<bool>,
+    /// Gemini's settings: `security.toolSandboxing`, `on` or `off` (absent: unknown).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gemini_tool_sandbox: Option<String>,
+    /// Gemini's whole-CLI sandbox: `off` (absent: on or unknown).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gemini_cli_sandbox: Option<String>,
+    /// Gemini's settings on yolo: `disabled` or `allowed` (absent: unknown).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gemini_yolo: Option<String>,
     /// The client's working directory as the hook knows it (Claude Code's
     /// project directory, or Codex's `cwd`); needs `claude_sandbox` or
     /// `codex_config = "read"`.

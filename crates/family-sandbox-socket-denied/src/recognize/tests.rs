@@ -6,6 +6,7 @@ use super::*;
 fn read(text: &str) -> Option<(Refusal, Runtime)> {
     last_lines(text)
         .or_else(|| node(text))
+        .or_else(|| npm(text))
         .or_else(|| seatbelt(text))
         .map(|(r, p, _)| (r, p))
 }
@@ -26,6 +27,15 @@ const NODE_CONNECT: &str = "Error: connect EPERM 127.0.0.1:9 - Local (undefined:
   address: '127.0.0.1',
   port: 9
 }
+";
+
+/// npm 10's words under Gemini CLI 0.61.0 (`docs/hooks/gemini-cli/npm-view`).
+const NPM: &str = "npm error code EAI_AGAIN
+npm error syscall getaddrinfo
+npm error errno EAI_AGAIN
+npm error request to https://registry.npmjs.org/is-number failed, reason: getaddrinfo EAI_AGAIN registry.npmjs.org
+npm error Log files were not written due to an error writing to the directory: /run/home/.npm/_logs
+npm error You can rerun the command with `--loglevel=verbose` to see the logs in your terminal
 ";
 
 #[test]
@@ -83,6 +93,18 @@ fn each_runtime_in_its_class() {
         read("socket.gaierror: [Errno -3] Temporary failure in name resolution\n"),
         Some((Unreachable, Python))
     );
+    assert_eq!(read(NPM), Some((Unreachable, Npm)));
+    // With its log written (docs/hooks/gemini-cli/control-npm-view).
+    let logged = "npm error code EAI_AGAIN\nnpm error syscall getaddrinfo\nnpm error errno EAI_AGAIN\n\
+        npm error request to https://registry.npmjs.org/is-number failed, reason: getaddrinfo EAI_AGAIN registry.npmjs.org\n\
+        npm error A complete log of this run can be found in: /r/.npm/_logs/x-debug-0.log\n";
+    assert_eq!(read(logged), Some((Unreachable, Npm)));
+    assert_eq!(
+        npm(NPM).map(|(_, _, line)| line),
+        Some(
+            "npm error request to https://registry.npmjs.org/is-number failed, reason: getaddrinfo EAI_AGAIN registry.npmjs.org"
+        )
+    );
     let block = "curl: (7) Failed to connect\n\n<sandbox_violations>\n\
                  curl(77) deny(1) network-outbound 93.184.215.14:443\n</sandbox_violations>\n";
     assert_eq!(read(block), Some((Refusal::Seatbelt, Runtime::Seatbelt)));
@@ -115,6 +137,13 @@ fn the_same_words_elsewhere_are_not_read() {
         // Python's refused connection printed by anything but its connect.
         "ConnectionRefusedError: [Errno 111] Connection refused\n",
         "    print(e)\nConnectionRefusedError: [Errno 111] Connection refused\n",
+        // npm's block followed by more output, not opened by its code, or
+        // another code (a name the resolver answered does not exist).
+        &format!("{NPM}fallback\n"),
+        &NPM.replace("npm error code EAI_AGAIN\n", ""),
+        &NPM.replace("code EAI_AGAIN", "code ENOTFOUND"),
+        &NPM.replace("npm error request to", "npm error  request to"),
+        "npm error code EAI_AGAIN\n",
         // A block that is not the runtime's.
         "<sandbox_violations>\ncurl(77) deny(1) network-outbound 1.2.3.4:443\n</sandbox_violations>\nmore\n",
         "<sandbox_violations>\nhello\ncurl(77) deny(1) network-outbound 1.2.3.4:443\n</sandbox_violations>\n",

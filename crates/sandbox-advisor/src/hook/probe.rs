@@ -34,6 +34,7 @@ mod codex;
 mod codex_cli;
 mod files;
 mod gemini_cli;
+mod gemini_settings;
 mod mount_at;
 pub mod path;
 
@@ -223,7 +224,7 @@ fn gather(wanted: Checks, path: Option<&str>, env: &Inputs) -> HostChecks {
             .flatten(),
         gemini_session: wanted
             .contains(Check::GeminiMode)
-            .then(|| gemini_cli::gemini_session(env.home.as_deref()))
+            .then(|| gemini_cli::gemini_session(env.home.as_deref(), env.cwd.as_deref()))
             .flatten(),
     }
 }

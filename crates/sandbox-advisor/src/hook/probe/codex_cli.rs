@@ -71,6 +71,12 @@ pub fn codex_arguments() -> Option<Vec<String>> {
 /// The arguments of the nearest ancestor (at most [`ANCESTORS_MAX`] up from
 /// this process's parent) that `wanted` accepts, if any.
 pub fn ancestor_arguments(wanted: impl Fn(&[String]) -> bool) -> Option<Vec<String>> {
+    ancestor(wanted).map(|(_, args)| args)
+}
+
+/// The process id and arguments of the nearest ancestor `wanted` accepts
+/// (see [`ancestor_arguments`]).
+pub fn ancestor(wanted: impl Fn(&[String]) -> bool) -> Option<(u32, Vec<String>)> {
     // Off Unix no `/proc` is read (`read_no_follow` reads nothing there): no
     // parent is found, and the files decide alone.
     let mut pid = parent_of(std::process::id())?;
@@ -87,7 +93,7 @@ pub fn ancestor_arguments(wanted: impl Fn(&[String]) -> bool) -> Option<Vec<Stri
                 .map(|a| String::from_utf8_lossy(a).into_owned())
                 .collect();
             if wanted(&args) {
-                return Some(args);
+                return Some((pid, args));
             }
         }
         pid = parent_of(pid)?;

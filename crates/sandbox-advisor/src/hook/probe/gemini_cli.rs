@@ -19,13 +19,15 @@
 //!
 //! It also looks, without following a link, whether the user's sandbox
 //! policy `~/.gemini/policies/sandbox.toml` exists: Gemini reads it instead
-//! of its defaults, and it can give a mode or a command the network.
+//! of its defaults, and it can give a mode or a command the network. And it
+//! reads Gemini's settings files with Gemini's own environment
+//! ([`gemini_settings`](super::gemini_settings)).
 
 use std::path::Path;
 
-use advisor_core::{GeminiApproval, GeminiRun, GeminiSession};
+use advisor_core::{GeminiApproval, GeminiRun, GeminiSession, GeminiSettings};
 
-use super::codex_cli;
+use super::{codex_cli, gemini_settings};
 
 /// Where the Gemini arguments start in `args` (the program name first), when
 /// `args` is Gemini CLI's command line.
@@ -43,11 +45,22 @@ fn script_end(args: &[String]) -> Option<usize> {
     matches!(name(&args[script]).as_str(), "gemini" | "gemini.js").then_some(script + 1)
 }
 
-/// The arguments of the nearest Gemini CLI process above the hook, after its script.
-pub fn gemini_arguments() -> Option<Vec<String>> {
-    let args = codex_cli::ancestor_arguments(|args| script_end(args).is_some())?;
+/// The process id and the arguments (after its script) of the nearest
+/// Gemini CLI process above the hook.
+pub fn gemini_process() -> Option<(u32, Vec<String>)> {
+    let (pid, args) = codex_cli::ancestor(|args| script_end(args).is_some())?;
     let start = script_end(&args)?;
-    Some(args[start..].to_vec())
+    Some((pid, args[start..].to_vec()))
+}
+
+/// Whether Gemini's arguments could ask for its whole-CLI sandbox (`-s`,
+/// `--sandbox`, in any spelling, or a cluster of short flags holding `s`).
+pub fn asks_sandbox(args: &[String]) -> bool {
+    args.iter().any(|a| {
+        a.starts_with("--sandbox")
+            || a.starts_with("--no-sandbox")
+            || (a.starts_with('-') && !a.starts_with("--") && a.contains('s'))
+    })
 }
 
 /// Reads the approval mode and the run from Gemini's arguments (after its script).
@@ -115,14 +128,25 @@ fn sandbox_policy(home: Option<&Path>) -> Option<bool> {
     }
 }
 
-/// The session, when a Gemini CLI process is above the hook.
-pub fn gemini_session(home: Option<&Path>) -> Option<GeminiSession> {
-    let args = gemini_arguments()?;
+/// The session, when a Gemini CLI process is above the hook working in
+/// `cwd` (the payload's).
+pub fn gemini_session(home: Option<&Path>, cwd: Option<&Path>) -> Option<GeminiSession> {
+    let (pid, args) = gemini_process()?;
     let (approval, run) = parse(&args);
+    let env = gemini_settings::environ(pid);
+    let settings = env.as_ref().map_or(GeminiSettings::UNKNOWN, |env| {
+        gemini_settings::read(env, home, cwd, asks_sandbox(&args))
+    });
+    let gemini_home = env
+        .as_ref()
+        .and_then(|e| e.get("GEMINI_CLI_HOME"))
+        .filter(|h| !h.is_empty())
+        .map(std::path::PathBuf::from);
     Some(GeminiSession {
         approval,
         run,
-        sandbox_policy: sandbox_policy(home),
+        sandbox_policy: sandbox_policy(gemini_home.as_deref().or(home)),
+        settings,
     })
 }
 
@@ -192,6 +216,22 @@ mod tests {
             "gemini -p go --approval-mode-x default",
         ] {
             assert_eq!(of(line).0, None, "{line}");
+        }
+    }
+
+    #[test]
+    fn every_spelling_of_the_whole_cli_sandbox() {
+        for line in [
+            "-p go -s",
+            "-p go --sandbox",
+            "--sandbox=docker -p go",
+            "-sp go",
+            "--no-sandbox",
+        ] {
+            assert!(asks_sandbox(&args(line)), "{line}");
+        }
+        for line in ["-p go", "--approval-mode default -p go -o stream-json"] {
+            assert!(!asks_sandbox(&args(line)), "{line}");
         }
     }
 

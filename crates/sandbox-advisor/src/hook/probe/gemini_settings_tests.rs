@@ -1,0 +1,207 @@
+//! The settings rules, each with the case that must not pass for it.
+
+use super::*;
+
+/// A scratch home, workspace and system directory, and Gemini's environment.
+struct Scratch {
+    root: PathBuf,
+    env: Env,
+}
+
+impl Scratch {
+    fn new(name: &str) -> Self {
+        let root =
+            std::env::temp_dir().join(format!("sa-gemini-settings-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        for dir in ["home/.gemini", "proj/.gemini", "etc"] {
+            std::fs::create_dir_all(root.join(dir)).expect("mkdir");
+        }
+        let mut env = Env::new();
+        env.insert("HOME".into(), root.join("home").display().to_string());
+        env.insert(
+            "GEMINI_CLI_SYSTEM_SETTINGS_PATH".into(),
+            root.join("etc/settings.json").display().to_string(),
+        );
+        Self { root, env }
+    }
+
+    fn write(&self, file: &str, text: &str) -> &Self {
+        std::fs::write(self.root.join(file), text).expect("write");
+        self
+    }
+
+    fn user(&self, text: &str) -> &Self {
+        self.write("home/.gemini/settings.json", text)
+    }
+
+    fn workspace(&self, text: &str) -> &Self {
+        self.write("proj/.gemini/settings.json", text)
+    }
+
+    fn read(&self) -> GeminiSettings {
+        read(&self.env, None, Some(&self.root.join("proj")), false)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.root);
+    }
+}
+
+const ON: &str = r#"{"security": {"toolSandboxing": true}}"#;
+
+#[test]
+fn the_user_file_turns_the_tool_sandbox_on_with_comments() {
+    let s = Scratch::new("user");
+    assert_eq!(s.read().tool_sandbox, GeminiToolSandbox::Off, "the default");
+    s.user("// mine\n{\"security\": {/* here */ \"toolSandboxing\": true}, \"x\": \"a//b\"}");
+    let got = s.read();
+    assert_eq!(got.tool_sandbox, GeminiToolSandbox::On);
+    assert_eq!(got.cli_sandbox, GeminiCliSandbox::Off);
+    assert_eq!(got.yolo, GeminiYolo::Allowed);
+    s.user(r#"{"security": {"toolSandboxing": false}}"#);
+    assert_eq!(s.read().tool_sandbox, GeminiToolSandbox::Off);
+    s.user(r#"{"security": {"toolSandboxing": "$ON"}}"#);
+    assert_eq!(s.read().tool_sandbox, GeminiToolSandbox::Unknown);
+}
+
+#[test]
+fn an_unreadable_or_linked_file_is_unknown() {
+    let s = Scratch::new("unreadable");
+    s.user("{\"security\": {\"toolSandboxing\": true,}}");
+    assert_eq!(
+        s.read(),
+        GeminiSettings {
+            cli_sandbox: GeminiCliSandbox::OnOrUnknown,
+            ..GeminiSettings::UNKNOWN
+        }
+    );
+    s.user("[1]");
+    assert_eq!(s.read().tool_sandbox, GeminiToolSandbox::Unknown);
+    s.write("elsewhere.json", ON);
+    std::fs::remove_file(s.root.join("home/.gemini/settings.json")).expect("rm");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(
+        s.root.join("elsewhere.json"),
+        s.root.join("home/.gemini/settings.json"),
+    )
+    .expect("link");
+    assert_eq!(
+        s.read().tool_sandbox,
+        GeminiToolSandbox::Unknown,
+        "a link is not followed"
+    );
+}
+
+#[test]
+fn the_system_file_overrides_the_user_and_defaults_lie_beneath() {
+    let s = Scratch::new("system");
+    s.user(ON);
+    s.write(
+        "etc/settings.json",
+        r#"{"security": {"toolSandboxing": false}}"#,
+    );
+    assert_eq!(s.read().tool_sandbox, GeminiToolSandbox::Off);
+    s.write("etc/settings.json", "{}");
+    s.write(
+        "etc/system-defaults.json",
+        r#"{"security": {"toolSandboxing": false, "disableYoloMode": true}}"#,
+    );
+    let got = s.read();
+    assert_eq!(
+        (got.tool_sandbox, got.yolo),
+        (GeminiToolSandbox::On, GeminiYolo::Disabled)
+    );
+}
+
+#[test]
+fn an_untrusted_workspace_cannot_turn_it_on() {
+    let s = Scratch::new("untrusted");
+    s.workspace(ON);
+    // No trustedFolders.json: untrusted, the file is ignored.
+    assert_eq!(s.read().tool_sandbox, GeminiToolSandbox::Off);
+    // A trustedFolders.json the advisor does not evaluate: the workspace decides, unknown.
+    s.write("home/.gemini/trustedFolders.json", "{}");
+    assert_eq!(s.read().tool_sandbox, GeminiToolSandbox::Unknown);
+    // Trusted: folder trust off in the user's settings, or Gemini's environment.
+    s.user(r#"{"security": {"folderTrust": {"enabled": false}}}"#);
+    assert_eq!(s.read().tool_sandbox, GeminiToolSandbox::On);
+    // The workspace's own file cannot turn folder trust off.
+    s.user("{}");
+    s.workspace(r#"{"security": {"toolSandboxing": true, "folderTrust": {"enabled": false}}}"#);
+    assert_eq!(s.read().tool_sandbox, GeminiToolSandbox::Unknown);
+    let mut trusted = Scratch::new("trusted-env");
+    trusted.workspace(ON);
+    trusted
+        .env
+        .insert("GEMINI_CLI_TRUST_WORKSPACE".into(), "true".into());
+    assert_eq!(trusted.read().tool_sandbox, GeminiToolSandbox::On);
+    trusted
+        .env
+        .insert("GEMINI_RESTRICTED_MODE".into(), "true".into());
+    assert_eq!(trusted.read().tool_sandbox, GeminiToolSandbox::Off);
+}
+
+#[test]
+fn a_whole_cli_sandbox_in_any_form() {
+    let s = Scratch::new("cli");
+    s.user(ON);
+    assert_eq!(s.read().cli_sandbox, GeminiCliSandbox::Off);
+    for setting in [r#"true"#, r#""docker""#, r#"{"enabled": true}"#, r#""$S""#] {
+        s.user(&format!(
+            r#"{{"security": {{"toolSandboxing": true}}, "tools": {{"sandbox": {setting}}}}}"#
+        ));
+        assert_eq!(
+            s.read().cli_sandbox,
+            GeminiCliSandbox::OnOrUnknown,
+            "{setting}"
+        );
+    }
+    for setting in [
+        r#"false"#,
+        r#"null"#,
+        r#"{"enabled": false, "command": "docker"}"#,
+    ] {
+        s.user(&format!(r#"{{"tools": {{"sandbox": {setting}}}}}"#));
+        assert_eq!(s.read().cli_sandbox, GeminiCliSandbox::Off, "{setting}");
+    }
+    assert_eq!(
+        read(&s.env, None, Some(&s.root.join("proj")), true).cli_sandbox,
+        GeminiCliSandbox::OnOrUnknown,
+        "-s on the command line"
+    );
+    for var in ["GEMINI_SANDBOX", "SANDBOX"] {
+        let mut env = s.env.clone();
+        env.insert(var.into(), "docker".into());
+        assert_eq!(
+            read(&env, None, Some(&s.root.join("proj")), false).cli_sandbox,
+            GeminiCliSandbox::OnOrUnknown,
+            "{var}"
+        );
+    }
+}
+
+#[test]
+fn yolo_forbidden_only_by_the_security_setting() {
+    let s = Scratch::new("yolo");
+    s.user(r#"{"security": {"disableYoloMode": true}}"#);
+    assert_eq!(s.read().yolo, GeminiYolo::Disabled);
+    s.user(r#"{"admin": {"secureModeEnabled": true}}"#);
+    assert_eq!(
+        s.read().yolo,
+        GeminiYolo::Allowed,
+        "remote admin settings replace `admin`"
+    );
+    s.user(r#"{"security": {"disableYoloMode": 1}}"#);
+    assert_eq!(s.read().yolo, GeminiYolo::Unknown);
+}
+
+#[test]
+fn comments_are_blanked_outside_strings_only() {
+    assert_eq!(
+        strip_comments(r#"{"a": "//x", /* c */ "b": 1} // t"#),
+        r#"{"a": "//x",   "b": 1} "#
+    );
+    assert_eq!(strip_comments(r#"{"a": "\"//"}"#), r#"{"a": "\"//"}"#);
+}
