@@ -215,9 +215,14 @@ fn gemini(finding: &Finding, env: &Environment) -> String {
     });
     lines.push(String::new());
     lines.push(w.ways.to_owned());
+    // Gemini proposes an expansion only for what it marked: to an unmarked
+    // failure it shows no dialog, and the brief does not promise one.
+    let rows: &[HostRemedy] = match finding.marked {
+        true => &[HostRemedy::AllowNetworkHost, HostRemedy::EscalateOneCommand],
+        false => &[HostRemedy::AllowNetworkHost],
+    };
     lines.extend(
-        [HostRemedy::AllowNetworkHost, HostRemedy::EscalateOneCommand]
-            .iter()
+        rows.iter()
             .filter_map(|r| row(*r))
             .map(|r| format!("- {r}")),
     );
