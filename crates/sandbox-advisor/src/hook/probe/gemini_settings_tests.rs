@@ -52,6 +52,10 @@ impl Drop for Scratch {
 const ON: &str = r#"{"security": {"toolSandboxing": true}}"#;
 
 #[test]
+#[cfg_attr(
+    not(unix),
+    ignore = "off Unix no file is read: see off_unix_nothing_is_known"
+)]
 fn the_user_file_turns_the_tool_sandbox_on_with_comments() {
     let s = Scratch::new("user");
     assert_eq!(s.read().tool_sandbox, GeminiToolSandbox::Off, "the default");
@@ -95,6 +99,10 @@ fn an_unreadable_or_linked_file_is_unknown() {
 }
 
 #[test]
+#[cfg_attr(
+    not(unix),
+    ignore = "off Unix no file is read: see off_unix_nothing_is_known"
+)]
 fn the_system_file_overrides_the_user_and_defaults_lie_beneath() {
     let s = Scratch::new("system");
     s.user(ON);
@@ -116,6 +124,10 @@ fn the_system_file_overrides_the_user_and_defaults_lie_beneath() {
 }
 
 #[test]
+#[cfg_attr(
+    not(unix),
+    ignore = "off Unix no file is read: see off_unix_nothing_is_known"
+)]
 fn an_untrusted_workspace_cannot_turn_it_on() {
     let s = Scratch::new("untrusted");
     s.workspace(ON);
@@ -144,6 +156,10 @@ fn an_untrusted_workspace_cannot_turn_it_on() {
 }
 
 #[test]
+#[cfg_attr(
+    not(unix),
+    ignore = "off Unix no file is read: see off_unix_nothing_is_known"
+)]
 fn a_whole_cli_sandbox_in_any_form() {
     let s = Scratch::new("cli");
     s.user(ON);
@@ -183,6 +199,10 @@ fn a_whole_cli_sandbox_in_any_form() {
 }
 
 #[test]
+#[cfg_attr(
+    not(unix),
+    ignore = "off Unix no file is read: see off_unix_nothing_is_known"
+)]
 fn yolo_forbidden_only_by_the_security_setting() {
     let s = Scratch::new("yolo");
     s.user(r#"{"security": {"disableYoloMode": true}}"#);
@@ -204,4 +224,14 @@ fn comments_are_blanked_outside_strings_only() {
         r#"{"a": "//x",   "b": 1} "#
     );
     assert_eq!(strip_comments(r#"{"a": "\"//"}"#), r#"{"a": "\"//"}"#);
+}
+
+/// Off Unix the no-follow read is not written (files.rs), so a file that
+/// would turn the tool sandbox on leaves every fact unknown.
+#[cfg(not(unix))]
+#[test]
+fn off_unix_nothing_is_known() {
+    let s = Scratch::new("off-unix");
+    s.user(ON);
+    assert_eq!(s.read(), GeminiSettings::UNKNOWN);
 }
