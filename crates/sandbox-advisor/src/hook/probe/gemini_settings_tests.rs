@@ -235,3 +235,50 @@ fn off_unix_nothing_is_known() {
     s.user(ON);
     assert_eq!(s.read(), GeminiSettings::UNKNOWN);
 }
+
+/// A settings file over [`SETTINGS_MAX_BYTES`] is not read: what it says is
+/// unknown, though the same text one byte shorter turns the sandbox on.
+#[test]
+#[cfg_attr(
+    not(unix),
+    ignore = "off Unix no file is read: see off_unix_nothing_is_known"
+)]
+fn a_settings_file_over_its_bound_is_unknown() {
+    let s = Scratch::new("bound");
+    let fits = ON.to_owned() + &" ".repeat(SETTINGS_MAX_BYTES as usize - ON.len());
+    s.user(&fits);
+    assert_eq!(s.read().tool_sandbox, GeminiToolSandbox::On, "at the bound");
+    s.user(&format!("{fits} "));
+    assert_eq!(s.read().tool_sandbox, GeminiToolSandbox::Unknown, "over it");
+}
+
+/// Gemini's environment is read up to [`ENVIRON_MAX_BYTES`]; a process whose
+/// environment is larger gives none, never a part of it.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_environment_over_its_bound_is_not_read() {
+    // One variable may hold at most 128 KiB (MAX_ARG_STRLEN): pad with several.
+    let spawn = |pads: usize| {
+        let mut cmd = std::process::Command::new("sleep");
+        cmd.arg("5").env_clear().env("GEMINI_SANDBOX", "false");
+        for i in 0..pads {
+            cmd.env(format!("PAD{i}"), "x".repeat(64 * 1024));
+        }
+        cmd.spawn().expect("spawn sleep")
+    };
+    let mut small = spawn(1);
+    let got = environ(small.id());
+    let _ = small.kill();
+    let _ = small.wait();
+    assert_eq!(
+        got.as_ref()
+            .and_then(|env| env.get("GEMINI_SANDBOX"))
+            .map(String::as_str),
+        Some("false")
+    );
+    let mut big = spawn(ENVIRON_MAX_BYTES as usize / (64 * 1024) + 1);
+    let got = environ(big.id());
+    let _ = big.kill();
+    let _ = big.wait();
+    assert_eq!(got, None, "over the bound");
+}
