@@ -162,12 +162,7 @@ pub fn brief(finding: &Finding, env: &Environment) -> String {
         ],
         _ => &[HostRemedy::AllowNetworkHost, HostRemedy::EscalateOneCommand],
     };
-    lines.extend(
-        rows.iter()
-            .filter_map(|r| row(*r))
-            .map(|r| format!("- {r}")),
-    );
-    lines.push(w.ask.to_owned());
+    remedies(&mut lines, env, rows);
     lines.push(String::new());
     lines.push(
         if finding.refusal == Refusal::Seatbelt {
@@ -187,10 +182,20 @@ pub fn brief(finding: &Finding, env: &Environment) -> String {
 /// Gemini CLI's brief: its tool sandbox keeps the network off in this run's
 /// mode, Gemini marked the failure, the line, the check, and what the user
 /// may approve (from Gemini's remedy table).
+/// The host's rows for `rows` as a list, then that the user may also run the
+/// command.
+fn remedies(lines: &mut Vec<String>, env: &Environment, rows: &[HostRemedy]) {
+    lines.extend(
+        rows.iter()
+            .filter_map(|r| env.host.kind.remedy(*r, env.locale))
+            .map(|r| format!("- {r}")),
+    );
+    lines.push(words(env.locale).ask.to_owned());
+}
+
 fn gemini(finding: &Finding, env: &Environment) -> String {
     let w = words(env.locale);
     let g = crate::gemini::words(env.locale);
-    let row = |remedy| env.host.kind.remedy(remedy, env.locale);
     let mut lines: Vec<String> = Vec::with_capacity(16);
     let headless = env
         .checks
@@ -221,12 +226,7 @@ fn gemini(finding: &Finding, env: &Environment) -> String {
         true => &[HostRemedy::AllowNetworkHost, HostRemedy::EscalateOneCommand],
         false => &[HostRemedy::AllowNetworkHost],
     };
-    lines.extend(
-        rows.iter()
-            .filter_map(|r| row(*r))
-            .map(|r| format!("- {r}")),
-    );
-    lines.push(w.ask.to_owned());
+    remedies(&mut lines, env, rows);
     lines.push(String::new());
     lines.push(g.model.to_owned());
     lines.push(String::new());
