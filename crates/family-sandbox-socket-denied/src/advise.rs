@@ -174,10 +174,10 @@ fn detail(finding: &Finding, env: &Environment) -> String {
     out.push(String::new());
     out.push("Ways through, each the user's decision:".to_owned());
     let rows: &[HostRemedy] = match finding.refusal {
-        // No expansion dialog follows a failure Gemini did not mark.
-        _ if gemini && !finding.marked => {
-            &[HostRemedy::AllowNetworkHost, HostRemedy::SandboxSettings]
-        }
+        // No expansion dialog follows a failure Gemini did not mark, and a
+        // line any program can print names no setting that would loosen the
+        // sandbox: only Gemini's mark is provenance.
+        _ if gemini && !finding.marked => &[HostRemedy::AllowNetworkHost],
         _ if gemini => &[
             HostRemedy::AllowNetworkHost,
             HostRemedy::EscalateOneCommand,
