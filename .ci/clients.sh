@@ -385,32 +385,40 @@ mapped_inner() {
 # mode 0755 is put over it and the one entry below it that leads to each path
 # is moved back in. Nothing changes outside the namespace.
 expose_to_user() { # PATH...
-  local p a top='' kids=() k i=0
+  # Every closed directory (no search bit for others) above a path, with the
+  # entry beneath it on the way: /root holding the cache, and a checkout made
+  # by `mktemp -d` (mode 0700) holding the advisor. Each closed directory is
+  # covered by an open tmpfs holding only those entries, the shallow ones
+  # first, since a deeper one is reached through them.
+  local p a child pairs=() top k i=0 j
   for p in "$@"; do
     a=$p
     while [ "$a" != / ]; do
+      child=$a
       a=$(dirname "$a")
       if [ "$a" != / ] && [ "$(( 0$(stat -c %a "$a") & 1 ))" -eq 0 ]; then
-        [ -z "$top" ] || [ "$top" = "$a" ] || die "expose_to_user: two closed directories ($top, $a)"
-        top=$a
-        k=${p#"$a"/}
-        kids+=("${k%%/*}")
+        pairs+=("$a/${child##*/}")
       fi
     done
   done
-  [ -n "$top" ] || return 0
+  [ ${#pairs[@]} -gt 0 ] || return 0
   mount -t tmpfs -o mode=0755 expose /mnt
-  for k in $(printf '%s\n' "${kids[@]}" | sort -u); do
+  for top in $(printf '%s\n' "${pairs[@]%/*}" | sort -u | awk -F/ '{ print NF, $0 }' | sort -n | cut -d' ' -f2-); do
     i=$((i + 1))
     mkdir "/mnt/$i"
-    mount --bind "$top/$k" "/mnt/$i"
-    printf '%s %s\n' "$i" "$k" >> /mnt/kids
+    j=0
+    for k in $(printf '%s\n' "${pairs[@]}" | awk -F/ -v t="$top" '{ k = $NF; sub("/[^/]*$", ""); if ($0 == t) print k }' | sort -u); do
+      j=$((j + 1))
+      mkdir "/mnt/$i/$j"
+      mount --bind "$top/$k" "/mnt/$i/$j"
+      printf '%s %s\n' "$j" "$k" >> "/mnt/$i.kids"
+    done
+    mount -t tmpfs -o mode=0755 expose "$top"
+    while read -r j k; do
+      mkdir -p "$top/$k"
+      mount --move "/mnt/$i/$j" "$top/$k"
+    done < "/mnt/$i.kids"
   done
-  mount -t tmpfs -o mode=0755 expose "$top"
-  while read -r i k; do
-    mkdir -p "$top/$k"
-    mount --move "/mnt/$i" "$top/$k"
-  done < /mnt/kids
 }
 
 # Runs inside the namespaces: lo up, the model server, then the client.
